@@ -1,0 +1,441 @@
+"""The core model every game implements: :class:`Game`, :class:`State`, :class:`Result`.
+
+A game declares what it is up front as data (:class:`GameInfo`): players,
+dynamics, chance, information and options. A :class:`State` answers who must act
+now (:meth:`State.to_act`), what they may do (:meth:`State.legal_actions`), and
+applies one player's action at a time (:meth:`State.apply`). Chance is a player
+(:data:`CHANCE`) whose outcomes come with probabilities. A simultaneous step is
+several players in :meth:`State.to_act` at once; it resolves when the last of
+them has submitted, and until then a submission changes nothing that another
+player can observe.
+
+Actions are small immutable game-specific values. Each has one canonical
+notation string per game (:meth:`State.action_to_str`, :meth:`State.parse_action`),
+which is what records, the CLI and people use.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, ClassVar, Generic, TypeVar
+
+from tussle.errors import ActionError, OptionError, PositionError
+
+#: The player id of chance (nature) in :meth:`State.to_act` and in records.
+CHANCE = -1
+
+Action = Hashable
+A = TypeVar("A", bound=Hashable)
+
+JSON = Any  # plain data: dict, list, str, int, float, bool, None
+
+
+class Dynamics(enum.StrEnum):
+    """How players take their turns."""
+
+    SEQUENTIAL = "sequential"
+    """Exactly one player acts at each decision."""
+    SIMULTANEOUS = "simultaneous"
+    """Some steps have several players choosing at once, in secret."""
+
+
+class ChanceMode(enum.StrEnum):
+    """Whether the game has chance events."""
+
+    DETERMINISTIC = "deterministic"
+    EXPLICIT = "explicit"
+    """Chance is a player with listed outcomes and probabilities."""
+
+
+class Information(enum.StrEnum):
+    """Whether every player sees everything."""
+
+    PERFECT = "perfect"
+    IMPERFECT = "imperfect"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option: its name, type, default, help and allowed values.
+
+    ``kind`` is one of ``bool``, ``int``, ``str`` or ``choice``. Values given
+    as strings (from the command line) are converted.
+
+    >>> Option("ply_limit", "int", 0, "end as a draw after this many plies", minimum=0).parse("40")
+    40
+    """
+
+    name: str
+    kind: str
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def parse(self, value: Any) -> Any:
+        """Return ``value`` converted and checked, or raise :class:`OptionError`."""
+        where = f"option {self.name}"
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in ("1", "true", "yes", "on"):
+                return True
+            if text in ("0", "false", "no", "off"):
+                return False
+            raise OptionError(f"{where}: {value!r} is not a boolean (use true or false)")
+        if self.kind == "int":
+            if isinstance(value, bool):
+                raise OptionError(f"{where}: {value!r} is not an integer")
+            try:
+                number = int(value)
+            except (TypeError, ValueError):
+                raise OptionError(f"{where}: {value!r} is not an integer") from None
+            if self.minimum is not None and number < self.minimum:
+                raise OptionError(f"{where}: {number} is below the minimum {self.minimum}")
+            if self.maximum is not None and number > self.maximum:
+                raise OptionError(f"{where}: {number} is above the maximum {self.maximum}")
+            return number
+        if self.kind == "choice":
+            text = str(value)
+            if text not in self.choices:
+                raise OptionError(f"{where}: {text!r} is not one of {', '.join(self.choices)}")
+            return text
+        if not isinstance(value, str):
+            raise OptionError(f"{where}: {value!r} is not a string")
+        return value
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, as data: read it without building a state."""
+
+    id: str
+    name: str
+    description: str
+    min_players: int
+    max_players: int
+    dynamics: Dynamics
+    chance: ChanceMode
+    information: Information
+    options: tuple[Option, ...] = ()
+    has_position: bool = False
+    """Whether :meth:`Game.state_from_position` reads a position notation."""
+
+    def option(self, name: str) -> Option:
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        known = ", ".join(o.name for o in self.options) or "none"
+        raise OptionError(f"{self.id} has no option {name!r} (options: {known})")
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of a finished game.
+
+    ``ranking[p]`` is player ``p``'s place (1 is best; tied players share a
+    place); ``returns[p]`` is its payoff; ``winner`` is set when one player
+    alone comes first.
+    """
+
+    returns: tuple[float, ...]
+    ranking: tuple[int, ...]
+    reason: str = ""
+
+    @property
+    def winner(self) -> int | None:
+        firsts = [p for p, place in enumerate(self.ranking) if place == 1]
+        return firsts[0] if len(firsts) == 1 else None
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner is None
+
+    @classmethod
+    def win(cls, winner: int, players: int, reason: str = "") -> Result:
+        """One winner, everybody else shares the last place.
+
+        >>> Result.win(1, 2).returns
+        (-1.0, 1.0)
+        """
+        returns = tuple(1.0 if p == winner else -1.0 / (players - 1) for p in range(players))
+        ranking = tuple(1 if p == winner else 2 for p in range(players))
+        return cls(returns, ranking, reason)
+
+    @classmethod
+    def draw(cls, players: int, reason: str = "") -> Result:
+        return cls(tuple(0.0 for _ in range(players)), tuple(1 for _ in range(players)), reason)
+
+    def to_json(self) -> JSON:
+        return {
+            "winner": self.winner,
+            "draw": self.is_draw,
+            "ranking": list(self.ranking),
+            "returns": list(self.returns),
+            "reason": self.reason,
+        }
+
+
+class Actions(Sequence[A], Generic[A]):
+    """A lazy, indexable collection of legal actions.
+
+    Subclasses for large action sets compute ``len``, ``[i]`` and ``in``
+    without building a list; :class:`ListActions` wraps a list.
+    """
+
+    def sample(self, rng: random.Random) -> A:
+        """A uniformly random member."""
+        return self[rng.randrange(len(self))]
+
+
+class ListActions(Actions[A]):
+    """Actions held in a tuple."""
+
+    __slots__ = ("_items", "_set")
+
+    def __init__(self, items: Sequence[A]) -> None:
+        self._items = tuple(items)
+        self._set: frozenset[A] | None = None
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getitem__(self, index: int) -> A:  # type: ignore[override]
+        return self._items[index]
+
+    def __iter__(self) -> Iterator[A]:
+        return iter(self._items)
+
+    def __contains__(self, item: object) -> bool:
+        if self._set is None:
+            self._set = frozenset(self._items)
+        return item in self._set
+
+    def __repr__(self) -> str:
+        return f"ListActions({list(self._items)!r})"
+
+
+class Game(ABC):
+    """A game with its options fixed; a factory of states.
+
+    Subclasses set :attr:`info` and implement :meth:`new_initial_state`.
+    """
+
+    info: ClassVar[GameInfo]
+
+    def __init__(self, players: int | None = None, **options: Any) -> None:
+        info = self.info
+        self.num_players = info.min_players if players is None else players
+        if not info.min_players <= self.num_players <= info.max_players:
+            span = (
+                str(info.min_players)
+                if info.min_players == info.max_players
+                else f"{info.min_players} to {info.max_players}"
+            )
+            raise OptionError(f"{info.id} is for {span} players, not {self.num_players}")
+        values = {opt.name: opt.default for opt in info.options}
+        for name, value in options.items():
+            values[name] = info.option(name).parse(value)
+        self.options: Mapping[str, Any] = MappingProxyType(values)
+        self._check_options()
+
+    def _check_options(self) -> None:
+        """Hook for checks that involve several options; raise OptionError."""
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    def non_default_options(self) -> dict[str, Any]:
+        """The options that differ from their defaults (what a record stores)."""
+        return {
+            opt.name: self.options[opt.name]
+            for opt in self.info.options
+            if self.options[opt.name] != opt.default
+        }
+
+    @abstractmethod
+    def new_initial_state(self) -> State:
+        """The state before anybody has acted."""
+
+    def state_from_position(self, text: str) -> State:
+        """A state from position notation; games with :attr:`GameInfo.has_position` override it."""
+        raise PositionError(f"{self.info.id} has no position notation")
+
+    def __repr__(self) -> str:
+        opts = "".join(f", {k}={v!r}" for k, v in self.non_default_options().items())
+        return f"<{type(self).__name__} {self.info.id} players={self.num_players}{opts}>"
+
+
+class State(ABC):
+    """One moment of one game.
+
+    The public methods check their input and raise :class:`ActionError` without
+    changing the state; subclasses implement the underscored hooks.
+    """
+
+    game: Game
+
+    # --- who acts -------------------------------------------------------
+
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """The players who must act now.
+
+        One player at a sequential decision, several at a simultaneous step
+        (those who have not yet submitted), ``(CHANCE,)`` at a chance event,
+        and ``()`` once the game is over.
+        """
+
+    def is_terminal(self) -> bool:
+        return not self.to_act()
+
+    def is_chance(self) -> bool:
+        return self.to_act() == (CHANCE,)
+
+    @property
+    def num_players(self) -> int:
+        return self.game.num_players
+
+    # --- actions --------------------------------------------------------
+
+    @abstractmethod
+    def legal_actions(self, player: int) -> Actions[Any]:
+        """The legal actions of ``player`` now (empty if it is not to act)."""
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        """The outcomes of the chance event now, with their probabilities."""
+        return []
+
+    def sample_chance(self, rng: random.Random) -> Any:
+        """One chance outcome drawn by its probability."""
+        outcomes = self.chance_outcomes()
+        if not outcomes:
+            raise ActionError("no chance event is pending")
+        pick = rng.random()
+        total = 0.0
+        for outcome, prob in outcomes:
+            total += prob
+            if pick < total:
+                return outcome
+        return outcomes[-1][0]
+
+    def apply(self, player: int, action: Any) -> None:
+        """Apply ``player``'s action (or a chance outcome with ``player=CHANCE``).
+
+        Raises :class:`ActionError`, leaving the state unchanged, if it is not
+        that player's turn or the action is not legal.
+        """
+        acting = self.to_act()
+        if player not in acting:
+            raise ActionError(self._out_of_turn(player, acting))
+        if player == CHANCE:
+            if action not in {o for o, p in self.chance_outcomes() if p > 0}:
+                raise ActionError(f"{self._describe(player, action)} is not a possible chance outcome")
+        elif action not in self.legal_actions(player):
+            raise ActionError(f"{self._describe(player, action)} is not legal now")
+        self._apply(player, action)
+
+    def apply_str(self, player: int, text: str) -> Any:
+        """Parse ``text`` as ``player``'s action, apply it and return the action."""
+        action = self.parse_action(player, text)
+        self.apply(player, action)
+        return action
+
+    @abstractmethod
+    def _apply(self, player: int, action: Any) -> None:
+        """Apply an action already known to be legal."""
+
+    # --- notation -------------------------------------------------------
+
+    @abstractmethod
+    def action_to_str(self, player: int, action: Any) -> str:
+        """The canonical notation of ``action`` by ``player`` (or CHANCE)."""
+
+    def parse_action(self, player: int, text: str) -> Any:
+        """The action that ``text`` names for ``player`` now.
+
+        Raises :class:`ActionError` naming the text and the reason if it is
+        garbled, out of turn or illegal.
+        """
+        acting = self.to_act()
+        if player not in acting:
+            raise ActionError(f"{text!r}: {self._out_of_turn(player, acting)}")
+        action = self._parse_action(player, text)
+        if player == CHANCE:
+            if action not in {o for o, p in self.chance_outcomes() if p > 0}:
+                raise ActionError(f"{text!r} is not a possible chance outcome now")
+        elif action not in self.legal_actions(player):
+            raise ActionError(f"{text!r} is not legal now{self._why_illegal(player, action)}")
+        return action
+
+    @abstractmethod
+    def _parse_action(self, player: int, text: str) -> Any:
+        """Read ``text`` into an action, raising ActionError if it is garbled."""
+
+    def _why_illegal(self, player: int, action: Any) -> str:
+        """Optional ': reason' suffix explaining why a well-formed action is illegal."""
+        return ""
+
+    def player_name(self, player: int) -> str:
+        if player == CHANCE:
+            return "chance"
+        return f"player {player}"
+
+    def _out_of_turn(self, player: int, acting: tuple[int, ...]) -> str:
+        if not acting:
+            return "the game is over"
+        who = ", ".join(self.player_name(p) for p in acting)
+        return f"it is not {self.player_name(player)}'s turn (to act: {who})"
+
+    def _describe(self, player: int, action: Any) -> str:
+        try:
+            return repr(self.action_to_str(player, action))
+        except Exception:  # an unknown object may not format; still name it
+            return repr(action)
+
+    # --- outcome --------------------------------------------------------
+
+    @abstractmethod
+    def result(self) -> Result | None:
+        """The result once the game is over, else ``None``."""
+
+    # --- copies and views ----------------------------------------------
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy."""
+
+    @abstractmethod
+    def observation(self, player: int) -> dict[str, JSON]:
+        """What ``player`` sees now, as plain JSON-ready data; never leaks hidden information."""
+
+    @abstractmethod
+    def observation_text(self, player: int) -> str:
+        """What ``player`` sees now, as text for a terminal."""
+
+    @abstractmethod
+    def render(self) -> str:
+        """The whole truth as text (for logs and spectators of finished games)."""
+
+    def resample(self, player: int, rng: random.Random) -> State:
+        """A random full state consistent with everything ``player`` has seen.
+
+        Perfect-information games return a clone; games with hidden information
+        override this to redraw what ``player`` cannot see.
+        """
+        return self.clone()
+
+    def position(self) -> str:
+        """The position notation of this state, for games that have one."""
+        raise PositionError(f"{self.game.info.id} has no position notation")
+
+    def __str__(self) -> str:
+        return self.render()

@@ -1,0 +1,175 @@
+"""Game records: every event of a game in notation, replayable without a seed.
+
+A record is JSON::
+
+    {"format": "tussle-record", "version": 1,
+     "game": "robo-pigs", "options": {}, "players": ["random", "random"],
+     "num_players": 2, "position": null,
+     "events": [{"player": 0, "action": "F ^ TR v H"}, ...],
+     "result": {...}}
+
+Chance outcomes are events whose player is ``"chance"``. Replaying applies
+every event in order through the game's own parser, so an illegal, garbled or
+out-of-turn event is caught and named by its index.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tussle.errors import RecordError, TussleError
+from tussle.game import CHANCE, JSON, Game, State
+from tussle.registry import load_game
+
+FORMAT = "tussle-record"
+VERSION = 1
+
+
+@dataclass
+class Record:
+    """A game record. Build one while playing with :meth:`add`, then :meth:`to_json`."""
+
+    game: str
+    options: dict[str, Any] = field(default_factory=dict)
+    num_players: int = 2
+    players: list[str] = field(default_factory=list)
+    position: str | None = None
+    events: list[tuple[int, str]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+    @classmethod
+    def start(cls, game: Game, players: list[str] | None = None, position: str | None = None) -> Record:
+        return cls(
+            game=game.info.id,
+            options=dict(game.non_default_options()),
+            num_players=game.num_players,
+            players=list(players or []),
+            position=position,
+        )
+
+    def add(self, player: int, action: str) -> None:
+        self.events.append((player, action))
+
+    def to_json(self) -> JSON:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "options": self.options,
+            "num_players": self.num_players,
+            "players": self.players,
+            "position": self.position,
+            "events": [
+                {"player": "chance" if p == CHANCE else p, "action": a} for p, a in self.events
+            ],
+            "result": self.result,
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1)
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.dumps() + "\n", encoding="utf-8")
+
+    # --- reading ------------------------------------------------------------
+
+    @classmethod
+    def from_json(cls, data: Any) -> Record:
+        """Check the shape of a record; raise :class:`RecordError` naming what is wrong."""
+        if not isinstance(data, dict):
+            raise RecordError("a record must be a JSON object")
+        if data.get("format", FORMAT) != FORMAT:
+            raise RecordError(f"not a tussle record (format {data.get('format')!r})")
+        game = data.get("game")
+        if not isinstance(game, str):
+            raise RecordError("the record has no game id (key 'game')")
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise RecordError("'options' must be an object")
+        num_players = data.get("num_players", 2)
+        if not isinstance(num_players, int) or isinstance(num_players, bool):
+            raise RecordError("'num_players' must be an integer")
+        players = data.get("players", [])
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise RecordError("'players' must be a list of strings")
+        position = data.get("position")
+        if position is not None and not isinstance(position, str):
+            raise RecordError("'position' must be a string or null")
+        raw_events = data.get("events")
+        if not isinstance(raw_events, list):
+            raise RecordError("the record has no list of events (key 'events')")
+        events: list[tuple[int, str]] = []
+        for i, ev in enumerate(raw_events):
+            if not isinstance(ev, dict) or set(ev) != {"player", "action"}:
+                raise RecordError(f"event {i}: must be an object with 'player' and 'action'")
+            who, action = ev["player"], ev["action"]
+            if who == "chance":
+                who = CHANCE
+            elif not isinstance(who, int) or isinstance(who, bool) or not 0 <= who < num_players:
+                raise RecordError(f"event {i}: bad player {who!r}")
+            if not isinstance(action, str):
+                raise RecordError(f"event {i}: the action must be a string")
+            events.append((who, action))
+        result = data.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise RecordError("'result' must be an object or null")
+        return cls(game, options, num_players, players, position, events, result)
+
+    @classmethod
+    def loads(cls, text: str) -> Record:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        return cls.from_json(data)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Record:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise RecordError(f"cannot read {path}: not UTF-8 text") from None
+        return cls.loads(text)
+
+    # --- replay -------------------------------------------------------------
+
+    def initial_state(self) -> State:
+        try:
+            game = load_game(self.game, players=self.num_players, **self.options)
+            if self.position is not None:
+                return game.state_from_position(self.position)
+            return game.new_initial_state()
+        except TussleError as exc:
+            raise RecordError(f"record header: {exc}") from None
+
+    def replay(self) -> list[State]:
+        """Every state of the game, from the start to after the last event.
+
+        Raises :class:`RecordError` naming the first bad event's index, or a
+        result that does not match the one stored.
+        """
+        state = self.initial_state()
+        states = [state.clone()]
+        for i, (player, text) in enumerate(self.events):
+            try:
+                state.apply_str(player, text)
+            except TussleError as exc:
+                who = "chance" if player == CHANCE else f"player {player}"
+                raise RecordError(f"event {i} ({who} {text!r}): {exc}") from None
+            states.append(state.clone())
+        if self.result is not None:
+            actual = state.result()
+            if actual is None:
+                raise RecordError("the record gives a result but its events do not finish the game")
+            expected = actual.to_json()
+            if any(self.result.get(k) != v for k, v in expected.items() if k in self.result):
+                raise RecordError("the record's result does not match the result of its events")
+        return states
+
+    def final_state(self) -> State:
+        return self.replay()[-1]

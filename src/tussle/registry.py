@@ -1,0 +1,56 @@
+"""The registry of games: ids to Game classes.
+
+>>> "robo-pigs" in game_ids()
+True
+>>> load_game("robo-pigs").info.name
+'Robo Battle Pigs'
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from typing import Any
+
+from tussle.errors import UnknownGameError
+from tussle.game import Game, GameInfo
+
+# id -> "module:Class". Games are imported on first use so that `tussle games`
+# and a single game stay quick to start.
+_GAMES: dict[str, str] = {
+    "robo-pigs": "tussle.games.robo_pigs:RoboPigs",
+}
+
+
+def game_ids() -> list[str]:
+    """The ids of every registered game, sorted."""
+    return sorted(_GAMES)
+
+
+def game_class(game_id: str) -> type[Game]:
+    """The Game class registered under ``game_id``."""
+    try:
+        target = _GAMES[game_id]
+    except KeyError:
+        close = difflib.get_close_matches(game_id, list(_GAMES), n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise UnknownGameError(
+            f"unknown game {game_id!r}{hint}; known games: {', '.join(game_ids())}"
+        ) from None
+    module_name, _, class_name = target.partition(":")
+    cls: type[Game] = getattr(importlib.import_module(module_name), class_name)
+    return cls
+
+
+def game_info(game_id: str) -> GameInfo:
+    """The :class:`GameInfo` of a registered game."""
+    return game_class(game_id).info
+
+
+def load_game(game_id: str, players: int | None = None, **options: Any) -> Game:
+    """A game with its options validated.
+
+    Raises :class:`~tussle.errors.UnknownGameError` or
+    :class:`~tussle.errors.OptionError` with a one-line message.
+    """
+    return game_class(game_id)(players=players, **options)
