@@ -28,6 +28,7 @@ EventHook = Callable[[State, int, str], None]
 def play_game(
     game: Game,
     agents: Sequence[Agent],
+    *,
     seed: int | None = None,
     names: Sequence[str] | None = None,
     state: State | None = None,
@@ -40,7 +41,10 @@ def play_game(
     ``on_event(state, player, notation)`` is called after every event.
     """
     if len(agents) != game.num_players:
-        raise TussleError(f"{game.info.id} with {game.num_players} players needs {game.num_players} agents, got {len(agents)}")
+        raise TussleError(
+            f"{game.info.id} with {game.num_players} players needs {game.num_players} agents, "
+            f"got {len(agents)}"
+        )
     chance_rng = random.Random(seed)
     if state is None:
         state = game.new_initial_state()
@@ -178,6 +182,7 @@ def run_match(
     game_id: str,
     specs: Sequence[str],
     n: int,
+    *,
     seed: int = 0,
     jobs: int = 1,
     options: dict[str, Any] | None = None,
