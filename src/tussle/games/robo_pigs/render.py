@@ -1,50 +1,148 @@
-"""Text rendering of Robo Battle Pigs from an observation (plain data in, text out)."""
+"""Text rendering of Robo Battle Pigs, built only from observation data (plain data in, text out).
+
+A pig on the board is its letter and an arrow for its facing (``^`` north,
+``>`` east, ``v`` south, ``<`` west); rank 8 is at the top, as in the rule text.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-_ARROW = {"N": "^", "E": ">", "S": "v", "W": "<"}
+ARROWS = {"N": "^", "E": ">", "S": "v", "W": "<"}
+FILES = "abcdefgh"
+_WEAPON = {"F": "laser", "H": "fist"}
 
 
 def render_board(pigs: list[dict[str, Any]]) -> list[str]:
-    """The board with coordinates; each pig is its letter and an arrow for its facing."""
-    cells = {pig["square"]: pig["name"] + _ARROW[pig["facing"]] for pig in pigs}
-    files = "abcdefgh"
-    lines = ["    " + "  ".join(files)]
+    """The board with coordinates on all four sides.
+
+    >>> board = render_board([{"name": "A", "square": "d8", "facing": "S"},
+    ...                       {"name": "B", "square": "e1", "facing": "N"}])
+    >>> print("\\n".join(board[:2] + board[-2:]))
+         a  b  c  d  e  f  g  h
+      8  .  .  .  Av .  .  .  .   8
+      1  .  .  .  .  B^ .  .  .   1
+         a  b  c  d  e  f  g  h
+    """
+    cells = {pig["square"]: " " + pig["name"] + ARROWS[pig["facing"]] for pig in pigs}
+    header = ("    " + "".join(f" {f} " for f in FILES)).rstrip()
+    lines = [header]
     for rank in range(8, 0, -1):
-        row = " ".join(cells.get(f"{f}{rank}", " .") for f in files)
-        lines.append(f" {rank} {row}  {rank}")
-    lines.append("    " + "  ".join(files))
+        row = "".join(cells.get(f"{f}{rank}", " . ") for f in FILES)
+        lines.append(f"  {rank} {row}  {rank}")
+    lines.append(header)
     return lines
 
 
+def render_step(number: int, step: dict[str, Any], names: list[str]) -> str:
+    """One step of a revealed round: both commands, where the pigs ended, what happened.
+
+    >>> step = {"commands": ["F", "\\\\"], "squares": ["d8", "d2"], "facings": ["S", "N"],
+    ...         "damage": [0, 1], "hit": [False, True], "moved": [False, True], "blocked": [None, None]}
+    >>> render_step(1, step, ["A", "B"])
+    'step 1   A: F     B: \\\\     A d8 S   B d2 N   B hit by laser, damage 1'
+    """
+    commands = "   ".join(f"{name}: {cmd:<3}" for name, cmd in zip(names, step["commands"], strict=True))
+    where = "   ".join(
+        f"{name} {sq} {facing}"
+        for name, sq, facing in zip(names, step["squares"], step["facings"], strict=True)
+    )
+    events = []
+    for p, name in enumerate(names):
+        other = names[1 - p]
+        blocked = step.get("blocked", [None, None])[p]
+        if blocked == "edge":
+            events.append(f"{name} blocked by the edge")
+        elif blocked == "pig":
+            events.append(f"{name} blocked by {other}")
+    for p, name in enumerate(names):
+        weapon = _WEAPON.get(step["commands"][1 - p])
+        if step["hit"][p]:
+            events.append(f"{name} hit by {_WEAPON[step['commands'][1 - p]]}, damage {step['damage'][p]}")
+        elif weapon:
+            events.append(f"{names[1 - p]}'s {weapon} misses")
+    note = "   " + ", ".join(events) if events else ""
+    return f"step {number}   {commands}   {where}{note}"
+
+
+def render_last_round(last: dict[str, Any], pigs: list[dict[str, Any]]) -> list[str]:
+    """The programs of the round just played and its steps, one line each."""
+    names = [p["name"] for p in pigs]
+    programs = "    ".join(f"{name}: {prog}" for name, prog in zip(names, last["programs"], strict=True))
+    lines = [f"Round {last['round']} revealed    {programs}"]
+    lines += ["  " + render_step(i, step, names) for i, step in enumerate(last["steps"], 1)]
+    for p, name in enumerate(names):
+        if last["repaired"][p]:
+            lines.append(
+                f"  {name} repaired one point: damage {last['damage_before'][p]} before the round,"
+                f" {pigs[p]['damage']} now"
+            )
+    return lines
+
+
+def _program_hint(obs: dict[str, Any], damage: int) -> str:
+    """What the player may write now, for a person at the terminal."""
+    options = obs.get("options", {})
+    if damage == 0:
+        xs = "any number of X" if options.get("extra_x") else "no X"
+    elif options.get("extra_x"):
+        xs = f"at least {damage} X"
+    else:
+        xs = f"exactly {damage} X"
+    repair = ", or R R R R R to repair one point" if damage > 0 else ""
+    return f"Your move: write 5 commands from ^ v \\ / TL TR F H with {xs}{repair}."
+
+
 def render_observation(obs: dict[str, Any]) -> str:
-    """A readable view: round, damage, the board, and the last round's programs."""
+    """A readable view: round, the pigs, the board, the last round step by step, and what is pending.
+
+    >>> from tussle import load_game
+    >>> print(render_observation(load_game("robo-pigs").new_initial_state().observation(0)))
+    ... # doctest: +ELLIPSIS
+    Robo Battle Pigs, round 1
+      pig A   d8 facing S   damage 0   (you)
+      pig B   e1 facing N   damage 0
+    ...
+    Your move: write 5 commands from ^ v \\ / TL TR F H with no X.
+    """
     pigs = obs["pigs"]
-    lines = [
-        f"Round {obs['round']}    "
-        + "    ".join(f"{p['name']}: {p['damage']} damage" for p in pigs)
-    ]
-    lines += render_board(pigs)
+    names = [p["name"] for p in pigs]
+    player = obs.get("player")
     last = obs.get("last_round")
-    if last:
-        lines.append(
-            "Last round: " + "   ".join(f"{p['name']}: {prog}" for p, prog in zip(pigs, last["programs"], strict=True))
-        )
-        for i, step in enumerate(last["steps"], 1):
-            hits = [pigs[p]["name"] for p in (0, 1) if step["hit"][p]]
-            note = f"  hit: {', '.join(hits)}" if hits else ""
-            lines.append(f"  step {i}: {' / '.join(step['commands'])}{note}")
-    if obs.get("my_program"):
-        lines.append(f"Your program: {obs['my_program']} (waiting for the other pig)")
-    pending = obs.get("pending")
-    if pending:
-        lines.append("Pending: " + "   ".join(f"{p['name']}: {prog or '-'}" for p, prog in zip(pigs, pending, strict=True)))
     result = obs.get("result")
+    if not result:
+        lines = [f"Robo Battle Pigs, round {obs['round']}"]
+    else:
+        lines = ["Robo Battle Pigs, game over" + (f" in round {last['round']}" if last else "")]
+    for p, pig in enumerate(pigs):
+        you = "   (you)" if p == player else ""
+        lines.append(
+            f"  pig {pig['name']}   {pig['square']} facing {pig['facing']}   damage {pig['damage']}{you}"
+        )
+    lines.append("")
+    lines += render_board(pigs)
+    lines.append("  (^ north, > east, v south, < west)")
+    if last:
+        lines.append("")
+        lines += render_last_round(last, pigs)
+        if result and len(last["steps"]) < 5:
+            lines.append(
+                f"  The game ended at step {len(last['steps'])}; the rest of the round was not played."
+            )
+    pending = obs.get("pending")
+    lines.append("")
     if result:
         if result["winner"] is None:
-            lines.append(f"Draw: {result['reason']}")
+            lines.append(f"Game over: a draw ({result['reason']}).")
         else:
-            lines.append(f"Pig {pigs[result['winner']]['name']} wins: {result['reason']}")
+            lines.append(f"Game over: pig {names[result['winner']]} wins ({result['reason']}).")
+    elif pending is not None:
+        shown = "    ".join(
+            f"{name}: {prog or '(writing)'}" for name, prog in zip(names, pending, strict=True)
+        )
+        lines.append(f"Programs so far: {shown}")
+    elif obs.get("my_program"):
+        lines.append(f"Your program: {obs['my_program']}   (waiting for the other pig)")
+    elif player in (0, 1):
+        lines.append(_program_hint(obs, pigs[player]["damage"]))
     return "\n".join(lines)

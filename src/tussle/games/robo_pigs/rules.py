@@ -3,20 +3,34 @@
 Two pigs on an 8x8 board each secretly write a program of five commands; the
 programs are revealed and run step by step. Within a step all movement is
 resolved first (with the collision rules), then Fire and Hit from the new
-squares. A pig that has taken damage must put one X in each later program per
-damage point; a program of five R repairs one point. The game ends at once when
-a pig reaches five damage (both at once: a draw).
+squares, so two pigs can damage each other in the same step. A pig that has
+taken damage must put one X (do nothing) in each later program per damage
+point; a program of five R repairs one point. The game ends at once when a pig
+reaches five damage (both in the same step: a draw).
 
 Squares are numbered ``y * 8 + x`` with ``x`` the file (a..h, left to right as
 the rule text draws the board) and ``y`` the rank minus one (rank 8 at the top,
-where pig A starts). Facings are 0..3 for N, E, S, W.
+where pig A starts). Facings are 0..3 for N, E, S, W; north is up the board.
+A command and a program are small ints and tuples of five of them.
+
+The points the rule text leaves open are decided here and explained in the
+game's documentation (docs/games/robo-pigs.md, "Rulings").
+
+>>> state = RoboPigs().new_initial_state()
+>>> state.apply_str(0, "F ^ TR v H")
+(6, 0, 5, 1, 7)
+>>> state.apply_str(1, "\\\\ \\\\ F ^ /")
+(2, 2, 6, 0, 3)
+>>> state.position()
+'e7W0 d5N1 2'
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, product
 from math import comb
 from typing import Any
 
@@ -33,13 +47,16 @@ from tussle.game import (
     Result,
     State,
 )
+from tussle.games.robo_pigs.render import render_observation
 
 SIZE = 8
 STEPS = 5
 LETHAL = 5
 PIG_NAMES = ("A", "B")
+FILES = "abcdefgh"
 
-# Commands, in the order the rule text lists them.
+# Commands, in the order the rule text lists them. The four moves come first so
+# that a move's number indexes MOVE_TARGET directly.
 FWD, BACK, FWD_LEFT, FWD_RIGHT, TURN_LEFT, TURN_RIGHT, FIRE, HIT, REPAIR, DAMAGE = range(10)
 SYMBOLS = ("^", "v", "\\", "/", "TL", "TR", "F", "H", "R", "X")
 COMMAND_NAMES = (
@@ -63,11 +80,16 @@ FACING_LETTERS = "NESW"
 _DELTA = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
 Program = tuple[int, int, int, int, int]
-REPAIR_PROGRAM: Program = (REPAIR,) * STEPS
+REPAIR_PROGRAM: Program = (REPAIR, REPAIR, REPAIR, REPAIR, REPAIR)
+
+#: The start of the game as the rule text draws it: A on d8 facing south, B on
+#: e1 facing north, each just to its own right of the centre line.
+START_SQUARES = (59, 4)
+START_FACINGS = (S, N)
 
 
 def _step_target(square: int, facing: int, command: int) -> int:
-    """Where ``command`` would take a pig, or -1 if it would leave the board."""
+    """Where move ``command`` would take a pig, or -1 if it would leave the board."""
     fx, fy = _DELTA[facing]
     lx, ly = _DELTA[(facing + 3) % 4]
     rx, ry = _DELTA[(facing + 1) % 4]
@@ -85,18 +107,27 @@ def _step_target(square: int, facing: int, command: int) -> int:
     return -1
 
 
-# Precomputed geometry: MOVE_TARGET[square][facing][command] for the four moves,
-# LASER[square][facing] and FIST[square][facing] as sets of squares hit.
-MOVE_TARGET: tuple[tuple[dict[int, int], ...], ...] = tuple(
-    tuple({c: _step_target(sq, f, c) for c in MOVES} for f in range(4)) for sq in range(SIZE * SIZE)
+# Precomputed geometry. MOVE_TARGET[square][facing][move] is the square a move
+# leads to (-1: off the board); LASER and FIST[square][facing] are the squares
+# the attack reaches.
+MOVE_TARGET: tuple[tuple[tuple[int, int, int, int], ...], ...] = tuple(
+    tuple(
+        (
+            _step_target(sq, f, FWD),
+            _step_target(sq, f, BACK),
+            _step_target(sq, f, FWD_LEFT),
+            _step_target(sq, f, FWD_RIGHT),
+        )
+        for f in range(4)
+    )
+    for sq in range(SIZE * SIZE)
 )
 
 
 def _ray(square: int, facing: int) -> frozenset[int]:
     out = []
-    x, y = square % SIZE, square // SIZE
     dx, dy = _DELTA[facing]
-    x, y = x + dx, y + dy
+    x, y = square % SIZE + dx, square // SIZE + dy
     while 0 <= x < SIZE and 0 <= y < SIZE:
         out.append(y * SIZE + x)
         x, y = x + dx, y + dy
@@ -108,9 +139,7 @@ LASER: tuple[tuple[frozenset[int], ...], ...] = tuple(
 )
 FIST: tuple[tuple[frozenset[int], ...], ...] = tuple(
     tuple(
-        frozenset(
-            t for t in (_step_target(sq, f, c) for c in (FWD, FWD_LEFT, FWD_RIGHT)) if t >= 0
-        )
+        frozenset(t for t in (_step_target(sq, f, c) for c in (FWD, FWD_LEFT, FWD_RIGHT)) if t >= 0)
         for f in range(4)
     )
     for sq in range(SIZE * SIZE)
@@ -123,13 +152,18 @@ def square_name(square: int) -> str:
     >>> square_name(59)
     'd8'
     """
-    return "abcdefgh"[square % SIZE] + str(square // SIZE + 1)
+    return FILES[square % SIZE] + str(square // SIZE + 1)
 
 
 def parse_square(text: str) -> int:
-    if len(text) != 2 or text[0] not in "abcdefgh" or text[1] not in "12345678":
+    """The number of a square named like ``d8``; ValueError if it is not one.
+
+    >>> parse_square("e1")
+    4
+    """
+    if len(text) != 2 or text[0] not in FILES or text[1] not in "12345678":
         raise ValueError(text)
-    return (int(text[1]) - 1) * SIZE + "abcdefgh".index(text[0])
+    return (int(text[1]) - 1) * SIZE + FILES.index(text[0])
 
 
 def format_program(program: Program) -> str:
@@ -141,53 +175,87 @@ def format_program(program: Program) -> str:
     return " ".join(SYMBOLS[c] for c in program)
 
 
-_TOKENS = {s.upper(): i for i, s in enumerate(SYMBOLS)}
+# Symbols in either case; TL and TR are checked (upper-cased) before single letters.
+_ONE_CHAR = {form: i for i, s in enumerate(SYMBOLS) if len(s) == 1 for form in (s.lower(), s.upper())}
+_TWO_CHAR = {"TL": TURN_LEFT, "TR": TURN_RIGHT}
+
+
+def _read_word(word: str, text: str) -> list[int]:
+    """The commands in one word; symbols may run together (``F^TRvH``)."""
+    if not word.isascii():
+        raise ActionError(f"{text!r}: {word!r} is not a command (commands: {' '.join(SYMBOLS)})")
+    out = []
+    i = 0
+    while i < len(word):
+        two = word[i : i + 2].upper()
+        if two in _TWO_CHAR:
+            out.append(_TWO_CHAR[two])
+            i += 2
+        elif word[i] in _ONE_CHAR:
+            out.append(_ONE_CHAR[word[i]])
+            i += 1
+        else:
+            raise ActionError(f"{text!r}: unknown command {word!r} (commands: {' '.join(SYMBOLS)})")
+    return out
 
 
 def parse_program(text: str) -> Program:
-    """Read a program; separators are spaces or commas, letters in any case.
+    """Read a program: the text's symbols, separated by spaces or commas or not at all,
+    letters in either case.
 
     >>> parse_program("f ^ tr V h") == (FIRE, FWD, TURN_RIGHT, BACK, HIT)
     True
+    >>> format_program(parse_program("F^TRvH"))
+    'F ^ TR v H'
+    >>> parse_program("F ^ TR")
+    Traceback (most recent call last):
+    tussle.errors.ActionError: 'F ^ TR': a program has 5 commands, not 3
     """
     if not isinstance(text, str):
-        raise ActionError(f"{text!r} is not a program")
-    tokens = text.replace(",", " ").split()
-    commands = []
-    for token in tokens:
-        command = _TOKENS.get(token.upper())
-        if command is None:
-            raise ActionError(
-                f"{text!r}: unknown command {token!r} (commands: {' '.join(SYMBOLS)})"
-            )
-        commands.append(command)
+        raise ActionError(f"{text!r} is not a program (five commands such as 'F ^ TR v H')")
+    commands: list[int] = []
+    for word in text.replace(",", " ").split():
+        commands.extend(_read_word(word, text))
     if len(commands) != STEPS:
         raise ActionError(f"{text!r}: a program has {STEPS} commands, not {len(commands)}")
     return (commands[0], commands[1], commands[2], commands[3], commands[4])
 
 
 def program_problem(program: Program, damage: int, extra_x: bool) -> str | None:
-    """Why ``program`` is not legal for a pig with ``damage``, or None if it is."""
+    """Why ``program`` is not legal for a pig with ``damage``, or None if it is.
+
+    >>> program_problem((FIRE,) * 5, 2, False)
+    'a pig with 2 damage must play exactly 2 X'
+    >>> program_problem(REPAIR_PROGRAM, 4, False) is None
+    True
+    """
     if program == REPAIR_PROGRAM:
         return None if damage > 0 else "only a damaged pig may repair"
     if REPAIR in program:
         return "repair is R R R R R, the whole program"
     xs = program.count(DAMAGE)
-    if xs < damage:
-        return f"a pig with {damage} damage must play {damage} X"
-    if xs > damage and not extra_x:
-        return f"a pig with {damage} damage plays exactly {damage} X (option extra_x allows more)"
-    return None
+    if xs == damage or (extra_x and xs > damage):
+        return None
+    if extra_x:
+        return f"a pig with {damage} damage must play at least {damage} X"
+    if damage == 0:
+        return "an undamaged pig plays no X (option extra_x allows them)"
+    return f"a pig with {damage} damage must play exactly {damage} X"
 
 
 class Programs(Actions[Program]):
-    """Every legal program for one pig, computed on demand, never listed.
+    """Every legal program of one pig, computed on demand, never listed.
 
-    Programs are ordered by number of X, then by where the X stand, then by the
-    other commands in base 8.
+    Programs are ordered by number of X, then by where the X stand (in the
+    order of :func:`itertools.combinations`), then by the other commands read
+    as a base-8 number whose lowest digit is the first free step; the repair
+    program R R R R R, legal only for a damaged pig, comes last.
 
     >>> len(Programs(0, False)), len(Programs(1, False)), len(Programs(1, True))
-    (32768, 20481, 26866)
+    (32768, 20481, 26282)
+    >>> programs = Programs(1, False)
+    >>> format_program(programs[0]), format_program(programs[-1])
+    ('X ^ ^ ^ ^', 'R R R R R')
     """
 
     __slots__ = ("_blocks", "_damage", "_extra_x", "_repair", "_size")
@@ -196,6 +264,7 @@ class Programs(Actions[Program]):
         self._damage = damage
         self._extra_x = extra_x
         counts = range(damage, STEPS + 1) if extra_x else range(damage, damage + 1)
+        # One block per number of X: (X count, X placements, programs in the block).
         self._blocks: list[tuple[int, tuple[tuple[int, ...], ...], int]] = []
         total = 0
         for xs in counts:
@@ -210,14 +279,15 @@ class Programs(Actions[Program]):
         return self._size
 
     def __getitem__(self, index: int) -> Program:  # type: ignore[override]
+        if not isinstance(index, int):
+            raise TypeError(f"program indices are integers, not {type(index).__name__}")
         if index < 0:
             index += self._size
         if not 0 <= index < self._size:
-            raise IndexError(index)
+            raise IndexError(f"program index out of range (there are {self._size})")
         for xs, spots, size in self._blocks:
             if index < size:
-                per = len(FREE) ** (STEPS - xs)
-                where, rest = divmod(index, per)
+                where, rest = divmod(index, len(FREE) ** (STEPS - xs))
                 x_spots = spots[where]
                 out = []
                 for i in range(STEPS):
@@ -230,31 +300,52 @@ class Programs(Actions[Program]):
             index -= size
         return REPAIR_PROGRAM
 
-    def __iter__(self) -> Any:
-        for i in range(self._size):
-            yield self[i]
+    def __iter__(self) -> Iterator[Program]:
+        for xs, spots, _size in self._blocks:
+            for x_spots in spots:
+                free_steps = [i for i in range(STEPS) if i not in x_spots]
+                out = [DAMAGE] * STEPS
+                # product() turns its last digit fastest; the first free step is
+                # the lowest digit of the index, so feed the steps in reverse.
+                for digits in product(FREE, repeat=STEPS - xs):
+                    for step, command in zip(free_steps, reversed(digits), strict=True):
+                        out[step] = command
+                    yield (out[0], out[1], out[2], out[3], out[4])
+        if self._repair:
+            yield REPAIR_PROGRAM
 
     def __contains__(self, item: object) -> bool:
         if not (isinstance(item, tuple) and len(item) == STEPS):
             return False
-        if not all(isinstance(c, int) and 0 <= c < len(SYMBOLS) for c in item):
+        if not all(type(c) is int and 0 <= c < len(SYMBOLS) for c in item):
             return False
-        return program_problem(item, self._damage, self._extra_x) is None  # type: ignore[arg-type]
+        return program_problem(item, self._damage, self._extra_x) is None
 
     def __repr__(self) -> str:
         return f"Programs(damage={self._damage}, extra_x={self._extra_x}, count={self._size})"
 
 
 def count_programs(damage: int, extra_x: bool) -> int:
-    """How many programs a pig with ``damage`` may write."""
+    """How many programs a pig with ``damage`` may write, by formula.
+
+    With exactly ``d`` X: choose their steps, then one of 8 commands for each
+    other step, plus R R R R R when damaged.
+
+    >>> [count_programs(d, False) for d in range(5)]
+    [32768, 20481, 5121, 641, 41]
+    """
     counts = range(damage, STEPS + 1) if extra_x else (damage,)
-    total = sum(comb(STEPS, k) * len(FREE) ** (STEPS - k) for k in counts)
-    return total + (1 if damage > 0 else 0)
+    total = sum(comb(STEPS, k) * pow(len(FREE), STEPS - k) for k in counts)
+    return int(total) + (1 if damage > 0 else 0)
 
 
 @dataclass(frozen=True)
 class Step:
-    """What one step of a round did: the commands, where the pigs ended, who was hit."""
+    """What one step of a round did: the commands, where the pigs ended, who was hit.
+
+    ``blocked[p]`` says why pig ``p``'s move did not happen: ``"edge"`` (it
+    would have left the board), ``"pig"`` (a collision), or ``""``.
+    """
 
     commands: tuple[int, int]
     squares: tuple[int, int]
@@ -262,6 +353,7 @@ class Step:
     damage: tuple[int, int]
     hits: tuple[bool, bool]  # hits[p]: pig p was damaged in this step
     moved: tuple[bool, bool]
+    blocked: tuple[str, str] = ("", "")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -271,6 +363,7 @@ class Step:
             "damage": list(self.damage),
             "hit": list(self.hits),
             "moved": list(self.moved),
+            "blocked": [b or None for b in self.blocked],
         }
 
 
@@ -281,27 +374,24 @@ def resolve_moves(
 
     A move off the board leaves the pig where it is (ruling), and such a pig
     counts as not moving for the other pig's collision.
+
+    >>> [square_name(s) for s in resolve_moves((53, 44), (W, N), (FWD_LEFT, FWD_RIGHT))]
+    ['f7', 'e6']
     """
-    targets = [squares[p] for p in (0, 1)]
-    moving = [False, False]
-    for p in (0, 1):
-        if commands[p] in MOVES:
-            t = MOVE_TARGET[squares[p]][facings[p]][commands[p]]
-            if t >= 0:
-                targets[p] = t
-                moving[p] = True
     a, b = squares
-    ta, tb = targets
-    if moving[0] and moving[1]:
+    ta = MOVE_TARGET[a][facings[0]][commands[0]] if commands[0] in MOVES else -1
+    tb = MOVE_TARGET[b][facings[1]][commands[1]] if commands[1] in MOVES else -1
+    if ta >= 0 and tb >= 0:
         if ta == tb:  # onto the same square: neither moves
             return a, b
         if ta == b and tb == a:  # through each other: neither moves
             return a, b
-        # crossing diagonally side to side, or one moving where the other leaves
+        # Anything else keeps them apart: crossing side to side, or one pig
+        # moving onto the square the other leaves.
         return ta, tb
-    if moving[0]:
+    if ta >= 0:
         return (a if ta == b else ta), b  # onto a pig that stays: the mover stays
-    if moving[1]:
+    if tb >= 0:
         return a, (b if tb == a else tb)
     return a, b
 
@@ -312,6 +402,8 @@ class RoboPigs(Game):
     >>> game = RoboPigs()
     >>> game.new_initial_state().position()
     'd8S0 e1N0 1'
+    >>> RoboPigs(repair_at="start").options["repair_at"]
+    'start'
     """
 
     info = GameInfo(
@@ -349,34 +441,57 @@ class RoboPigs(Game):
     )
 
     def new_initial_state(self) -> RoboPigsState:
-        # The text's diagram: A on d8 facing south, B on e1 facing north.
-        return RoboPigsState(self, (59, 4), (S, N), (0, 0), 1)
+        return RoboPigsState(self, START_SQUARES, START_FACINGS, (0, 0), 1)
 
     def state_from_position(self, text: str) -> RoboPigsState:
-        """Read ``<A> <B> <round>``, each pig as square, facing letter, damage: ``d8S0 e1N0 1``."""
+        """Read ``<pig A> <pig B> <round>``, each pig as square, facing letter and damage.
+
+        A position may be a finished game (a pig at 5 damage, or the round
+        after the round limit), so that every position written between rounds
+        reads back.
+
+        >>> RoboPigs().state_from_position("e7W0 d5N1 2").damage
+        (0, 1)
+        >>> RoboPigs().state_from_position("e7W0 e7N1 2")
+        Traceback (most recent call last):
+        tussle.errors.PositionError: 'e7W0 e7N1 2': both pigs are on e7
+        """
+        example = "e.g. 'd8S0 e1N0 1'"
         parts = text.split() if isinstance(text, str) else []
         if len(parts) != 3:
-            raise PositionError(f"{text!r}: a position is '<pig A> <pig B> <round>', e.g. 'd8S0 e1N0 1'")
+            raise PositionError(f"{text!r}: a position is '<pig A> <pig B> <round>', {example}")
         squares, facings, damage = [], [], []
         for name, part in zip(PIG_NAMES, parts[:2], strict=True):
-            if len(part) < 4 or part[2] not in FACING_LETTERS or not part[3:].isdigit():
-                raise PositionError(f"{text!r}: pig {name} {part!r} is not square, facing (NESW), damage")
+            if (
+                len(part) < 4
+                or part[2] not in FACING_LETTERS
+                or not (part[3:].isascii() and part[3:].isdigit())
+            ):
+                raise PositionError(
+                    f"{text!r}: pig {name} {part!r} is not square, facing (N, E, S, W), damage; {example}"
+                )
             try:
                 squares.append(parse_square(part[:2]))
             except ValueError:
                 raise PositionError(f"{text!r}: pig {name} is on {part[:2]!r}, not a square a1..h8") from None
             facings.append(FACING_LETTERS.index(part[2]))
             dmg = int(part[3:])
-            if dmg >= LETHAL:
-                raise PositionError(f"{text!r}: pig {name} has {dmg} damage; {LETHAL} ends the game")
+            if dmg > LETHAL:
+                raise PositionError(f"{text!r}: pig {name} has {dmg} damage; the game ends at {LETHAL}")
             damage.append(dmg)
         if squares[0] == squares[1]:
             raise PositionError(f"{text!r}: both pigs are on {square_name(squares[0])}")
-        if not parts[2].isdigit() or int(parts[2]) < 1:
+        if not (parts[2].isascii() and parts[2].isdigit()) or int(parts[2]) < 1:
             raise PositionError(f"{text!r}: the round {parts[2]!r} is not a number from 1")
-        return RoboPigsState(
-            self, (squares[0], squares[1]), (facings[0], facings[1]), (damage[0], damage[1]), int(parts[2])
+        round_number = int(parts[2])
+        limit = int(self.options["round_limit"])
+        if limit and round_number > limit + 1:
+            raise PositionError(f"{text!r}: round {round_number} is past the round limit of {limit}")
+        state = RoboPigsState(
+            self, (squares[0], squares[1]), (facings[0], facings[1]), (damage[0], damage[1]), round_number
         )
+        state._result = state._outcome()
+        return state
 
 
 class RoboPigsState(State):
@@ -388,7 +503,9 @@ class RoboPigsState(State):
         "damage",
         "facings",
         "game",
+        "last_damage",
         "last_programs",
+        "last_repaired",
         "last_steps",
         "round",
         "squares",
@@ -408,9 +525,12 @@ class RoboPigsState(State):
         self.damage = damage
         self.round = round_number
         self._pending: list[Program | None] = [None, None]
-        #: The programs and steps of the round just played (public once revealed).
+        #: The programs and steps of the round just played (public once revealed),
+        #: the damage the pigs had before it and whether each pig's repair counted.
         self.last_programs: tuple[Program, Program] | None = None
         self.last_steps: tuple[Step, ...] = ()
+        self.last_damage: tuple[int, int] = damage
+        self.last_repaired: tuple[bool, bool] = (False, False)
         self._result: Result | None = None
 
     # --- turn structure -----------------------------------------------------
@@ -434,26 +554,28 @@ class RoboPigsState(State):
 
     def _apply(self, player: int, action: Any) -> None:
         self._pending[player] = action
-        if self._pending[0] is not None and self._pending[1] is not None:
-            self._run_round(self._pending[0], self._pending[1])
+        prog_a, prog_b = self._pending
+        if prog_a is not None and prog_b is not None:
+            self._run_round(prog_a, prog_b)
 
     def _run_round(self, prog_a: Program, prog_b: Program) -> None:
-        programs = (prog_a, prog_b)
         squares = self.squares
-        facings = self.facings
-        damage = list(self.damage)
-        repairing = [prog == REPAIR_PROGRAM for prog in programs]
+        fa, fb = self.facings
+        before = self.damage
+        dmg_a, dmg_b = before
+        repair_a = prog_a == REPAIR_PROGRAM
+        repair_b = prog_b == REPAIR_PROGRAM
         repair_at_start = self.game.options["repair_at"] == "start"
         if repair_at_start:
-            for p in (0, 1):
-                if repairing[p]:
-                    damage[p] -= 1
+            dmg_a -= repair_a
+            dmg_b -= repair_b
         steps = []
         for i in range(STEPS):
             ca, cb = prog_a[i], prog_b[i]
-            before = squares
-            squares = resolve_moves(squares, facings, (ca, cb))
-            fa, fb = facings
+            old_a, old_b = squares
+            squares = resolve_moves(squares, (fa, fb), (ca, cb))
+            sa, sb = squares
+            blocked = (_blocked(old_a, fa, ca, sa), _blocked(old_b, fb, cb, sb))
             if ca == TURN_LEFT:
                 fa = (fa + 3) % 4
             elif ca == TURN_RIGHT:
@@ -462,51 +584,52 @@ class RoboPigsState(State):
                 fb = (fb + 3) % 4
             elif cb == TURN_RIGHT:
                 fb = (fb + 1) % 4
-            facings = (fa, fb)
-            # Attacks come after all movement, from the new squares.
-            hit_b = (ca == FIRE and squares[1] in LASER[squares[0]][fa]) or (
-                ca == HIT and squares[1] in FIST[squares[0]][fa]
-            )
-            hit_a = (cb == FIRE and squares[0] in LASER[squares[1]][fb]) or (
-                cb == HIT and squares[0] in FIST[squares[1]][fb]
-            )
-            if hit_a:
-                damage[0] += 1
-            if hit_b:
-                damage[1] += 1
+            # Attacks come after all movement, from the new squares and facings.
+            hit_b = (ca == FIRE and sb in LASER[sa][fa]) or (ca == HIT and sb in FIST[sa][fa])
+            hit_a = (cb == FIRE and sa in LASER[sb][fb]) or (cb == HIT and sa in FIST[sb][fb])
+            dmg_a += hit_a
+            dmg_b += hit_b
             steps.append(
                 Step(
                     (ca, cb),
                     squares,
-                    facings,
-                    (damage[0], damage[1]),
+                    (fa, fb),
+                    (dmg_a, dmg_b),
                     (hit_a, hit_b),
-                    (squares[0] != before[0], squares[1] != before[1]),
+                    (sa != old_a, sb != old_b),
+                    blocked,
                 )
             )
-            if damage[0] >= LETHAL or damage[1] >= LETHAL:
-                break
-        if not repair_at_start and damage[0] < LETHAL and damage[1] < LETHAL:
-            for p in (0, 1):
-                if repairing[p]:
-                    damage[p] -= 1
+            if dmg_a >= LETHAL or dmg_b >= LETHAL:
+                break  # the game ends at once: the rest of the round is not played
+        repaired = (repair_a and repair_at_start, repair_b and repair_at_start)
+        if not repair_at_start and dmg_a < LETHAL and dmg_b < LETHAL:
+            dmg_a -= repair_a
+            dmg_b -= repair_b
+            repaired = (repair_a, repair_b)
         self.squares = squares
-        self.facings = facings
-        self.damage = (damage[0], damage[1])
-        self.last_programs = programs
+        self.facings = (fa, fb)
+        self.damage = (dmg_a, dmg_b)
+        self.last_programs = (prog_a, prog_b)
         self.last_steps = tuple(steps)
+        self.last_damage = before
+        self.last_repaired = repaired
         self._pending = [None, None]
         self.round += 1
-        dead = [damage[p] >= LETHAL for p in (0, 1)]
-        if dead[0] and dead[1]:
-            self._result = Result.draw(2, "both pigs reached 5 damage in the same step")
-        elif dead[0] or dead[1]:
-            winner = 1 if dead[0] else 0
-            self._result = Result.win(winner, 2, f"pig {PIG_NAMES[1 - winner]} reached 5 damage")
-        else:
-            limit = self.game.options["round_limit"]
-            if limit and self.round > limit:
-                self._result = Result.draw(2, f"round limit of {limit} reached")
+        self._result = self._outcome()
+
+    def _outcome(self) -> Result | None:
+        """The result if the game is over now (between rounds), else None."""
+        dead_a, dead_b = (d >= LETHAL for d in self.damage)
+        if dead_a and dead_b:
+            return Result.draw(2, "both pigs reached 5 damage in the same step")
+        if dead_a or dead_b:
+            winner = 1 if dead_a else 0
+            return Result.win(winner, 2, f"pig {PIG_NAMES[1 - winner]} reached 5 damage")
+        limit = int(self.game.options["round_limit"])
+        if limit and self.round > limit:
+            return Result.draw(2, f"round limit of {limit} reached")
+        return None
 
     def result(self) -> Result | None:
         return self._result
@@ -520,11 +643,17 @@ class RoboPigsState(State):
         return parse_program(text)
 
     def position(self) -> str:
+        """``<pig A> <pig B> <round>``; each pig is square, facing and damage.
+
+        >>> RoboPigs().new_initial_state().position()
+        'd8S0 e1N0 1'
+        """
         if self._pending != [None, None]:
             raise PositionError("a position is written between rounds, not while programs are pending")
-        return " ".join(
+        pigs = " ".join(
             f"{square_name(self.squares[p])}{FACING_LETTERS[self.facings[p]]}{self.damage[p]}" for p in (0, 1)
-        ) + f" {self.round}"
+        )
+        return f"{pigs} {self.round}"
 
     # --- copies and views ---------------------------------------------------
 
@@ -538,29 +667,42 @@ class RoboPigsState(State):
         other._pending = list(self._pending)
         other.last_programs = self.last_programs
         other.last_steps = self.last_steps
+        other.last_damage = self.last_damage
+        other.last_repaired = self.last_repaired
         other._result = self._result
         return other
 
     def resample(self, player: int, rng: random.Random) -> RoboPigsState:
+        """A copy in which every submitted program that ``player`` cannot see (the
+        opponent's; for a spectator, both) is redrawn at random among its legal programs.
+        """
         other = self.clone()
-        if player in (0, 1):
-            opp = 1 - player
-            if other._pending[opp] is not None:
-                # The opponent's submitted program is secret: draw another legal one.
-                other._pending[opp] = Programs(self.damage[opp], bool(self.game.options["extra_x"])).sample(rng)
+        extra_x = bool(self.game.options["extra_x"])
+        for p in (0, 1):
+            if p != player and other._pending[p] is not None:
+                other._pending[p] = Programs(self.damage[p], extra_x).sample(rng)
         return other
 
     def observation(self, player: int) -> dict[str, Any]:
         """Everything public, plus ``player``'s own submitted program.
 
+        Whether the other pig has submitted is left out: a submission must not
+        change what the other player sees.
+
         >>> obs = RoboPigs().new_initial_state().observation(0)
         >>> obs["pigs"][0]
         {'name': 'A', 'square': 'd8', 'facing': 'S', 'damage': 0}
         """
+        options = self.game.options
         obs: dict[str, Any] = {
             "game": "robo-pigs",
             "player": player,
             "round": self.round,
+            "options": {
+                "repair_at": options["repair_at"],
+                "extra_x": bool(options["extra_x"]),
+                "round_limit": int(options["round_limit"]),
+            },
             "pigs": [
                 {
                     "name": PIG_NAMES[p],
@@ -570,7 +712,6 @@ class RoboPigsState(State):
                 }
                 for p in (0, 1)
             ],
-            "to_act": list(self.to_act()),
             "my_program": (
                 format_program(prog)
                 if player in (0, 1) and (prog := self._pending[player]) is not None
@@ -581,22 +722,28 @@ class RoboPigsState(State):
         }
         if self.last_programs is not None:
             obs["last_round"] = {
+                "round": self.round - 1,
                 "programs": [format_program(p) for p in self.last_programs],
+                "damage_before": list(self.last_damage),
+                "repaired": list(self.last_repaired),
                 "steps": [s.to_json() for s in self.last_steps],
             }
         return obs
 
     def observation_text(self, player: int) -> str:
-        from tussle.games.robo_pigs.render import render_observation
-
         return render_observation(self.observation(player))
 
     def render(self) -> str:
-        from tussle.games.robo_pigs.render import render_observation
-
         obs = self.observation(-2)
         obs["pending"] = [format_program(p) if p is not None else None for p in self._pending]
         return render_observation(obs)
+
+
+def _blocked(square: int, facing: int, command: int, now: int) -> str:
+    """Why a pig that was told to move is still on ``square`` ('' if it moved or did not try)."""
+    if command not in MOVES or now != square:
+        return ""
+    return "edge" if MOVE_TARGET[square][facing][command] < 0 else "pig"
 
 
 _NO_PROGRAMS: ListActions[Program] = ListActions(())
