@@ -16,6 +16,7 @@ which is what records, the CLI and people use.
 
 from __future__ import annotations
 
+import difflib
 import enum
 import random
 from abc import ABC, abstractmethod
@@ -78,8 +79,30 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
 
+    KINDS: ClassVar[tuple[str, ...]] = ("bool", "int", "str", "choice")
+
+    def __post_init__(self) -> None:
+        # A badly declared option is a bug in the game, caught when it is imported.
+        if self.kind not in self.KINDS:
+            raise ValueError(f"option {self.name}: kind {self.kind!r} is not one of {', '.join(self.KINDS)}")
+        if self.kind == "choice" and not self.choices:
+            raise ValueError(f"option {self.name}: a choice needs choices")
+        if not self.name.isidentifier() or self.name == "players":
+            raise ValueError(f"option {self.name!r}: the name must be an identifier other than 'players'")
+        try:
+            self.parse(self.default)
+        except OptionError as exc:
+            raise ValueError(f"bad default: {exc}") from None
+
     def parse(self, value: Any) -> Any:
-        """Return ``value`` converted and checked, or raise :class:`OptionError`."""
+        """Return ``value`` converted and checked, or raise :class:`OptionError`.
+
+        >>> Option("extra_x", "bool", False, "allow more X").parse("yes")
+        True
+        >>> Option("size", "int", 8, "board size", minimum=4).parse("3")
+        Traceback (most recent call last):
+        tussle.errors.OptionError: option size: 3 is below the minimum 4
+        """
         where = f"option {self.name}"
         if self.kind == "bool":
             if isinstance(value, bool):
@@ -91,12 +114,9 @@ class Option:
                 return False
             raise OptionError(f"{where}: {value!r} is not a boolean (use true or false)")
         if self.kind == "int":
-            if isinstance(value, bool):
+            number = _as_int(value)
+            if number is None:
                 raise OptionError(f"{where}: {value!r} is not an integer")
-            try:
-                number = int(value)
-            except (TypeError, ValueError):
-                raise OptionError(f"{where}: {value!r} is not an integer") from None
             if self.minimum is not None and number < self.minimum:
                 raise OptionError(f"{where}: {number} is below the minimum {self.minimum}")
             if self.maximum is not None and number > self.maximum:
@@ -110,6 +130,23 @@ class Option:
         if not isinstance(value, str):
             raise OptionError(f"{where}: {value!r} is not a string")
         return value
+
+
+def _as_int(value: Any) -> int | None:
+    """``value`` as an int if it is one (or a string or whole float naming one), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else None
+    if isinstance(value, str):
+        text = value.strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        # Only ASCII digits: int() would also take '1_000' and other scripts' digits.
+        if digits.isascii() and digits.isdigit():
+            return int(text)
+    return None
 
 
 @dataclass(frozen=True)
@@ -127,13 +164,26 @@ class GameInfo:
     options: tuple[Option, ...] = ()
     has_position: bool = False
     """Whether :meth:`Game.state_from_position` reads a position notation."""
+    notation: str = ""
+    """A one-paragraph hint on the action notation, shown to people typing moves."""
+
+    def __post_init__(self) -> None:
+        # A badly declared game is a bug, caught when it is imported.
+        if not 1 <= self.min_players <= self.max_players:
+            raise ValueError(f"{self.id}: players from {self.min_players} to {self.max_players}?")
+        names = [o.name for o in self.options]
+        if len(set(names)) != len(names):
+            raise ValueError(f"{self.id}: an option is declared twice: {names}")
 
     def option(self, name: str) -> Option:
+        """The option called ``name``, or an :class:`OptionError` that lists the known ones."""
         for opt in self.options:
             if opt.name == name:
                 return opt
-        known = ", ".join(o.name for o in self.options) or "none"
-        raise OptionError(f"{self.id} has no option {name!r} (options: {known})")
+        names = [o.name for o in self.options]
+        close = difflib.get_close_matches(str(name), names, n=1)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        raise OptionError(f"{self.id} has no option {name!r} (options: {', '.join(names) or 'none'}){hint}")
 
 
 @dataclass(frozen=True)
@@ -149,28 +199,52 @@ class Result:
     ranking: tuple[int, ...]
     reason: str = ""
 
+    def __post_init__(self) -> None:
+        # A malformed result is a bug in the game that made it.
+        n = len(self.ranking)
+        if n == 0 or len(self.returns) != n:
+            raise ValueError(f"a result needs one return and one place per player: {self}")
+        if min(self.ranking) != 1 or max(self.ranking) > n:
+            raise ValueError(f"places run from 1 to the number of players: {self.ranking}")
+
     @property
     def winner(self) -> int | None:
+        """The player alone in first place, or None (a draw, or a shared first place).
+
+        >>> Result.win(0, 3).winner, Result.draw(3).winner
+        (0, None)
+        """
         firsts = [p for p, place in enumerate(self.ranking) if place == 1]
         return firsts[0] if len(firsts) == 1 else None
 
     @property
     def is_draw(self) -> bool:
+        """Whether nobody came first alone."""
         return self.winner is None
 
     @classmethod
     def win(cls, winner: int, players: int, reason: str = "") -> Result:
-        """One winner, everybody else shares the last place.
+        """One winner, everybody else shares the last place; returns sum to zero.
 
         >>> Result.win(1, 2).returns
         (-1.0, 1.0)
+        >>> Result.win(0, 3).ranking
+        (1, 2, 2)
         """
-        returns = tuple(1.0 if p == winner else -1.0 / (players - 1) for p in range(players))
+        if not 0 <= winner < players:
+            raise ValueError(f"winner {winner} is not one of {players} players")
+        loss = -1.0 / (players - 1) if players > 1 else 0.0
+        returns = tuple(1.0 if p == winner else loss for p in range(players))
         ranking = tuple(1 if p == winner else 2 for p in range(players))
         return cls(returns, ranking, reason)
 
     @classmethod
     def draw(cls, players: int, reason: str = "") -> Result:
+        """Everybody shares first place with a return of zero.
+
+        >>> Result.draw(2, "both fell").is_draw
+        True
+        """
         return cls(tuple(0.0 for _ in range(players)), tuple(1 for _ in range(players)), reason)
 
     def to_json(self) -> JSON:
@@ -216,7 +290,10 @@ class ListActions(Actions[A]):
     def __contains__(self, item: object) -> bool:
         if self._set is None:
             self._set = frozenset(self._items)
-        return item in self._set
+        try:
+            return item in self._set
+        except TypeError:  # unhashable, so not one of ours
+            return False
 
     def __repr__(self) -> str:
         return f"ListActions({list(self._items)!r})"
@@ -232,7 +309,10 @@ class Game(ABC):
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
         info = self.info
-        self.num_players = info.min_players if players is None else players
+        count = info.min_players if players is None else _as_int(players)
+        if count is None:
+            raise OptionError(f"{info.id}: the number of players {players!r} is not an integer")
+        self.num_players = count
         if not info.min_players <= self.num_players <= info.max_players:
             span = (
                 str(info.min_players)
@@ -246,7 +326,7 @@ class Game(ABC):
         self.options: Mapping[str, Any] = MappingProxyType(values)
         self._check_options()
 
-    def _check_options(self) -> None:
+    def _check_options(self) -> None:  # noqa: B027 (an optional hook, empty by default)
         """Hook for checks that involve several options; raise OptionError."""
 
     @property
@@ -336,12 +416,20 @@ class State(ABC):
         acting = self.to_act()
         if player not in acting:
             raise ActionError(self._out_of_turn(player, acting))
-        if player == CHANCE:
-            if action not in {o for o, p in self.chance_outcomes() if p > 0}:
+        if not self._is_possible(player, action):
+            if player == CHANCE:
                 raise ActionError(f"{self._describe(player, action)} is not a possible chance outcome")
-        elif action not in self.legal_actions(player):
             raise ActionError(f"{self._describe(player, action)} is not legal now")
         self._apply(player, action)
+
+    def _is_possible(self, player: int, action: Any) -> bool:
+        """Whether ``action`` is a legal action, or a possible chance outcome, of an acting ``player``."""
+        try:
+            if player == CHANCE:
+                return any(action == o for o, p in self.chance_outcomes() if p > 0)
+            return action in self.legal_actions(player)
+        except TypeError:  # an unhashable object is no game's action
+            return False
 
     def apply_str(self, player: int, text: str) -> Any:
         """Parse ``text`` as ``player``'s action, apply it and return the action."""
@@ -365,14 +453,15 @@ class State(ABC):
         Raises :class:`ActionError` naming the text and the reason if it is
         garbled, out of turn or illegal.
         """
+        if not isinstance(text, str):
+            raise ActionError(f"{text!r} is not text")
         acting = self.to_act()
         if player not in acting:
             raise ActionError(f"{text!r}: {self._out_of_turn(player, acting)}")
         action = self._parse_action(player, text)
-        if player == CHANCE:
-            if action not in {o for o, p in self.chance_outcomes() if p > 0}:
+        if not self._is_possible(player, action):
+            if player == CHANCE:
                 raise ActionError(f"{text!r} is not a possible chance outcome now")
-        elif action not in self.legal_actions(player):
             raise ActionError(f"{text!r} is not legal now{self._why_illegal(player, action)}")
         return action
 

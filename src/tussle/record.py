@@ -22,7 +22,7 @@ from typing import Any
 
 from tussle.errors import RecordError, TussleError
 from tussle.game import CHANCE, JSON, Game, State
-from tussle.registry import load_game
+from tussle.registry import game_class
 
 FORMAT = "tussle-record"
 VERSION = 1
@@ -62,9 +62,7 @@ class Record:
             "num_players": self.num_players,
             "players": self.players,
             "position": self.position,
-            "events": [
-                {"player": "chance" if p == CHANCE else p, "action": a} for p, a in self.events
-            ],
+            "events": [{"player": "chance" if p == CHANCE else p, "action": a} for p, a in self.events],
             "result": self.result,
         }
 
@@ -83,6 +81,10 @@ class Record:
             raise RecordError("a record must be a JSON object")
         if data.get("format", FORMAT) != FORMAT:
             raise RecordError(f"not a tussle record (format {data.get('format')!r})")
+        if data.get("version", VERSION) != VERSION:
+            raise RecordError(
+                f"record version {data.get('version')!r} is not {VERSION}, the one this tussle reads"
+            )
         game = data.get("game")
         if not isinstance(game, str):
             raise RecordError("the record has no game id (key 'game')")
@@ -95,6 +97,8 @@ class Record:
         players = data.get("players", [])
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise RecordError("'players' must be a list of strings")
+        if players and len(players) != num_players:
+            raise RecordError(f"'players' names {len(players)} players, but 'num_players' is {num_players}")
         position = data.get("position")
         if position is not None and not isinstance(position, str):
             raise RecordError("'position' must be a string or null")
@@ -120,10 +124,20 @@ class Record:
 
     @classmethod
     def loads(cls, text: str) -> Record:
+        """Read a record from JSON text; raise :class:`RecordError` if it is not one.
+
+        >>> Record.loads('{"game": "robo-pigs", "events": []}').game
+        'robo-pigs'
+        >>> Record.loads('{"game": ')
+        Traceback (most recent call last):
+        tussle.errors.RecordError: not valid JSON: Expecting value at line 1 column 10
+        """
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        except RecursionError:
+            raise RecordError("not a record: JSON nested too deeply") from None
         return cls.from_json(data)
 
     @classmethod
@@ -139,8 +153,14 @@ class Record:
     # --- replay -------------------------------------------------------------
 
     def initial_state(self) -> State:
+        """The state the record starts from: the game's start, or its ``position``."""
         try:
-            game = load_game(self.game, players=self.num_players, **self.options)
+            cls = game_class(self.game)
+            for name in self.options:
+                # Named first so that a key such as 'players' is an unknown
+                # option, not a clash with the keyword argument.
+                cls.info.option(name)
+            game = cls(players=self.num_players, **self.options)
             if self.position is not None:
                 return game.state_from_position(self.position)
             return game.new_initial_state()
@@ -167,8 +187,18 @@ class Record:
             if actual is None:
                 raise RecordError("the record gives a result but its events do not finish the game")
             expected = actual.to_json()
-            if any(self.result.get(k) != v for k, v in expected.items() if k in self.result):
-                raise RecordError("the record's result does not match the result of its events")
+            # Every key must be there and agree; only the reason, a note for
+            # people, may be left out.
+            for key, value in expected.items():
+                if key not in self.result and key != "reason":
+                    raise RecordError(f"the record's result has no {key!r}")
+                if key in self.result and self.result[key] != value:
+                    raise RecordError(
+                        f"the record's result has {key} {self.result[key]!r}, but its events give {value!r}"
+                    )
+            unknown = sorted(set(self.result) - set(expected))
+            if unknown:
+                raise RecordError(f"the record's result has unknown keys: {', '.join(map(repr, unknown))}")
         return states
 
     def final_state(self) -> State:

@@ -198,9 +198,7 @@ def run_match(
         make_agent(spec, game, s, seed=0)
     if record_dir is not None:
         Path(record_dir).mkdir(parents=True, exist_ok=True)
-    job_list = [
-        _Job(game_id, len(specs), options, tuple(specs), seed, i, record_dir) for i in range(n)
-    ]
+    job_list = [_Job(game_id, len(specs), options, tuple(specs), seed, i, record_dir) for i in range(n)]
     if jobs <= 1 or n <= 1:
         for job in job_list:
             yield _play_job(job)

@@ -1,0 +1,444 @@
+"""Random-play conformance: every registered game keeps the core API's promises.
+
+Each variant of each game (every player count, and up to four non-default values
+of its boolean and choice options) is played out at random from a few seeds. Along the
+way the test checks, at every event, that the chosen action is legal and
+round-trips through its notation, and at a sample of moments the costlier
+promises: observations are plain JSON data, clones are independent, resampling
+keeps what a player has seen (the no-leak check), a simultaneous submission is
+invisible to the other players, and illegal or out-of-turn actions are refused
+without changing anything. At the end the game's record must replay, also after
+a trip through JSON, to the same states.
+
+New games are covered as soon as they are registered.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+import toy_game
+import tussle
+from tussle import CHANCE, ActionError, Dynamics, Game, Record, State, TussleError
+from tussle.game import Actions
+
+#: A random playout that has not ended after this many events is a failure.
+MAX_EVENTS = 5_000
+#: Action sets up to this size are checked member by member; larger ones by sampling.
+SMALL = 300
+SAMPLES = 12
+
+
+@dataclass(frozen=True)
+class Variant:
+    game_id: str
+    players: int
+    options: tuple[tuple[str, Any], ...]
+    seeds: tuple[int, ...]
+
+    def load(self) -> Game:
+        return tussle.load_game(self.game_id, players=self.players, **dict(self.options))
+
+    @property
+    def label(self) -> str:
+        opts = "".join(f",{k}={v}" for k, v in self.options)
+        return f"{self.game_id}[{self.players}p{opts}]"
+
+
+def variants(game_id: str) -> Iterator[Variant]:
+    """Default options at every player count, and each non-default bool or choice option."""
+    info = tussle.game_info(game_id)
+    yield Variant(game_id, info.min_players, (), (1, 2, 3))
+    for players in range(info.min_players + 1, info.max_players + 1):
+        yield Variant(game_id, players, (), (4,))
+    flips: list[tuple[str, Any]] = []
+    for opt in info.options:
+        if opt.kind == "bool":
+            flips.append((opt.name, not opt.default))
+        elif opt.kind == "choice":
+            flips += [(opt.name, c) for c in opt.choices if c != opt.default]
+    for name, value in flips[:4]:
+        yield Variant(game_id, info.min_players, ((name, value),), (5,))
+
+
+VARIANTS = [v for game_id in tussle.game_ids() for v in variants(game_id)]
+CASES = [(v, seed) for v in VARIANTS for seed in v.seeds]
+
+
+def snapshot(state: State) -> tuple[Any, ...]:
+    """Everything anybody can read off a state, to tell whether it changed."""
+    n = state.num_players
+    return (
+        state.render(),
+        state.to_act(),
+        [state.observation(p) for p in range(n)],
+        [state.observation_text(p) for p in range(n)],
+        state.result(),
+    )
+
+
+def is_plain_json(value: Any) -> bool:
+    """Only what JSON itself holds: dicts with str keys, lists, str, finite numbers, bool, None."""
+    if value is None or isinstance(value, bool | str | int):
+        return True
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, list):
+        return all(is_plain_json(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and is_plain_json(v) for k, v in value.items())
+    return False
+
+
+def assert_round_trip(state: State, player: int, action: Any, text: str, where: str) -> None:
+    """The notation ``text`` of ``action`` parses back to it."""
+    try:
+        back = state.parse_action(player, text)
+    except TussleError as exc:
+        raise AssertionError(f"{where}: the notation {text!r} of {action!r} does not parse: {exc}") from None
+    assert back == action, f"{where}: {text!r} parses to {back!r}, not {action!r}"
+
+
+def members(actions: Actions[Any], rng: random.Random) -> list[Any]:
+    """All of a small action set, or a sample (with both ends) of a large one."""
+    if len(actions) <= SMALL:
+        return list(actions)
+    picks = {0, len(actions) - 1} | {rng.randrange(len(actions)) for _ in range(SAMPLES)}
+    return [actions[i] for i in sorted(picks)]
+
+
+def step_random(state: State, rng: random.Random) -> tuple[int, Any, str]:
+    """Apply one random event (a chance outcome or one acting player's action)."""
+    acting = state.to_act()
+    player = rng.choice(acting)
+    action = state.sample_chance(rng) if player == CHANCE else state.legal_actions(player).sample(rng)
+    text = state.action_to_str(player, action)
+    state.apply(player, action)
+    return player, action, text
+
+
+@dataclass
+class Playout:
+    variant: Variant
+    seed: int
+    game: Game = field(init=False)
+    rng: random.Random = field(init=False)
+    state: State = field(init=False)
+    # Actions seen earlier, by player: tried later as likely-illegal actions.
+    seen: dict[int, list[tuple[Any, str]]] = field(default_factory=dict)
+    held: tuple[State, tuple[Any, ...]] | None = None
+
+    def __post_init__(self) -> None:
+        self.game = self.variant.load()
+        self.rng = random.Random(f"{self.variant.label}/{self.seed}")
+        self.state = self.game.new_initial_state()
+
+    def where(self, events: int) -> str:
+        return f"{self.variant.label} seed {self.seed}, after {events} events"
+
+    # --- checks at every event ---------------------------------------------
+
+    def check_turn(self, where: str) -> tuple[int, ...]:
+        state = self.state
+        acting = state.to_act()
+        n = state.num_players
+        assert acting, where
+        assert state.result() is None, f"{where}: a result before the game is over"
+        assert not state.is_terminal(), where
+        assert len(set(acting)) == len(acting), f"{where}: to_act repeats a player: {acting}"
+        if CHANCE in acting:
+            assert acting == (CHANCE,), f"{where}: chance acts together with players: {acting}"
+            assert state.is_chance()
+        else:
+            assert all(0 <= p < n for p in acting), f"{where}: to_act {acting} is not players 0..{n - 1}"
+            if len(acting) > 1:
+                assert self.game.info.dynamics == Dynamics.SIMULTANEOUS, (
+                    f"{where}: several players act at once in a sequential game"
+                )
+        for p in range(n):
+            if p not in acting:
+                assert len(state.legal_actions(p)) == 0, f"{where}: player {p} has actions out of turn"
+        return acting
+
+    def check_chance(self, where: str, every: bool) -> None:
+        """Probabilities positive and summing to 1; notation round-trips (all, or a sample)."""
+        state = self.state
+        outcomes = state.chance_outcomes()
+        assert outcomes, f"{where}: a chance event without outcomes"
+        assert all(prob > 0 for _, prob in outcomes), f"{where}: a chance outcome is impossible: {outcomes}"
+        total = math.fsum(prob for _, prob in outcomes)
+        assert math.isclose(total, 1.0, abs_tol=1e-9), f"{where}: chance probabilities sum to {total}"
+        if not every and len(outcomes) > SAMPLES:
+            outcomes = self.rng.sample(outcomes, SAMPLES)
+        texts = set()
+        for outcome, _ in outcomes:
+            text = state.action_to_str(CHANCE, outcome)
+            texts.add(text)
+            assert_round_trip(state, CHANCE, outcome, text, where)
+        assert len(texts) == len(outcomes), f"{where}: two chance outcomes share a notation"
+
+    def check_action(self, player: int, action: Any, where: str) -> str:
+        state = self.state
+        legal = state.legal_actions(player)
+        assert action in legal, f"{where}: sampled action {action!r} is not in legal_actions"
+        text = state.action_to_str(player, action)
+        assert isinstance(text, str) and text, f"{where}: empty notation for {action!r}"
+        assert_round_trip(state, player, action, text, where)
+        return text
+
+    # --- costly checks at some moments --------------------------------------
+
+    def check_actions_collection(self, player: int, where: str) -> None:
+        state = self.state
+        legal = state.legal_actions(player)
+        size = len(legal)
+        assert size > 0, f"{where}: player {player} must act but has no legal action"
+        assert legal[-1] == legal[size - 1], where
+        with pytest.raises(IndexError):
+            legal[size]
+        picked = members(legal, self.rng)
+        texts = set()
+        for action in picked:
+            assert action in legal, f"{where}: {action!r} is listed but not 'in' the legal actions"
+            text = state.action_to_str(player, action)
+            texts.add(text)
+            assert_round_trip(state, player, action, text, where)
+            self.seen.setdefault(player, []).append((action, text))
+        if size <= SMALL:
+            assert len(set(picked)) == size, f"{where}: legal actions repeat or miscount ({size})"
+        assert len(texts) == len(set(picked)), f"{where}: two legal actions share a notation"
+
+    def check_observations(self, where: str) -> None:
+        state = self.state
+        for p in range(state.num_players):
+            obs = state.observation(p)
+            assert isinstance(obs, dict), where
+            assert is_plain_json(obs), f"{where}: observation({p}) is not plain JSON data: {obs!r}"
+            assert json.loads(json.dumps(obs)) == obs, f"{where}: observation({p}) changes through JSON"
+            assert isinstance(state.observation_text(p), str), where
+        assert isinstance(state.render(), str), where
+
+    def check_clone(self, where: str) -> None:
+        state = self.state
+        before = snapshot(state)
+        copy = state.clone()
+        assert copy is not state
+        assert snapshot(copy) == before, f"{where}: a clone differs from its original"
+        for _ in range(4):
+            if copy.is_terminal():
+                break
+            step_random(copy, self.rng)
+        assert snapshot(state) == before, f"{where}: playing on a clone changed the original"
+        # And the other way round: checked at the next costly moment, after the
+        # original has been played on.
+        if self.held is not None:
+            old, old_snap = self.held
+            assert snapshot(old) == old_snap, f"{where}: playing on the original changed an earlier clone"
+        kept = state.clone()
+        self.held = (kept, snapshot(kept))
+
+    def check_resample(self, where: str) -> None:
+        state = self.state
+        before = snapshot(state)
+        for p in range(state.num_players):
+            other = state.resample(p, self.rng)
+            assert other is not state
+            here = f"{where}, resample({p})"
+            assert other.to_act() == state.to_act(), f"{here}: to_act differs"
+            assert other.observation(p) == state.observation(p), f"{here}: observation({p}) differs (a leak?)"
+            assert other.observation_text(p) == state.observation_text(p), (
+                f"{here}: observation_text({p}) differs (a leak?)"
+            )
+            mine, theirs = state.legal_actions(p), other.legal_actions(p)
+            assert len(mine) == len(theirs), f"{here}: {len(mine)} legal actions became {len(theirs)}"
+            if len(mine) <= SMALL:
+                assert set(mine) == set(theirs), f"{here}: legal actions differ"
+            else:
+                assert all(a in theirs for a in members(mine, self.rng)), f"{here}: legal actions differ"
+                assert all(a in mine for a in members(theirs, self.rng)), f"{here}: legal actions differ"
+            if not other.is_terminal():
+                step_random(other, self.rng)  # a resampled state must be playable
+        assert snapshot(state) == before, f"{where}: resample changed the original"
+
+    def check_secret_submissions(self, acting: tuple[int, ...], where: str) -> None:
+        """At a simultaneous step, nothing about one player's submission reaches the others."""
+        if len(acting) < 2 or CHANCE in acting:
+            return
+        state = self.state
+        n = state.num_players
+        for p in acting:
+            copy = state.clone()
+            others = [q for q in range(n) if q != p]
+            before = {q: (copy.observation(q), copy.observation_text(q)) for q in others}
+            copy.apply(p, copy.legal_actions(p).sample(self.rng))
+            for q in others:
+                assert copy.observation(q) == before[q][0], (
+                    f"{where}: player {p}'s submission changed observation({q})"
+                )
+                assert copy.observation_text(q) == before[q][1], (
+                    f"{where}: player {p}'s submission changed observation_text({q})"
+                )
+
+    def check_refusals(self, acting: tuple[int, ...], where: str) -> None:
+        """Illegal and out-of-turn actions raise ActionError and change nothing."""
+        state = self.state
+        before = snapshot(state)
+        junk: list[Any] = [None, object(), [1, 2], "\x00not an action\x00", -98765, ("x", 3.5)]
+
+        def refused(player: int, action: Any) -> None:
+            with pytest.raises(ActionError):
+                state.apply(player, action)
+            assert snapshot(state) == before, f"{where}: a refused action by {player} changed the state"
+
+        def refused_text(player: int, text: str) -> None:
+            with pytest.raises(ActionError):
+                state.parse_action(player, text)
+            with pytest.raises(ActionError):
+                state.apply_str(player, text)
+            assert snapshot(state) == before, f"{where}: a refused text by {player} changed the state"
+
+        some_legal: list[tuple[Any, str]] = []
+        for p in acting:
+            if p == CHANCE:
+                outcome = state.sample_chance(self.rng)
+                some_legal.append((outcome, state.action_to_str(CHANCE, outcome)))
+            else:
+                action = state.legal_actions(p).sample(self.rng)
+                some_legal.append((action, state.action_to_str(p, action)))
+        for p in (CHANCE, *range(state.num_players)):
+            if p in acting:
+                for action in junk:
+                    refused(p, action)
+                legal = state.legal_actions(p)
+                foreign = [
+                    (a, t)
+                    for a, t in self.seen.get(p, [])[-40:]
+                    if (a not in {o for o, _ in state.chance_outcomes()} if p == CHANCE else a not in legal)
+                ]
+                for action, text in self.rng.sample(foreign, min(4, len(foreign))):
+                    refused(p, action)
+                    refused_text(p, text)
+            else:
+                # Out of turn: even an action that is legal for whoever acts now,
+                # or one this player made before.
+                for action, text in some_legal + self.seen.get(p, [])[-2:]:
+                    refused(p, action)
+                    refused_text(p, text)
+
+    # --- the playout ----------------------------------------------------------
+
+    def run(self) -> Record:
+        state = self.state
+        record = Record.start(self.game, ["random"] * self.game.num_players)
+        renders = [state.render()]
+        events = 0
+        while not state.is_terminal():
+            assert events < MAX_EVENTS, f"{self.where(events)}: no end after {MAX_EVENTS} events"
+            where = self.where(events)
+            acting = self.check_turn(where)
+            heavy = self._heavy(events)
+            if heavy:
+                self.check_observations(where)
+                self.check_clone(where)
+                self.check_resample(where)
+                self.check_secret_submissions(acting, where)
+                self.check_refusals(acting, where)
+                for p in acting:
+                    if p != CHANCE:
+                        self.check_actions_collection(p, where)
+            player = self.rng.choice(acting)
+            if player == CHANCE:
+                self.check_chance(where, every=heavy)
+                action = state.sample_chance(self.rng)
+                text = state.action_to_str(CHANCE, action)
+                assert_round_trip(state, CHANCE, action, text, where)
+            else:
+                action = state.legal_actions(player).sample(self.rng)
+                text = self.check_action(player, action, where)
+            self.seen.setdefault(player, []).append((action, text))
+            state.apply(player, action)
+            record.add(player, text)
+            renders.append(state.render())
+            events += 1
+        self.check_end(events)
+        result = state.result()
+        assert result is not None
+        record.result = result.to_json()
+        self.check_record(record, renders)
+        return record
+
+    def _heavy(self, events: int) -> bool:
+        # The first moments always, then ever more sparsely: about 4 + 4 ln(n / 4)
+        # moments in a game of n events, so long games stay quick but are checked
+        # to their end.
+        return events < 4 or self.rng.random() < 4 / (events + 1)
+
+    def check_end(self, events: int) -> None:
+        state = self.state
+        where = self.where(events) + " (the end)"
+        n = state.num_players
+        result = state.result()
+        assert result is not None, f"{where}: no result at the end"
+        assert state.to_act() == () and state.is_terminal(), where
+        assert len(result.returns) == n and len(result.ranking) == n, f"{where}: {result}"
+        assert all(math.isfinite(r) for r in result.returns), f"{where}: {result}"
+        assert all(1 <= place <= n for place in result.ranking) and min(result.ranking) == 1, (
+            f"{where}: {result}"
+        )
+        if result.winner is not None:
+            assert result.ranking[result.winner] == 1 and result.ranking.count(1) == 1, where
+        assert is_plain_json(result.to_json()), where
+        assert state.chance_outcomes() == [], f"{where}: chance outcomes after the end"
+        for p in range(n):
+            assert len(state.legal_actions(p)) == 0, f"{where}: player {p} has actions after the end"
+        self.check_observations(where)
+        self.check_clone(where)
+        self.check_resample(where)
+        self.check_refusals((), where)
+
+    def check_record(self, record: Record, renders: list[str]) -> None:
+        state = self.state
+        where = f"{self.variant.label} seed {self.seed}, record"
+        for rec in (record, Record.loads(record.dumps())):
+            states = rec.replay()
+            assert [s.render() for s in states] == renders, f"{where}: the replay differs from the game"
+            final = states[-1]
+            assert final.result() == state.result(), f"{where}: the replay ends with another result"
+            for p in range(state.num_players):
+                assert final.observation(p) == state.observation(p), f"{where}: observation({p}) differs"
+                assert final.observation_text(p) == state.observation_text(p), where
+        assert Record.loads(record.dumps()).to_json() == record.to_json(), f"{where}: JSON round trip"
+
+
+def test_every_game_is_covered() -> None:
+    assert {v.game_id for v in VARIANTS} == set(tussle.game_ids())
+
+
+@pytest.mark.parametrize(("variant", "seed"), CASES, ids=[f"{v.label}-s{s}" for v, s in CASES])
+def test_random_play(variant: Variant, seed: int) -> None:
+    record = Playout(variant, seed).run()
+    assert record.result is not None
+
+
+# --- the checks themselves ------------------------------------------------------
+
+
+def test_a_game_with_chance_and_turns_passes() -> None:
+    with toy_game.registered() as game_id:
+        for variant in variants(game_id):
+            for seed in variant.seeds:
+                Playout(variant, seed).run()
+
+
+@pytest.mark.parametrize("broken", toy_game.BROKEN, ids=lambda cls: cls.__name__)
+def test_the_checks_catch_a_broken_game(broken: type[Game]) -> None:
+    with toy_game.registered(broken) as game_id, pytest.raises(AssertionError):
+        for seed in (1, 2, 3):
+            Playout(Variant(game_id, 2, (), (seed,)), seed).run()
