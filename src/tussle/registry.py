@@ -47,10 +47,16 @@ def game_info(game_id: str) -> GameInfo:
     return game_class(game_id).info
 
 
-def load_game(game_id: str, players: int | None = None, **options: Any) -> Game:
+def load_game(game_id: str, /, players: int | None = None, **options: Any) -> Game:
     """A game with its options validated.
 
     Raises :class:`~tussle.errors.UnknownGameError` or
     :class:`~tussle.errors.OptionError` with a one-line message.
+
+    >>> load_game("robo-pigs", extra_x="yes").options["extra_x"]
+    True
+    >>> load_game("robo-pigs", speed=3)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    tussle.errors.OptionError: robo-pigs has no option 'speed' (options: repair_at, extra_x, ...)
     """
     return game_class(game_id)(players=players, **options)
