@@ -19,6 +19,7 @@ from tussle.game import Game, GameInfo
 # and a single game stay quick to start.
 _GAMES: dict[str, str] = {
     "robo-pigs": "tussle.games.robo_pigs:RoboPigs",
+    "fight": "tussle.games.fight:Fight",
 }
 
 

@@ -29,6 +29,7 @@ _GENERAL: dict[str, str] = {
 # Rule-of-thumb agents, one per game: game id -> "module:Class".
 _RULE: dict[str, str] = {
     "robo-pigs": "tussle.agents.robo_pigs:RoboPigsRuleAgent",
+    "fight": "tussle.agents.fight:FightRuleAgent",
 }
 
 _HELP: dict[str, str] = {

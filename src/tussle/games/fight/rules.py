@@ -1,0 +1,905 @@
+"""Fight!: the rules, the notation and the hidden-information bookkeeping.
+
+Each of 7 Fights: the 1st player and then each player clockwise plays a Main
+Warrior face up and a Boost Warrior face down, of a family other than the
+last Main Warrior played when they can; then in the same order each player
+activates or scores their Boost; the Arena's condition picks the winner (ties
+to the player closest to the 1st player; nobody wins if no Main Warrior is
+left that the condition accepts). Played Warriors go to the Graveyard, each
+player draws two, the 1st player card passes on. At the end a player's score is
+the Glory of the Arenas they won plus one per Warrior in their scored pile;
+ties go to the most scored Warriors.
+
+Cards are numbers: Warriors ``0..W-1`` and Arenas ``0..A-1`` in deck order.
+Chance is lazy: the Reserves are an unordered set and every draw is a chance
+event picking one of them uniformly, so a record needs no seed. The back of a
+Warrior shows its family, so before a player decides, the family of the top
+card of the Reserves is revealed by its own chance event; the next draw is then
+uniform among the Reserves' Warriors of that family.
+
+Who knows which card is kept as a bit mask per Warrior (``known``); a player
+sees the family of every Warrior and the name of those whose bit it has.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tussle.errors import ActionError, OptionError
+from tussle.game import (
+    CHANCE,
+    Actions,
+    ChanceMode,
+    Dynamics,
+    Game,
+    GameInfo,
+    Information,
+    ListActions,
+    Option,
+    Result,
+    State,
+)
+from tussle.games.fight.cards import FAMILIES, Deck, Effect, default_deck, load_deck
+
+FIGHTS = 7
+HAND_SIZE = 5
+GRAVEYARD_START = 3
+DRAWS_PER_FIGHT = 2
+
+# Chance steps waiting in the queue: a seat number draws into that hand.
+STEP_GRAVE = -1  # a Warrior from the Reserves onto the Graveyard
+STEP_BUFFER = -2  # a Warrior drawn by an ability, shown to all
+STEP_ARENA = -3  # the next Arena is revealed
+STEP_TOP = -4  # the family on the back of the Reserves' top card is revealed
+
+# What the state is doing when no chance step is waiting.
+ST_SETUP, ST_PLAY, ST_RESOLVE, ST_ABILITY, ST_DRAW, ST_OVER = range(6)
+STAGE_NAMES = ("setup", "play", "resolve", "ability", "draw", "over")
+
+# Resolve actions: a seat number is "activate, choosing that opponent".
+SCORE = -1
+ACTIVATE = -2
+
+PlayAction = tuple[int, int]  # (main, boost); boost -1 when a single Warrior is left
+
+
+class Fight(Game):
+    """Fight! for 2 to 6 arena managers.
+
+    >>> game = Fight(players=3)
+    >>> len(game.deck.warriors), game.num_players
+    (60, 3)
+    """
+
+    info = GameInfo(
+        id="fight",
+        name="Fight!",
+        description=(
+            "Arena managers send Warriors into 7 Arenas: a Main Warrior face up, a Boost face down "
+            "whose ability rewrites the powers, or which is scored for a point."
+        ),
+        min_players=2,
+        max_players=6,
+        dynamics=Dynamics.SEQUENTIAL,
+        chance=ChanceMode.EXPLICIT,
+        information=Information.IMPERFECT,
+        options=(
+            Option("deck", "str", "", "a deck file (.toml or .json) to play with; empty: the built-in deck"),
+            Option(
+                "family_rule",
+                "choice",
+                "both",
+                "which Warriors must avoid the family of the last Main Warrior: both, or the Main only",
+                choices=("both", "main"),
+            ),
+            Option(
+                "family_first",
+                "choice",
+                "previous",
+                "the 1st player of a Fight is bound by the previous Fight's last Main Warrior, or is free",
+                choices=("previous", "free"),
+            ),
+            Option(
+                "arenas",
+                "choice",
+                "next",
+                "which of the 7 Arenas are visible: the current and the next (top of the face-up pile), "
+                "all from the start, or only the current",
+                choices=("next", "all", "current"),
+            ),
+            Option(
+                "rounding",
+                "choice",
+                "down",
+                "how percentages such as +50% round a fraction",
+                choices=("down", "up"),
+            ),
+            Option(
+                "one_digit_switch",
+                "choice",
+                "keep",
+                "switching the digits of a one-digit power keeps it (7) or reads it as 07 (70)",
+                choices=("keep", "pad"),
+            ),
+        ),
+    )
+
+    deck: Deck
+
+    def _check_options(self) -> None:
+        path = self.options["deck"]
+        self.deck = load_deck(path) if path else default_deck()
+        need = HAND_SIZE * self.num_players + GRAVEYARD_START
+        if len(self.deck.warriors) < need:
+            raise OptionError(
+                f"deck {self.deck.source}: it has {len(self.deck.warriors)} Warriors; "
+                f"{self.num_players} players need at least {need}"
+            )
+        if len(self.deck.arenas) < FIGHTS:
+            raise OptionError(
+                f"deck {self.deck.source}: it has {len(self.deck.arenas)} Arenas; a game needs {FIGHTS}"
+            )
+
+    def new_initial_state(self) -> FightState:
+        return FightState(self)
+
+
+class FightState(State):
+    """One moment of a game of Fight!."""
+
+    __slots__ = (
+        "_ability",
+        "_legal",
+        "_outcomes",
+        "arena_seq",
+        "boost_up",
+        "boosts",
+        "buffer",
+        "card_epoch",
+        "cursor",
+        "deck",
+        "epoch",
+        "fight",
+        "first",
+        "game",
+        "graveyard",
+        "hands",
+        "killed",
+        "known",
+        "last_family",
+        "last_fight",
+        "mains",
+        "powers",
+        "queue",
+        "reserves",
+        "scored",
+        "stage",
+        "top",
+        "won",
+    )
+
+    def __init__(self, game: Fight) -> None:
+        self.game = game
+        self.deck = game.deck
+        n = game.num_players
+        w = len(self.deck.warriors)
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.reserves: list[int] = list(range(w))
+        self.graveyard: list[int] = []
+        self.buffer: list[int] = []
+        self.scored: list[list[int]] = [[] for _ in range(n)]
+        self.won: list[list[int]] = [[] for _ in range(n)]
+        self.mains: list[int] = [-1] * n
+        self.powers: list[int] = [0] * n
+        self.boosts: list[int] = [-1] * n
+        self.boost_up: list[bool] = [False] * n
+        self.killed: list[int] = []
+        self.known: list[int] = [0] * w
+        self.card_epoch: list[int] = [0] * w
+        self.epoch = 0
+        self.top = -1
+        self.arena_seq: list[int] = []
+        self.fight = 0  # index of the current Fight, 0..6
+        self.first = 0  # the oldest player holds the 1st player card first
+        self.last_family = -1
+        self.cursor = 0
+        self.stage = ST_SETUP
+        self._ability: tuple[int, int, int, int] | None = None
+        self.last_fight: dict[str, Any] | None = None
+        self._legal: Actions[Any] | None = None
+        self._outcomes: list[tuple[Any, float]] | None = None
+        queue = [p for _ in range(HAND_SIZE) for p in range(n)]
+        queue += [STEP_GRAVE] * GRAVEYARD_START
+        queue += [STEP_ARENA] * self._arenas_at_start()
+        self.queue: list[int] = queue
+        self._advance()
+
+    # --- small helpers ------------------------------------------------------
+
+    def _arenas_at_start(self) -> int:
+        view = self.game.options["arenas"]
+        return FIGHTS if view == "all" else 2 if view == "next" else 1
+
+    def _seat(self, i: int) -> int:
+        """The seat that acts ``i``-th in this Fight (0 is the 1st player)."""
+        return (self.first + i) % self.game.num_players
+
+    @property
+    def arena(self) -> int:
+        """The current Arena, or -1 before it is revealed."""
+        return self.arena_seq[self.fight] if self.fight < len(self.arena_seq) else -1
+
+    def family(self, card: int) -> int:
+        return self.deck.warriors[card].family
+
+    # --- turn structure -----------------------------------------------------
+
+    def to_act(self) -> tuple[int, ...]:
+        if self.queue:
+            return (CHANCE,)
+        if self.stage in (ST_PLAY, ST_RESOLVE):
+            return (self._seat(self.cursor),)
+        return ()
+
+    def player_name(self, player: int) -> str:
+        return "chance" if player == CHANCE else f"p{player}"
+
+    def _advance(self) -> None:
+        """Run the deterministic parts of the game up to the next decision or chance event."""
+        n = self.game.num_players
+        while True:
+            queue = self.queue
+            if queue:
+                if queue[0] >= STEP_BUFFER and not self.reserves:
+                    if self.graveyard:
+                        self._reshuffle()
+                    else:
+                        queue.pop(0)  # nothing left anywhere to draw: the draw is lost
+                    continue
+                return
+            stage = self.stage
+            if stage == ST_PLAY:
+                while self.cursor < n and not self.hands[self._seat(self.cursor)]:
+                    self.cursor += 1
+                if self.cursor < n:
+                    if self._reveal_top():
+                        continue
+                    return
+                self.stage = ST_RESOLVE
+                self.cursor = 0
+                continue
+            if stage == ST_RESOLVE:
+                while self.cursor < n and not self._boost_pending(self._seat(self.cursor)):
+                    self.cursor += 1
+                if self.cursor < n:
+                    if self._reveal_top():
+                        continue
+                    return
+                self._end_fight()
+                continue
+            if stage == ST_ABILITY:
+                self._finish_draw_score()
+                continue
+            if stage == ST_DRAW:
+                self.first = (self.first + 1) % n
+                self.fight += 1
+                self._start_fight()
+                continue
+            if stage == ST_SETUP:
+                self._start_fight()
+                continue
+            return
+
+    def _reveal_top(self) -> bool:
+        """Queue the reveal of the Reserves' top family if a player is about to decide without it."""
+        if self.reserves and self.top < 0:
+            self.queue.append(STEP_TOP)
+            return True
+        return False
+
+    def _start_fight(self) -> None:
+        view = self.game.options["arenas"]
+        if self.fight > 0 and (view == "current" or (view == "next" and self.fight + 1 < FIGHTS)):
+            self.queue.append(STEP_ARENA)
+        if self.game.options["family_first"] == "free":
+            self.last_family = -1
+        self.killed = []
+        self.stage = ST_PLAY
+        self.cursor = 0
+
+    def _boost_pending(self, p: int) -> bool:
+        return self.boosts[p] >= 0 and not self.boost_up[p]
+
+    def _reshuffle(self) -> None:
+        """The Graveyard becomes the new Reserves; three of them refill the Graveyard."""
+        self.reserves = self.graveyard
+        self.graveyard = []
+        for c in self.reserves:
+            self.known[c] = 0
+        self.epoch += 1
+        self.top = -1
+        # With three or fewer Warriors the refill would empty the new Reserves at
+        # once and loop forever, so it is skipped (ruling).
+        if len(self.reserves) > GRAVEYARD_START:
+            self.queue[0:0] = [STEP_GRAVE] * GRAVEYARD_START
+
+    # --- legal actions ------------------------------------------------------
+
+    def legal_actions(self, player: int) -> Actions[Any]:
+        if self._legal is None:
+            acting = self.to_act()
+            if acting == (CHANCE,) or not acting:
+                self._legal = _NONE
+            elif self.stage == ST_PLAY:
+                self._legal = ListActions(self._play_actions(acting[0]))
+            else:
+                self._legal = ListActions(self._resolve_actions(acting[0]))
+        if player != CHANCE and player in self.to_act():
+            return self._legal
+        return _NONE
+
+    def _play_actions(self, p: int) -> list[PlayAction]:
+        hand = self.hands[p]
+        if len(hand) == 1:
+            return [(hand[0], -1)]
+        banned = self.last_family
+        off = [c for c in hand if self.family(c) != banned] if banned >= 0 else hand
+        if len(off) == len(hand) or not off:
+            return [(m, b) for m in hand for b in hand if m != b]
+        if self.game.options["family_rule"] == "main":
+            return [(m, b) for m in off for b in hand if m != b]
+        if len(off) >= 2:
+            return [(m, b) for m in off for b in off if m != b]
+        # One Warrior of another family: it must be played, as Main or as Boost.
+        only = off[0]
+        return [(only, b) for b in hand if b != only] + [(m, only) for m in hand if m != only]
+
+    def _resolve_actions(self, p: int) -> list[int]:
+        warrior = self.deck.warriors[self.boosts[p]]
+        if not warrior.chooses_opponent:
+            return [ACTIVATE, SCORE]
+        targets = self.targets(p, warrior.ability)
+        return [*targets, SCORE] if targets else [ACTIVATE, SCORE]
+
+    def targets(self, p: int, ability: tuple[Effect, ...]) -> list[int]:
+        """The opponents that activating ``ability`` for ``p`` may choose, clockwise from ``p``."""
+        n = self.game.num_players
+        out = []
+        for i in range(1, n):
+            q = (p + i) % n
+            for e in ability:
+                if e.chooses_opponent and self._affects(p, q, e):
+                    out.append(q)
+                    break
+        return out
+
+    def _affects(self, p: int, q: int, e: Effect) -> bool:
+        if e.op == "steal_boost":
+            b = self.boosts[q]
+            return b >= 0 and bool(e.families >> self.family(b) & 1)
+        m = self.mains[q]
+        if m < 0:
+            return False
+        if e.op == "swap":
+            return self.mains[p] >= 0
+        return e.selects(self.family(m), self.powers[q])
+
+    def _why_illegal(self, player: int, action: Any) -> str:
+        if self.stage == ST_PLAY and isinstance(action, tuple):
+            hand = self.hands[player]
+            for c in action:
+                if c >= 0 and c not in hand:
+                    return f": {self.deck.warriors[c].name} is not in your hand"
+            if len(hand) >= 2 and action[1] < 0:
+                return ": play a Main Warrior and a Boost Warrior"
+            if action[0] == action[1]:
+                return ": the Main and the Boost must be two different Warriors"
+            banned = self.last_family
+            if banned >= 0:
+                fam = FAMILIES[banned]
+                article = "an" if fam[0] in "AEIOU" else "a"
+                return (
+                    f": the last Main Warrior played was {article} {fam}; play Warriors of other families "
+                    f"while you can (option family_rule={self.game.options['family_rule']})"
+                )
+        if self.stage == ST_RESOLVE and isinstance(action, int):
+            if action >= 0:
+                return f": p{action} is not an opponent this ability can choose"
+            if action == ACTIVATE:
+                return ": this ability needs an opponent: activate pN"
+        return ""
+
+    # --- chance -------------------------------------------------------------
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        if not self.queue:
+            return []
+        if self._outcomes is None:
+            step = self.queue[0]
+            if step == STEP_TOP:
+                counts = [0] * len(FAMILIES)
+                for c in self.reserves:
+                    counts[self.deck.warriors[c].family] += 1
+                total = len(self.reserves)
+                self._outcomes = [(f, k / total) for f, k in enumerate(counts) if k]
+            elif step == STEP_ARENA:
+                seen = set(self.arena_seq)
+                left = [a for a in range(len(self.deck.arenas)) if a not in seen]
+                prob = 1.0 / len(left)
+                self._outcomes = [(a, prob) for a in left]
+            else:
+                pool = self.reserves
+                if self.top >= 0:
+                    warriors = self.deck.warriors
+                    pool = [c for c in pool if warriors[c].family == self.top]
+                prob = 1.0 / len(pool)
+                self._outcomes = [(c, prob) for c in sorted(pool)]
+        return list(self._outcomes)
+
+    # --- applying -----------------------------------------------------------
+
+    def _apply(self, player: int, action: Any) -> None:
+        self._legal = None
+        self._outcomes = None
+        if player == CHANCE:
+            self._apply_chance(action)
+        elif self.stage == ST_PLAY:
+            self._play(player, action)
+        elif action == SCORE:
+            self._score_boost(player)
+        else:
+            self._activate(player, action)
+        self._advance()
+
+    def _apply_chance(self, outcome: int) -> None:
+        step = self.queue.pop(0)
+        if step == STEP_TOP:
+            self.top = outcome
+            return
+        if step == STEP_ARENA:
+            self.arena_seq.append(outcome)
+            return
+        self.reserves.remove(outcome)
+        self.top = -1
+        self.card_epoch[outcome] = self.epoch
+        if step >= 0:
+            self.hands[step].append(outcome)
+            self.known[outcome] = 1 << step
+        elif step == STEP_GRAVE:
+            self.graveyard.append(outcome)
+            self.known[outcome] = -1
+        else:
+            self.buffer.append(outcome)
+            self.known[outcome] = -1
+        if not self.reserves and self.graveyard:
+            self._reshuffle()  # "if the Reserves are ever depleted": at once
+
+    def _play(self, p: int, action: PlayAction) -> None:
+        main, boost = action
+        hand = self.hands[p]
+        hand.remove(main)
+        self.mains[p] = main
+        self.powers[p] = self.deck.warriors[main].power
+        self.known[main] = -1
+        self.last_family = self.family(main)
+        if boost >= 0:
+            hand.remove(boost)
+            self.boosts[p] = boost
+        self.cursor += 1
+
+    def _score_boost(self, p: int) -> None:
+        self.scored[p].append(self.boosts[p])
+        self.boosts[p] = -1
+        self.cursor += 1
+
+    def _activate(self, p: int, target: int) -> None:
+        card = self.boosts[p]
+        self.boost_up[p] = True
+        self.known[card] = -1
+        self.cursor += 1
+        self._run_effects(p, card, max(target, -1), 0)
+
+    def _run_effects(self, p: int, card: int, target: int, start: int) -> None:
+        effects = self.deck.warriors[card].ability
+        for i in range(start, len(effects)):
+            e = effects[i]
+            if e.op == "draw_score":
+                self.queue.extend([STEP_BUFFER] * e.count)
+                self._ability = (p, card, target, i)
+                self.stage = ST_ABILITY
+                return
+            self._effect(p, e, target)
+
+    def _finish_draw_score(self) -> None:
+        assert self._ability is not None
+        p, card, target, i = self._ability
+        e = self.deck.warriors[card].ability[i]
+        for c in self.buffer:
+            if e.families >> self.family(c) & 1:
+                self.scored[p].append(c)
+            else:
+                self.graveyard.append(c)
+        self.buffer = []
+        self._ability = None
+        self.stage = ST_RESOLVE
+        self._run_effects(p, card, target, i + 1)
+
+    def _effect(self, p: int, e: Effect, target: int) -> None:
+        op = e.op
+        if op == "steal_boost":
+            if target >= 0 and self._affects(p, target, e):
+                c = self.boosts[target]
+                # A face-down Boost stays face down: its owner and the thief know it.
+                self.known[c] = -1 if self.boost_up[target] else (1 << p) | (1 << target)
+                self.boosts[target] = -1
+                self.boost_up[target] = False
+                self.scored[p].append(c)
+            return
+        if op == "swap":
+            if target >= 0 and self._affects(p, target, e):
+                self.powers[p], self.powers[target] = self.powers[target], self.powers[p]
+            return
+        n = self.game.num_players
+        if e.target == "all":
+            seats: range | tuple[int, ...] = range(n)
+        elif e.target == "own":
+            seats = (p,)
+        elif e.target == "opponent":
+            seats = (target,) if target >= 0 else ()
+        else:
+            seats = tuple(q for q in range(n) if q != p)
+        round_up = self.game.options["rounding"] == "up"
+        pad = self.game.options["one_digit_switch"] == "pad"
+        warriors = self.deck.warriors
+        for q in seats:
+            m = self.mains[q]
+            if m >= 0 and e.selects(warriors[m].family, self.powers[q]):
+                self.powers[q] = e.apply(self.powers[q], round_up, pad)
+        for q in range(n):
+            if self.mains[q] >= 0 and self.powers[q] < 1:
+                # Killed: removed from the Fight, onto the Graveyard.
+                self.graveyard.append(self.mains[q])
+                self.killed.append(self.mains[q])
+                self.mains[q] = -1
+                self.powers[q] = 0
+
+    def leader(self) -> int:
+        """The seat that would take the Arena if the Fight ended now, or -1 for nobody.
+
+        Ties go to the player closest to the 1st player, clockwise.
+        """
+        arena = self.arena
+        if arena < 0:
+            return -1
+        cond = self.deck.arenas[arena].condition
+        warriors = self.deck.warriors
+        best: int | None = None
+        who = -1
+        for i in range(self.game.num_players):
+            q = self._seat(i)
+            m = self.mains[q]
+            if m < 0:
+                continue
+            key = cond.key(warriors[m].family, self.powers[q])
+            if key is not None and (best is None or key > best):
+                best, who = key, q
+        return who
+
+    def _end_fight(self) -> None:
+        n = self.game.num_players
+        winner = self.leader()
+        arena = self.arena
+        if winner >= 0:
+            self.won[winner].append(arena)
+        warriors = self.deck.warriors
+        self.last_fight = {
+            "fight": self.fight + 1,
+            "arena": self.deck.arenas[arena].name,
+            "winner": winner if winner >= 0 else None,
+            "mains": [
+                {"name": warriors[self.mains[q]].name, "power": self.powers[q]}
+                if self.mains[q] >= 0
+                else None
+                for q in range(n)
+            ],
+            "boosts": [warriors[self.boosts[q]].name if self.boosts[q] >= 0 else None for q in range(n)],
+            "killed": [warriors[c].name for c in self.killed],
+        }
+        # Everything still on the table goes to the Graveyard (ruling), in turn order.
+        for i in range(n):
+            q = self._seat(i)
+            if self.mains[q] >= 0:
+                self.graveyard.append(self.mains[q])
+            if self.boosts[q] >= 0:
+                self.graveyard.append(self.boosts[q])
+        self.mains = [-1] * n
+        self.powers = [0] * n
+        self.boosts = [-1] * n
+        self.boost_up = [False] * n
+        if self.fight + 1 >= FIGHTS:
+            self.stage = ST_OVER
+            return
+        for i in range(n):
+            self.queue.extend([self._seat(i)] * DRAWS_PER_FIGHT)
+        self.stage = ST_DRAW
+
+    # --- outcome ------------------------------------------------------------
+
+    def glory(self, p: int) -> int:
+        """Glory from won Arenas plus one per scored Warrior."""
+        return sum(self.deck.arenas[a].glory for a in self.won[p]) + len(self.scored[p])
+
+    def result(self) -> Result | None:
+        if self.stage != ST_OVER:
+            return None
+        n = self.game.num_players
+        keys = [(self.glory(p), len(self.scored[p])) for p in range(n)]
+        ranking = tuple(1 + sum(k > keys[p] for k in keys) for p in range(n))
+        firsts = [p for p in range(n) if ranking[p] == 1]
+        top, count = keys[firsts[0]]
+        if len(firsts) == 1:
+            w = firsts[0]
+            tied = [p for p in range(n) if keys[p][0] == top and p != w]
+            extra = f" (tie on Glory broken by {count} scored Warriors)" if tied else ""
+            returns = Result.win(w, n).returns
+            return Result(returns, ranking, f"p{w} has the most Glory: {top}{extra}")
+        k = len(firsts)
+        share = (n - k) / (k * (n - 1))
+        returns = tuple(share if p in firsts else -1.0 / (n - 1) for p in range(n))
+        names = ", ".join(f"p{p}" for p in firsts)
+        if k == n:
+            return Result.draw(n, f"everybody ties with {top} Glory and {count} scored Warriors")
+        return Result(returns, ranking, f"{names} tie with {top} Glory and {count} scored Warriors")
+
+    # --- notation -----------------------------------------------------------
+
+    def action_to_str(self, player: int, action: Any) -> str:
+        warriors = self.deck.warriors
+        if player == CHANCE:
+            step = self.queue[0] if self.queue else None
+            if step == STEP_TOP:
+                return f"top {FAMILIES[action]}"
+            if step == STEP_ARENA:
+                return f"arena {self.deck.arenas[action].name}"
+            return f"draw {warriors[action].name}"
+        if isinstance(action, tuple):
+            main, boost = action
+            if boost < 0:
+                return f"main {warriors[main].name}"
+            return f"main {warriors[main].name} boost {warriors[boost].name}"
+        if action == SCORE:
+            return "score"
+        if action == ACTIVATE:
+            return "activate"
+        return f"activate p{action}"
+
+    def _parse_action(self, player: int, text: str) -> Any:
+        if not isinstance(text, str):
+            raise ActionError(f"{text!r} is not an action")
+        words = text.split()
+        low = [w.lower() for w in words]
+        if player == CHANCE:
+            return self._parse_chance(text, low)
+        if self.stage == ST_PLAY:
+            if not low or low[0] != "main" or len(low) < 2:
+                raise ActionError(f"{text!r}: play as 'main <Warrior> boost <Warrior>'")
+            rest = low[1:]
+            splits = [i for i, w in enumerate(rest) if w == "boost"]
+            if not splits:
+                return (self._warrior_id(text, " ".join(rest)), -1)
+            ids = self.deck.warrior_ids
+            for i in splits:
+                main_name, boost_name = " ".join(rest[:i]), " ".join(rest[i + 1 :])
+                if main_name in ids and boost_name in ids:
+                    return (ids[main_name], ids[boost_name])
+            # No split names two Warriors: report the first unknown name.
+            i = splits[0]
+            return (
+                self._warrior_id(text, " ".join(rest[:i])),
+                self._warrior_id(text, " ".join(rest[i + 1 :])),
+            )
+        if low == ["score"]:
+            return SCORE
+        if low == ["activate"]:
+            return ACTIVATE
+        if low and low[0] == "activate":
+            who = "".join(low[1:])
+            who = who.removeprefix("player").removeprefix("p")
+            if who.isdigit() and int(who) < self.game.num_players:
+                return int(who)
+            raise ActionError(f"{text!r}: the opponent must be a seat such as p1")
+        raise ActionError(f"{text!r}: resolve your Boost with 'activate', 'activate pN' or 'score'")
+
+    def _warrior_id(self, text: str, name: str) -> int:
+        try:
+            return self.deck.warrior_ids[name]
+        except KeyError:
+            raise ActionError(f"{text!r}: no Warrior is called {name!r}") from None
+
+    def _parse_chance(self, text: str, low: list[str]) -> int:
+        step = self.queue[0] if self.queue else None
+        verb = "top" if step == STEP_TOP else "arena" if step == STEP_ARENA else "draw"
+        if low and low[0] == verb:
+            low = low[1:]
+        name = " ".join(low)
+        if step == STEP_TOP:
+            if name.capitalize() in FAMILIES:
+                return FAMILIES.index(name.capitalize())
+            raise ActionError(f"{text!r}: expected 'top <family>' ({', '.join(FAMILIES)})")
+        if step == STEP_ARENA:
+            if name in self.deck.arena_ids:
+                return self.deck.arena_ids[name]
+            raise ActionError(f"{text!r}: no Arena is called {name!r}")
+        return self._warrior_id(text, name)
+
+    # --- copies and views ---------------------------------------------------
+
+    def clone(self) -> FightState:
+        other = FightState.__new__(FightState)
+        other.game = self.game
+        other.deck = self.deck
+        other.hands = [h[:] for h in self.hands]
+        other.reserves = self.reserves[:]
+        other.graveyard = self.graveyard[:]
+        other.buffer = self.buffer[:]
+        other.scored = [s[:] for s in self.scored]
+        other.won = [w[:] for w in self.won]
+        other.mains = self.mains[:]
+        other.powers = self.powers[:]
+        other.boosts = self.boosts[:]
+        other.boost_up = self.boost_up[:]
+        other.killed = self.killed[:]
+        other.known = self.known[:]
+        other.card_epoch = self.card_epoch[:]
+        other.epoch = self.epoch
+        other.top = self.top
+        other.arena_seq = self.arena_seq[:]
+        other.fight = self.fight
+        other.first = self.first
+        other.last_family = self.last_family
+        other.cursor = self.cursor
+        other.stage = self.stage
+        other._ability = self._ability
+        other.last_fight = self.last_fight
+        other._legal = self._legal
+        other._outcomes = self._outcomes
+        other.queue = self.queue[:]
+        return other
+
+    def resample(self, player: int, rng: random.Random) -> FightState:
+        """A state that ``player`` cannot tell from this one, its hidden Warriors redrawn.
+
+        Every Warrior ``player`` cannot name is swapped at random with another of
+        the same family that it cannot name either and that came from the same
+        Reserves (the first, or the Graveyard reshuffled into it), so families,
+        hand sizes and what ``player`` saw stay the same.
+        """
+        other = self.clone()
+        if not 0 <= player < self.game.num_players:
+            return other
+        bit = 1 << player
+        in_reserves = set(self.reserves)
+        groups: dict[tuple[int, int], list[int]] = {}
+        warriors = self.deck.warriors
+        for c in range(len(warriors)):
+            if self.known[c] & bit:
+                continue
+            era = self.epoch if c in in_reserves else self.card_epoch[c]
+            groups.setdefault((era, warriors[c].family), []).append(c)
+        mapping = list(range(len(warriors)))
+        for (era, _), cards in groups.items():
+            if len(cards) < 2:
+                continue
+            shuffled = cards[:]
+            rng.shuffle(shuffled)
+            for old, new in zip(cards, shuffled, strict=True):
+                mapping[old] = new
+                other.known[new] = self.known[old]
+                other.card_epoch[new] = era
+        other.hands = [[mapping[c] for c in h] for h in self.hands]
+        other.scored = [[mapping[c] for c in s] for s in self.scored]
+        other.boosts = [mapping[c] if c >= 0 else -1 for c in self.boosts]
+        other.reserves = [mapping[c] for c in self.reserves]
+        other._legal = None
+        other._outcomes = None
+        return other
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What ``player`` sees: its own hand, everybody's families, the table.
+
+        >>> state = Fight().new_initial_state()
+        >>> _ = state.apply_str(-1, "draw Grizzle")  # dealt to p0
+        >>> state.observation(0)["seats"][0]["hand"][0]["name"]
+        'Grizzle'
+        >>> state.observation(1)["seats"][0]["hand"]
+        [{'family': 'Animal'}]
+        """
+        bit = (1 << player) if 0 <= player < self.game.num_players else 0
+        return self._observe(player, bit)
+
+    def _card(self, c: int, mask: int) -> dict[str, Any]:
+        w = self.deck.warriors[c]
+        if self.known[c] & mask:
+            return {"name": w.name, "family": FAMILIES[w.family], "power": w.power, "ability": w.text}
+        return {"family": FAMILIES[w.family]}
+
+    def _arena_json(self, a: int) -> dict[str, Any]:
+        arena = self.deck.arenas[a]
+        return {"name": arena.name, "glory": arena.glory, "condition": arena.text}
+
+    def _observe(self, player: int, mask: int) -> dict[str, Any]:
+        n = self.game.num_players
+        warriors = self.deck.warriors
+        seats = []
+        for q in range(n):
+            main = self.mains[q]
+            boost = self.boosts[q]
+            seats.append(
+                {
+                    "seat": q,
+                    "hand": [self._card(c, mask) for c in self.hands[q]],
+                    "main": (
+                        {**self._card(main, mask), "current_power": self.powers[q]} if main >= 0 else None
+                    ),
+                    "boost": (
+                        {"activated": self.boost_up[q], **self._card(boost, mask)} if boost >= 0 else None
+                    ),
+                    "scored": [self._card(c, mask) for c in self.scored[q]],
+                    "arenas": [self._arena_json(a) for a in self.won[q]],
+                    "glory": self.glory(q),
+                }
+            )
+        arena = self.arena
+        upcoming = [self._arena_json(a) for a in self.arena_seq[self.fight + 1 :]]
+        over = self.stage == ST_OVER
+        result = self.result()
+        return {
+            "game": "fight",
+            "player": player,
+            "num_players": n,
+            "fight": min(self.fight + 1, FIGHTS),
+            "fights": FIGHTS,
+            "first_player": self.first,
+            "stage": STAGE_NAMES[self.stage],
+            "to_act": list(self.to_act()),
+            "arena": self._arena_json(arena) if arena >= 0 and not over else None,
+            "upcoming_arenas": upcoming,
+            "last_main_family": FAMILIES[self.last_family] if self.last_family >= 0 else None,
+            "leader": (lead if (lead := self.leader()) >= 0 else None) if not over else None,
+            "reserves": {
+                "count": len(self.reserves),
+                "top_family": FAMILIES[self.top] if self.top >= 0 else None,
+            },
+            "graveyard": [self._card(c, mask) for c in self.graveyard],
+            "drawn": [self._card(c, mask) for c in self.buffer],
+            "killed": [warriors[c].name for c in self.killed],
+            "seats": seats,
+            "last_fight": self._last_fight_json(),
+            "result": result.to_json() if result is not None else None,
+        }
+
+    def _last_fight_json(self) -> dict[str, Any] | None:
+        # A fresh copy: callers may change what they are given.
+        last = self.last_fight
+        if last is None:
+            return None
+        return {
+            **last,
+            "mains": [dict(m) if m else None for m in last["mains"]],
+            "boosts": list(last["boosts"]),
+            "killed": list(last["killed"]),
+        }
+
+    def observation_text(self, player: int) -> str:
+        from tussle.games.fight.render import render_observation
+
+        return render_observation(self.observation(player))
+
+    def render(self) -> str:
+        from tussle.games.fight.render import render_observation
+
+        return render_observation(self._observe(-1, -1))
+
+
+_NONE: ListActions[Any] = ListActions(())

@@ -1,0 +1,1013 @@
+"""Fight!: the text's clarification examples and example fight, every rule sentence, the deck format."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import json
+import math
+import random
+import re
+import tomllib
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tussle.agents.fight as agent_module
+from tussle import ActionError, AgentError, OptionError, Record, load_game
+from tussle.agents import make_agent
+from tussle.agents.random_agent import RandomAgent
+from tussle.game import CHANCE
+from tussle.games.fight import Fight, FightState, default_deck, load_deck
+from tussle.games.fight.cards import (
+    ALIEN,
+    ANIMAL,
+    DEMON,
+    FAMILIES,
+    HUMAN,
+    ROBOT,
+    Effect,
+    family_mask,
+    multiply_digits,
+    parse_deck,
+    replace_digit,
+    reverse_digits,
+    scale_percent,
+)
+from tussle.games.fight.rules import ACTIVATE, SCORE, ST_OVER
+from tussle.runner import play_game, run_match
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+# --- helpers ------------------------------------------------------------------
+
+FILLER_FAMILIES = ("Human", "Animal", "Robot", "Demon", "Alien")
+
+
+def warrior(name: str, family: str, power: int, ability: Any = None) -> dict[str, Any]:
+    return {
+        "name": name,
+        "family": family,
+        "power": power,
+        "ability": ability if ability is not None else {"do": "add", "amount": 1, "target": "own"},
+    }
+
+
+def fillers(count: int, family: str | None = None, power: int = 5, prefix: str = "F") -> list[dict[str, Any]]:
+    return [warrior(f"{prefix}{i}", family or FILLER_FAMILIES[i % 5], power) for i in range(1, count + 1)]
+
+
+ARENAS = [
+    {"name": "Pit", "glory": 7, "condition": {"goal": "closest", "value": 25}},
+    {"name": "Top", "glory": 4, "condition": {"goal": "highest"}},
+    {"name": "Low", "glory": 5, "condition": {"goal": "lowest"}},
+    {"name": "Odd", "glory": 6, "condition": {"goal": "highest", "parity": "odd"}},
+    {"name": "Even", "glory": 6, "condition": {"goal": "highest", "parity": "even"}},
+    {"name": "Fifteen", "glory": 8, "condition": {"goal": "closest", "value": 15}},
+    {"name": "Digits", "glory": 8, "condition": {"goal": "highest", "measure": "digit_sum"}},
+]
+
+
+def write_deck(
+    tmp_path: Path, warriors: list[dict[str, Any]], arenas: list[dict[str, Any]] | None = None
+) -> str:
+    path = tmp_path / "deck.json"
+    path.write_text(json.dumps({"warrior": warriors, "arena": arenas or ARENAS}), encoding="utf-8")
+    return str(path)
+
+
+def make(tmp_path: Path, warriors: list[dict[str, Any]], players: int = 2, **options: Any) -> Fight:
+    game = load_game("fight", players=players, deck=write_deck(tmp_path, warriors), **options)
+    assert isinstance(game, Fight)
+    return game
+
+
+def deal(
+    game: Fight,
+    hands: list[list[str]],
+    graveyard: tuple[str, ...] = ("G1", "G2", "G3"),
+    arenas: tuple[str, ...] = ("Pit", "Top"),
+    top: str | None = None,
+) -> FightState:
+    """The setup with chosen cards: 5 each round-robin, the Graveyard, the Arenas, the top's back."""
+    state = game.new_initial_state()
+    for r in range(5):
+        for p in range(game.num_players):
+            state.apply_str(CHANCE, f"draw {hands[p][r]}")
+    for name in graveyard:
+        state.apply_str(CHANCE, f"draw {name}")
+    for name in arenas:
+        state.apply_str(CHANCE, f"arena {name}")
+    if top is not None:
+        state.apply_str(CHANCE, f"top {top}")
+    return state
+
+
+def act(state: FightState, *texts: str) -> None:
+    """Apply each text for whoever is to act."""
+    for text in texts:
+        state.apply_str(state.to_act()[0], text)
+
+
+def name_of(state: FightState, card: int) -> str:
+    return state.deck.warriors[card].name
+
+
+def names(state: FightState, cards: list[int]) -> list[str]:
+    return [name_of(state, c) for c in cards]
+
+
+def two_player(
+    tmp_path: Path, mine: dict[str, Any], theirs: dict[str, Any], boosts: list[dict[str, Any]], **options: Any
+) -> FightState:
+    """p0 holds ``mine``, the ``boosts`` and M1.. of its family; p1 ``theirs`` and T1..T4; Arena: Pit."""
+    theirs_family = theirs["family"]
+    p1_rest = fillers(4, family=theirs_family, prefix="T")
+    p0_rest = fillers(4 - len(boosts), family=mine["family"], prefix="M")
+    extra = fillers(20, prefix="X") + fillers(3, family="Demon", prefix="G")
+    game = make(tmp_path, [mine, *boosts, *p0_rest, theirs, *p1_rest, *extra], **options)
+    p0 = [mine["name"], *(b["name"] for b in boosts), *(w["name"] for w in p0_rest)]
+    p1 = [theirs["name"], *(w["name"] for w in p1_rest)]
+    return deal(game, [p0, p1], top="Human")
+
+
+def power_of(state: FightState, p: int) -> int:
+    return state.powers[p]
+
+
+def fought(state: FightState) -> list[int | None]:
+    """The final powers of the Fight just decided (None: no Main Warrior left)."""
+    assert state.last_fight is not None
+    return [m["power"] if m else None for m in state.last_fight["mains"]]
+
+
+def random_playout(state: FightState, rng: random.Random, stop: int | None = None) -> FightState:
+    events = 0
+    while not state.is_terminal() and (stop is None or events < stop):
+        acting = state.to_act()
+        if acting == (CHANCE,):
+            state.apply(CHANCE, state.sample_chance(rng))
+        else:
+            state.apply(acting[0], state.legal_actions(acting[0]).sample(rng))
+        events += 1
+    return state
+
+
+def locations(state: FightState) -> Counter[int]:
+    """How often each Warrior appears anywhere: every one must be in exactly one place."""
+    seen: Counter[int] = Counter()
+    for h in state.hands:
+        seen.update(h)
+    for s in state.scored:
+        seen.update(s)
+    seen.update(state.reserves)
+    seen.update(state.graveyard)
+    seen.update(state.buffer)
+    seen.update(c for c in state.mains if c >= 0)
+    seen.update(c for c in state.boosts if c >= 0)
+    return seen
+
+
+# --- the clarification examples -------------------------------------------------
+
+
+def test_number_operations_of_the_clarifications() -> None:
+    animals = Effect("add", amount=-10, families=1 << ANIMAL)
+    assert animals.apply(20, False, False) == 10
+    assert Effect("replace_digit", old=9, new=0).apply(19, False, False) == 10
+    assert multiply_digits(14) == 4 and multiply_digits(54) == 20
+    assert reverse_digits(29) == 92 and reverse_digits(46) == 64
+    assert scale_percent(32, 150) == 48
+    assert replace_digit(12, 2, 8) == 18
+
+
+def test_minus_ten_to_all_animals_20_becomes_10(tmp_path: Path) -> None:
+    hunter = warrior("Hunter", "Human", 3, {"do": "add", "amount": -10, "family": "Animal"})
+    state = two_player(tmp_path, warrior("Tiger", "Animal", 20), warrior("Bot", "Robot", 20), [hunter])
+    act(state, "main Tiger boost Hunter", "main Bot boost T1", "activate")
+    assert power_of(state, 0) == 10  # the Animal
+    assert power_of(state, 1) == 20  # the Robot is no Animal
+    assert state.deck.warrior("Hunter").text == "-10 to all Animals"
+
+
+def test_all_nines_become_zero_19_becomes_10_and_9_dies(tmp_path: Path) -> None:
+    eater = warrior("Eater", "Robot", 3, {"do": "replace_digit", "from": 9, "to": 0})
+    state = two_player(tmp_path, warrior("Nineteen", "Human", 19), warrior("Nine", "Robot", 9), [eater])
+    act(state, "main Nineteen boost Eater", "main Nine boost T1", "activate")
+    assert power_of(state, 0) == 10
+    # 9 becomes 0: below 1, the Warrior is killed and removed to the Graveyard.
+    assert state.mains[1] == -1
+    assert "Nine" in names(state, state.graveyard)
+    assert state.observation(0)["killed"] == ["Nine"]
+
+
+def test_multiply_digits_14_becomes_4_and_54_becomes_20(tmp_path: Path) -> None:
+    lift = warrior("Lift", "Human", 3, {"do": "add", "amount": 40, "target": "own"})
+    calc = warrior("Calc", "Robot", 3, {"do": "multiply_digits"})
+    game = make(
+        tmp_path,
+        [
+            warrior("Fourteen", "Animal", 14),
+            lift,
+            *fillers(3, family="Animal", prefix="M"),
+            warrior("Other", "Demon", 14),
+            calc,
+            *fillers(3, family="Demon", prefix="T"),
+            *fillers(20, prefix="X"),
+            *fillers(3, family="Demon", prefix="G"),
+        ],
+    )
+    state = deal(
+        game, [["Fourteen", "Lift", "M1", "M2", "M3"], ["Other", "Calc", "T1", "T2", "T3"]], top="Human"
+    )
+    act(state, "main Fourteen boost Lift", "main Other boost Calc", "activate")
+    assert power_of(state, 0) == 54
+    act(state, "activate")  # the last Boost: the Fight is decided at once
+    assert fought(state) == [20, 4]
+
+
+def test_switch_digits_29_becomes_92_and_46_becomes_64(tmp_path: Path) -> None:
+    push = warrior("Push", "Human", 3, {"do": "add", "amount": 23, "target": "opponent"})
+    flip = warrior("Flip", "Robot", 3, {"do": "reverse_digits"})
+    game = make(
+        tmp_path,
+        [
+            warrior("TwentyNine", "Animal", 29),
+            push,
+            *fillers(3, family="Animal", prefix="M"),
+            warrior("TwentyThree", "Demon", 23),
+            flip,
+            *fillers(3, family="Demon", prefix="T"),
+            *fillers(20, prefix="X"),
+            *fillers(3, family="Demon", prefix="G"),
+        ],
+    )
+    state = deal(
+        game,
+        [["TwentyNine", "Push", "M1", "M2", "M3"], ["TwentyThree", "Flip", "T1", "T2", "T3"]],
+        top="Human",
+    )
+    act(state, "main TwentyNine boost Push", "main TwentyThree boost Flip")
+    assert state.legal_actions(0) and state.action_to_str(0, 1) == "activate p1"
+    act(state, "activate p1")
+    assert power_of(state, 1) == 46
+    act(state, "activate")
+    assert fought(state) == [92, 64]
+
+
+def test_plus_fifty_percent_32_becomes_48_for_your_main_only(tmp_path: Path) -> None:
+    # A composed ability: +10 to your Main Warrior, then +50% to it.
+    drill = warrior(
+        "Drill",
+        "Human",
+        3,
+        [{"do": "add", "amount": 10, "target": "own"}, {"do": "percent", "amount": 150, "target": "own"}],
+    )
+    state = two_player(tmp_path, warrior("Cadet", "Animal", 22), warrior("Foe", "Robot", 22), [drill])
+    act(state, "main Cadet boost Drill", "main Foe boost T1", "activate")
+    assert power_of(state, 0) == 48
+    assert power_of(state, 1) == 22
+
+
+def test_plus_fifty_percent_rounds_down_by_default_and_up_as_an_option(tmp_path: Path) -> None:
+    holt = warrior("Holt", "Human", 3, {"do": "percent", "amount": 150, "target": "own"})
+    state = two_player(tmp_path, warrior("Odd15", "Animal", 15), warrior("Foe", "Robot", 2), [holt])
+    act(state, "main Odd15 boost Holt", "main Foe boost T1", "activate")
+    assert power_of(state, 0) == 22
+    state = two_player(
+        tmp_path, warrior("Odd15", "Animal", 15), warrior("Foe", "Robot", 2), [holt], rounding="up"
+    )
+    act(state, "main Odd15 boost Holt", "main Foe boost T1", "activate")
+    assert power_of(state, 0) == 23
+
+
+def test_switching_one_digit_keeps_it_unless_padded(tmp_path: Path) -> None:
+    flip = warrior("Flip", "Robot", 3, {"do": "reverse_digits"})
+    for option, expected in (("keep", (7, 3)), ("pad", (70, 3))):
+        state = two_player(
+            tmp_path,
+            warrior("Seven", "Animal", 7),
+            warrior("Thirty", "Demon", 30),
+            [flip],
+            one_digit_switch=option,
+        )
+        act(state, "main Seven boost Flip", "main Thirty boost T1", "activate")
+        assert (power_of(state, 0), power_of(state, 1)) == expected
+
+
+def test_the_abilities_the_text_names_are_in_the_default_deck() -> None:
+    deck = default_deck()
+    effects = {(w.ability[0], len(w.ability)) for w in deck.warriors}
+    wanted = [
+        Effect("add", amount=-10, families=1 << ANIMAL),
+        Effect("replace_digit", old=9, new=0),
+        Effect("draw_score", count=5, families=1 << ALIEN),
+        Effect("steal_boost", target="opponent", families=family_mask((HUMAN, DEMON))),
+        Effect("multiply_digits"),
+        Effect("reverse_digits"),
+        Effect("percent", target="own", amount=150),
+        Effect("add", target="opponent", amount=10),
+        Effect("draw_score", count=5, families=1 << HUMAN),
+        Effect("replace_digit", old=2, new=8),
+    ]
+    for effect in wanted:
+        assert (effect, 1) in effects, effect.text()
+    arenas = {
+        a.condition.goal: a for a in deck.arenas if a.condition.goal == "closest" and a.condition.value == 25
+    }
+    assert arenas["closest"].text == "Closest to 25 wins"
+
+
+def test_the_default_deck_has_the_components_of_the_text() -> None:
+    deck = default_deck()
+    assert len(deck.warriors) == 60 and len(deck.arenas) == 12
+    assert Counter(FAMILIES[w.family] for w in deck.warriors) == dict.fromkeys(FAMILIES, 12)
+    powers = sorted(w.power for w in deck.warriors)
+    assert powers[0] == 1 and powers[-1] == 30 and set(powers) == set(range(1, 31))
+    for f in range(5):
+        family_powers = [w.power for w in deck.warriors if w.family == f]
+        assert min(family_powers) <= 3 and max(family_powers) >= 28  # spread over 1 to 30
+    assert all(4 <= a.glory <= 8 for a in deck.arenas)
+    assert {a.glory for a in deck.arenas} == {4, 5, 6, 7, 8}
+    assert len({w.text for w in deck.warriors}) >= 50
+
+
+# --- the text's four-player example fight ----------------------------------------
+
+
+def test_the_four_player_example_fight(tmp_path: Path) -> None:
+    """Mark, Sofia, Phillip and Joan (seats 0 to 3) fight in the Arena closest to 25.
+
+    Mark activates +10 to an opponent's Main Warrior on Phillip; Sofia scores her
+    Boost; Phillip draws five and scores the two Humans; Joan turns all 2s into
+    8s and is now the closest to 25.
+    """
+    deck = [
+        warrior("Mark's Warrior", "Robot", 29),
+        warrior("Mark's Helper", "Animal", 4, {"do": "add", "amount": 10, "target": "opponent"}),
+        warrior("Sofia's Warrior", "Demon", 27),
+        warrior("Sofia's Helper", "Alien", 11),
+        warrior("Phillip's Warrior", "Alien", 13),
+        warrior("Phillip's Helper", "Human", 2, {"do": "draw_score", "count": 5, "family": "Human"}),
+        warrior("Joan's Warrior", "Human", 18),
+        warrior("Joan's Helper", "Robot", 6, {"do": "replace_digit", "from": 2, "to": 8}),
+        warrior("Recruit A", "Human", 8),
+        warrior("Recruit B", "Human", 9),
+        warrior("Beast", "Animal", 10),
+        warrior("Drone", "Robot", 11),
+        warrior("Fiend", "Demon", 12),
+        *fillers(16, family="Animal", prefix="K"),
+        *fillers(8, family="Robot", prefix="R"),
+        *fillers(3, family="Demon", prefix="G"),
+    ]
+    game = make(tmp_path, deck, players=4)
+    hands = [
+        ["Mark's Warrior", "Mark's Helper", "K1", "K2", "K3"],
+        ["Sofia's Warrior", "Sofia's Helper", "K4", "K5", "K6"],
+        ["Phillip's Warrior", "Phillip's Helper", "K7", "K8", "K9"],
+        ["Joan's Warrior", "Joan's Helper", "K10", "K11", "K12"],
+    ]
+    state = deal(game, hands, arenas=("Pit", "Top"), top="Human")
+    assert state.observation(0)["arena"] == {
+        "name": "Pit",
+        "glory": 7,
+        "condition": "Power closest to 25 wins",
+    }
+    act(
+        state,
+        "main Mark's Warrior boost Mark's Helper",
+        "main Sofia's Warrior boost Sofia's Helper",
+        "main Phillip's Warrior boost Phillip's Helper",
+        "main Joan's Warrior boost Joan's Helper",
+    )
+    # Before any Boost: Sofia (27) and Phillip (13) ... Sofia is closest to 25.
+    assert state.leader() == 1
+    act(state, "activate p2")  # Mark: +10 to Phillip's Main Warrior
+    assert state.powers == [29, 27, 23, 18]
+    act(state, "score")  # Sofia scores her Boost, face down
+    assert names(state, state.scored[1]) == ["Sofia's Helper"]
+    assert state.observation(0)["seats"][1]["scored"] == [{"family": "Alien"}]
+    act(state, "activate")  # Phillip draws five ...
+    for name in ("Recruit A", "Beast", "Recruit B", "Drone", "Fiend"):
+        assert state.to_act() == (CHANCE,)
+        act(state, f"draw {name}")
+    # ... and scores the two Humans; the others go to the Graveyard.
+    assert names(state, state.scored[2]) == ["Recruit A", "Recruit B"]
+    assert names(state, state.graveyard)[-3:] == ["Beast", "Drone", "Fiend"]
+    # Phillip (23) and Sofia (27) are both 2 from 25: the tie goes to Sofia, closer to Mark.
+    assert state.leader() == 1
+    act(state, "top Animal")  # the back of the Reserves' new top card
+    act(state, "activate")  # Joan: all 2s become 8s
+    assert fought(state) == [89, 87, 83, 18]
+    # The fight is over: Joan takes the Arena.
+    assert [len(w) for w in state.won] == [0, 0, 0, 1]
+    assert state.deck.arenas[state.won[3][0]].name == "Pit"
+    assert state.last_fight is not None and state.last_fight["winner"] == 3
+    assert [state.glory(p) for p in range(4)] == [0, 1, 2, 7]
+    # Everything that stayed on the table went to the Graveyard.
+    assert {"Mark's Warrior", "Mark's Helper", "Joan's Helper", "Joan's Warrior"} <= set(
+        names(state, state.graveyard)
+    )
+
+
+# --- each rule sentence -----------------------------------------------------------
+
+
+def test_setup_deals_five_a_graveyard_of_three_and_two_visible_arenas() -> None:
+    state = Fight(players=3).new_initial_state()
+    rng = random.Random(5)
+    while state.to_act() == (CHANCE,):
+        state.apply(CHANCE, state.sample_chance(rng))
+    assert [len(h) for h in state.hands] == [5, 5, 5]
+    assert len(state.graveyard) == 3 and len(state.reserves) == 60 - 15 - 3
+    obs = state.observation(1)
+    assert all("name" in c for c in obs["graveyard"])  # face up
+    assert obs["arena"] is not None and len(obs["upcoming_arenas"]) == 1  # the face-up pile's top
+    assert obs["reserves"]["top_family"] in FAMILIES
+    assert state.to_act() == (0,)  # the oldest player holds the 1st player card
+
+
+def test_arena_visibility_options() -> None:
+    rng = random.Random(1)
+    for view, upcoming in (("next", 1), ("all", 6), ("current", 0)):
+        state = Fight(arenas=view).new_initial_state()
+        while state.to_act() == (CHANCE,):
+            state.apply(CHANCE, state.sample_chance(rng))
+        assert len(state.observation(0)["upcoming_arenas"]) == upcoming
+        state = random_playout(state, rng)
+        assert len(state.arena_seq) == 7 and len(set(state.arena_seq)) == 7
+
+
+def family_game(tmp_path: Path, **options: Any) -> FightState:
+    """p0 plays a Robot; p1 then holds Robots and others (set per test)."""
+    deck = [
+        warrior("Robo", "Robot", 10),
+        *fillers(4, family="Human", prefix="H"),
+        *fillers(3, family="Robot", prefix="R"),
+        *fillers(2, family="Animal", prefix="A"),
+        *fillers(25, prefix="X"),
+        *fillers(3, family="Demon", prefix="G"),
+    ]
+    game = make(tmp_path, deck, **options)
+    return deal(game, [["Robo", "H1", "H2", "H3", "H4"], ["R1", "R2", "R3", "A1", "A2"]], top="Human")
+
+
+def plays(state: FightState, p: int) -> set[tuple[str, str]]:
+    return {(name_of(state, m), name_of(state, b)) for m, b in state.legal_actions(p)}
+
+
+def test_family_rule_both_warriors_differ_from_the_last_main(tmp_path: Path) -> None:
+    state = family_game(tmp_path)
+    act(state, "main Robo boost H1")
+    assert plays(state, 1) == {("A1", "A2"), ("A2", "A1")}
+    with pytest.raises(ActionError, match="last Main Warrior played was a Robot"):
+        state.parse_action(1, "main R1 boost A1")
+
+
+def test_family_rule_with_one_other_family_it_must_be_played(tmp_path: Path) -> None:
+    deck = [
+        warrior("Robo", "Robot", 10),
+        *fillers(4, family="Human", prefix="H"),
+        *fillers(4, family="Robot", prefix="R"),
+        warrior("A1", "Animal", 5),
+        *fillers(25, prefix="X"),
+        *fillers(3, family="Demon", prefix="G"),
+    ]
+    state = deal(make(tmp_path, deck), [["Robo", "H1", "H2", "H3", "H4"], ["R1", "R2", "R3", "R4", "A1"]])
+    act(state, "top Human", "main Robo boost H1")
+    legal = plays(state, 1)
+    assert len(legal) == 8 and all("A1" in pair for pair in legal)
+
+
+def test_family_rule_when_you_cannot_you_may_play_the_same_family(tmp_path: Path) -> None:
+    deck = [
+        warrior("Robo", "Robot", 10),
+        *fillers(4, family="Human", prefix="H"),
+        *fillers(5, family="Robot", prefix="R"),
+        *fillers(25, prefix="X"),
+        *fillers(3, family="Demon", prefix="G"),
+    ]
+    state = deal(make(tmp_path, deck), [["Robo", "H1", "H2", "H3", "H4"], ["R1", "R2", "R3", "R4", "R5"]])
+    act(state, "top Human", "main Robo boost H1")
+    assert len(plays(state, 1)) == 20
+
+
+def test_family_rule_option_main_only(tmp_path: Path) -> None:
+    state = family_game(tmp_path, family_rule="main")
+    act(state, "main Robo boost H1")
+    legal = plays(state, 1)
+    assert ("A1", "R1") in legal and all(main.startswith("A") for main, _ in legal)
+
+
+def test_first_player_is_bound_by_the_previous_fight_or_free(tmp_path: Path) -> None:
+    deck = [
+        warrior("Robo", "Robot", 10),
+        *fillers(4, family="Human", prefix="H"),
+        *fillers(2, family="Robot", prefix="R"),
+        *fillers(3, family="Animal", prefix="A"),
+        *fillers(25, prefix="X"),
+        *fillers(3, family="Demon", prefix="G"),
+    ]
+    for option, bound in (("previous", True), ("free", False)):
+        game = make(tmp_path, deck, family_first=option)
+        state = deal(game, [["Robo", "H1", "H2", "H3", "H4"], ["R1", "R2", "A1", "A2", "A3"]], top="Human")
+        act(state, "main Robo boost H1", "main A1 boost A2", "score", "score")
+        rng = random.Random(3)
+        while state.to_act() == (CHANCE,):
+            state.apply(CHANCE, state.sample_chance(rng))
+        # The card passed: p1 is the 1st player of Fight 2; the last Main Warrior was an Animal.
+        assert state.first == 1 and state.to_act() == (1,)
+        mains = {name_of(state, m) for m, _ in state.legal_actions(1)}
+        assert ("A3" not in mains) == bound, option
+
+
+def test_tie_goes_to_the_player_closest_to_the_first_player(tmp_path: Path) -> None:
+    deck = [
+        *[warrior(f"Twenty{i}", fam, 20) for i, fam in enumerate(("Human", "Animal", "Robot"))],
+        *fillers(12, family="Demon", prefix="D"),
+        *fillers(25, family="Alien", prefix="X"),
+        *fillers(3, family="Demon", prefix="G"),
+    ]
+    game = make(tmp_path, deck, players=3)
+    hands = [
+        ["Twenty0", "D1", "D2", "D3", "D4"],
+        ["Twenty1", "D5", "D6", "D7", "D8"],
+        ["Twenty2", "D9", "D10", "D11", "D12"],
+    ]
+    state = deal(game, hands, arenas=("Top", "Pit"), top="Alien")
+    # The 1st player ties with the others at 20 and wins.
+    act(
+        state,
+        "main Twenty0 boost D1",
+        "main Twenty1 boost D5",
+        "main Twenty2 boost D9",
+        "score",
+        "score",
+        "score",
+    )
+    assert [len(w) for w in state.won] == [1, 0, 0]
+
+
+def test_tie_order_runs_clockwise_from_the_first_player() -> None:
+    state = Fight(players=3).new_initial_state()
+    state.first = 1
+    state.arena_seq = [default_deck().arena_ids["grand colosseum"]]
+    state.mains = [0, 1, 2]
+    state.powers = [20, 10, 20]  # p0 and p2 tie; from p1 clockwise p2 comes first
+    assert state.leader() == 2
+    state.first = 2
+    assert state.leader() == 2
+    state.first = 0
+    assert state.leader() == 0
+
+
+def test_nobody_wins_when_every_main_warrior_is_killed(tmp_path: Path) -> None:
+    eater = warrior("Eater", "Robot", 3, {"do": "replace_digit", "from": 9, "to": 0})
+    state = two_player(tmp_path, warrior("Nine", "Human", 9), warrior("Ninety", "Animal", 9), [eater])
+    act(state, "main Nine boost Eater", "main Ninety boost T1", "activate")
+    assert state.mains == [-1, -1] and state.leader() == -1
+    act(state, "score")
+    assert state.won == [[], []]
+    assert state.last_fight is not None and state.last_fight["winner"] is None
+    assert state.glory(1) == 1  # the scored Boost still counts
+
+
+def test_nobody_wins_when_no_main_warrior_meets_the_condition(tmp_path: Path) -> None:
+    state = two_player(tmp_path, warrior("Two", "Human", 2), warrior("Four", "Animal", 4), [])
+    state.arena_seq[0] = state.deck.arena_ids["odd"]  # highest odd power: 2 and 4 cannot win
+    act(state, "main Two boost M1", "main Four boost T1", "score", "score")
+    assert state.won == [[], []]
+
+
+def test_scoring_a_boost_is_one_glory_and_stays_face_down(tmp_path: Path) -> None:
+    state = two_player(tmp_path, warrior("Tiger", "Animal", 20), warrior("Bot", "Robot", 25), [])
+    act(state, "main Tiger boost M1", "main Bot boost T1", "score")
+    assert state.observation(1)["seats"][0]["scored"] == [{"family": "Animal"}]
+    assert state.observation(0)["seats"][0]["scored"][0]["name"] == "M1"
+    act(state, "score")
+    assert state.glory(0) == 1 and state.glory(1) == 1 + 7  # Bot is closest to 25
+
+
+def test_boost_is_hidden_until_activated(tmp_path: Path) -> None:
+    state = two_player(tmp_path, warrior("Tiger", "Animal", 20), warrior("Bot", "Robot", 25), [])
+    act(state, "main Tiger boost M1")
+    assert state.observation(1)["seats"][0]["boost"] == {"activated": False, "family": "Animal"}
+    assert state.observation(1)["seats"][0]["main"]["name"] == "Tiger"
+    act(state, "main Bot boost T1", "activate")
+    assert state.observation(1)["seats"][0]["boost"]["name"] == "M1"
+
+
+def test_hands_are_hidden_from_the_others_but_their_backs_show_the_family() -> None:
+    state = Fight(players=3).new_initial_state()
+    rng = random.Random(4)
+    while state.to_act() == (CHANCE,):
+        state.apply(CHANCE, state.sample_chance(rng))
+    for p in range(3):
+        obs = state.observation(p)
+        for q, seat in enumerate(obs["seats"]):
+            assert len(seat["hand"]) == 5
+            assert all(("name" in c) == (p == q) for c in seat["hand"])
+        text = state.observation_text(p)
+        own = names(state, state.hands[p])
+        others = [n for q in range(3) if q != p for n in names(state, state.hands[q])]
+        assert all(n in text for n in own)
+        assert not any(n in text for n in others)
+    assert all(n in state.render() for h in state.hands for n in names(state, h))
+
+
+def test_steal_a_human_or_demon_boost(tmp_path: Path) -> None:
+    broker = warrior("Broker", "Demon", 5, {"do": "steal_boost", "family": ["Human", "Demon"]})
+    deck = [
+        warrior("Main0", "Animal", 10),
+        broker,
+        *fillers(3, family="Animal", prefix="M"),
+        warrior("Main1", "Robot", 12),
+        warrior("Humble", "Human", 4, {"do": "add", "amount": 30, "target": "own"}),
+        *fillers(3, family="Human", prefix="T"),
+        warrior("Main2", "Alien", 14),
+        warrior("Robby", "Robot", 4),
+        *fillers(3, family="Robot", prefix="U"),
+        *fillers(20, prefix="X"),
+        *fillers(3, family="Demon", prefix="G"),
+    ]
+    game = make(tmp_path, deck, players=3)
+    hands = [
+        ["Main0", "Broker", "M1", "M2", "M3"],
+        ["Main1", "Humble", "T1", "T2", "T3"],
+        ["Main2", "Robby", "U1", "U2", "U3"],
+    ]
+    state = deal(game, hands, top="Human")
+    act(state, "main Main0 boost Broker", "main Main1 boost Humble", "main Main2 boost Robby")
+    # Only p1's Boost is a Human or a Demon: p2's Robot cannot be taken.
+    assert [state.action_to_str(0, a) for a in state.legal_actions(0)] == ["activate p1", "score"]
+    with pytest.raises(ActionError, match="not an opponent this ability can choose"):
+        state.parse_action(0, "activate p2")
+    act(state, "activate p1")
+    # p1 has no Boost to resolve: p2 acts next.
+    assert state.to_act() == (2,)
+    assert names(state, state.scored[0]) == ["Humble"]
+    # Face down: the thief and its owner know it, the third player sees its back.
+    assert state.observation(0)["seats"][0]["scored"][0]["name"] == "Humble"
+    assert state.observation(1)["seats"][0]["scored"][0]["name"] == "Humble"
+    assert state.observation(2)["seats"][0]["scored"][0] == {"family": "Human"}
+
+
+def test_draw_five_score_aliens_when_reserves_run_dry_reshuffles(tmp_path: Path) -> None:
+    blip = warrior("Blip", "Human", 5, {"do": "draw_score", "count": 5, "family": "Alien"})
+    deck = [
+        warrior("Main0", "Animal", 10),
+        blip,
+        *fillers(3, family="Animal", prefix="M"),
+        *fillers(5, family="Robot", prefix="T"),
+        *fillers(3, family="Demon", prefix="G"),
+        warrior("Al1", "Alien", 3),
+        warrior("Al2", "Alien", 3),
+    ]
+    game = make(tmp_path, deck)  # 15 Warriors: 2 in the Reserves after the setup
+    state = deal(game, [["Main0", "Blip", "M1", "M2", "M3"], ["T1", "T2", "T3", "T4", "T5"]], top="Alien")
+    act(state, "main Main0 boost Blip", "main T1 boost T2", "activate", "draw Al1", "draw Al2")
+    # The Reserves are depleted: the Graveyard (G1..G3) is the new Reserves, and with
+    # three Warriors or fewer it is not refilled (ruling).
+    assert state.epoch == 1 and len(state.reserves) == 3 and state.graveyard == []
+    act(state, "draw G1", "draw G2", "draw G3")
+    # Nothing left anywhere: the last draw is lost.
+    assert names(state, state.scored[0]) == ["Al1", "Al2"]
+    assert names(state, state.graveyard) == ["G1", "G2", "G3"]
+
+
+def test_reshuffle_refills_the_graveyard_with_three(tmp_path: Path) -> None:
+    deck = [
+        *fillers(7, family="Animal", prefix="M"),
+        *fillers(7, family="Robot", prefix="T"),
+        *fillers(3, family="Demon", prefix="G"),
+    ]
+    game = make(tmp_path, deck)  # 17 Warriors: 4 Reserves after the setup
+    hands = [["M1", "M2", "M3", "M4", "M5"], ["T1", "T2", "T3", "T4", "T5"]]
+    state = deal(game, hands, top="Animal")
+    act(state, "main M1 boost M2", "main T1 boost T2", "activate", "activate")
+    # Played Warriors went to the Graveyard, after the three of the setup.
+    assert names(state, state.graveyard) == ["G1", "G2", "G3", "M1", "M2", "T1", "T2"]
+    act(state, "draw M6", "draw M7", "draw T6", "draw T7")
+    # The last draw emptied the Reserves: at once the Graveyard became the new
+    # Reserves, and three of them are drawn onto the Graveyard.
+    assert state.epoch == 1 and state.graveyard == [] and len(state.reserves) == 7
+    act(state, "draw G1", "draw G2", "draw G3")
+    assert names(state, state.graveyard) == ["G1", "G2", "G3"]
+    assert sorted(names(state, state.reserves)) == ["M1", "M2", "T1", "T2"]
+    assert [len(h) for h in state.hands] == [5, 5]
+    # Resampling never moves a Warrior nobody has seen into the new Reserves.
+    for seed in range(10):
+        other = state.resample(0, random.Random(seed))
+        assert sorted(names(other, other.reserves)) == ["M1", "M2", "T1", "T2"]
+        assert other.observation(0) == state.observation(0)
+
+
+def test_draw_two_pass_the_first_player_card_and_play_seven_fights() -> None:
+    state = Fight(players=3).new_initial_state()
+    rng = random.Random(9)
+    firsts = []
+    fights = 0
+    while not state.is_terminal():
+        acting = state.to_act()
+        if acting == (CHANCE,):
+            state.apply(CHANCE, state.sample_chance(rng))
+            continue
+        if state.cursor == 0 and all(m < 0 for m in state.mains):
+            firsts.append(acting[0])
+            fights += 1
+            assert all(len(h) == 5 for h in state.hands)  # two drawn each after every Fight
+        state.apply(acting[0], state.legal_actions(acting[0]).sample(rng))
+    assert fights == 7 and firsts == [0, 1, 2, 0, 1, 2, 0]
+    assert sum(len(w) for w in state.won) <= 7
+    assert locations(state) == Counter(range(60))
+
+
+def over(state: FightState, won: list[list[int]], scored: list[int]) -> FightState:
+    state.won = won
+    state.scored = [list(range(10 * p, 10 * p + k)) for p, k in enumerate(scored)]
+    state.queue = []
+    state.stage = ST_OVER
+    return state
+
+
+def test_final_glory_counts_arenas_and_scored_warriors() -> None:
+    deck = default_deck()
+    a8 = [i for i, a in enumerate(deck.arenas) if a.glory == 8]
+    a4 = [i for i, a in enumerate(deck.arenas) if a.glory == 4]
+    state = over(Fight(players=3).new_initial_state(), [[a8[0]], [a4[0], a4[1]], []], [1, 2, 5])
+    assert [state.glory(p) for p in range(3)] == [9, 10, 5]
+    result = state.result()
+    assert result is not None and result.winner == 1 and result.ranking == (2, 1, 3)
+
+
+def test_tie_on_glory_goes_to_the_most_scored_warriors() -> None:
+    deck = default_deck()
+    a8 = [i for i, a in enumerate(deck.arenas) if a.glory == 8]
+    a4 = [i for i, a in enumerate(deck.arenas) if a.glory == 4]
+    state = over(Fight(players=3).new_initial_state(), [[a8[0]], [a4[0]], []], [2, 6, 1])
+    result = state.result()
+    assert result is not None and result.winner == 1 and "broken by 6 scored" in result.reason
+    # Still tied: those players share the win.
+    state = over(Fight(players=3).new_initial_state(), [[a8[0]], [a8[1]], []], [2, 2, 1])
+    result = state.result()
+    assert result is not None and result.winner is None and result.ranking == (1, 1, 3)
+    assert math.isclose(sum(result.returns), 0.0, abs_tol=1e-12)
+    assert result.returns[0] == result.returns[1] > 0 > result.returns[2]
+
+
+def test_swap_and_set_and_filters(tmp_path: Path) -> None:
+    chameleon = warrior(
+        "Chameleon", "Animal", 3, [{"do": "swap"}, {"do": "set", "amount": 0, "max_power": 5}]
+    )
+    state = two_player(tmp_path, warrior("Small", "Human", 4), warrior("Big", "Robot", 28), [chameleon])
+    act(state, "main Small boost Chameleon", "main Big boost T1", "activate p1")
+    # Swapped (28 and 4), then every Main Warrior of power 5 or less is set to 0: killed.
+    assert state.powers[0] == 28 and state.mains[1] == -1
+
+
+# --- notation -----------------------------------------------------------------------
+
+
+def test_notation_examples_and_round_trips(tmp_path: Path) -> None:
+    state = two_player(tmp_path, warrior("Tiger King", "Animal", 20), warrior("Bot", "Robot", 25), [])
+    action = state.parse_action(0, "  MAIN tiger king   Boost m1 ")
+    assert state.action_to_str(0, action) == "main Tiger King boost M1"
+    act(state, "main Tiger King boost M1", "main Bot boost T1")
+    assert {state.action_to_str(0, a) for a in state.legal_actions(0)} == {"activate", "score"}
+    assert state.parse_action(0, "Score") == SCORE and state.parse_action(0, "activate") == ACTIVATE
+    fresh = Fight().new_initial_state()
+    assert fresh.action_to_str(CHANCE, fresh.chance_outcomes()[0][0]).startswith("draw ")
+    assert fresh.parse_action(CHANCE, "grizzle") == fresh.parse_action(CHANCE, "draw Grizzle")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("main", "play as 'main <Warrior> boost <Warrior>'"),
+        ("score", "play as"),
+        ("main Nobody boost M1", "no Warrior is called 'nobody'"),
+        ("main Bot boost T1", "Bot is not in your hand"),
+        ("main Tiger boost Tiger", "two different Warriors"),
+        ("main Tiger", "play a Main Warrior and a Boost Warrior"),
+    ],
+)
+def test_bad_play_texts_are_refused_and_change_nothing(tmp_path: Path, text: str, message: str) -> None:
+    state = two_player(tmp_path, warrior("Tiger", "Animal", 20), warrior("Bot", "Robot", 25), [])
+    before = state.render(), [state.observation(p) for p in range(2)]
+    with pytest.raises(ActionError, match=re.escape(message)) as info:
+        state.apply_str(0, text)
+    assert "\n" not in str(info.value)
+    assert (state.render(), [state.observation(p) for p in range(2)]) == before
+
+
+def test_bad_resolve_and_chance_texts(tmp_path: Path) -> None:
+    state = two_player(tmp_path, warrior("Tiger", "Animal", 20), warrior("Bot", "Robot", 25), [])
+    act(state, "main Tiger boost M1", "main Bot boost T1")
+    for text in ("main Tiger boost M1", "activate pX", "activate p1", "fold"):
+        with pytest.raises(ActionError):
+            state.apply_str(0, text)
+    with pytest.raises(ActionError, match="not p1's turn"):
+        state.apply_str(1, "score")
+    fresh = Fight().new_initial_state()
+    with pytest.raises(ActionError, match="no Warrior is called 'zorgon'"):
+        fresh.apply_str(CHANCE, "draw Zorgon")
+
+
+def test_every_legal_action_and_outcome_round_trips() -> None:
+    rng = random.Random(8)
+    for players in (2, 5):
+        state = Fight(players=players).new_initial_state()
+        while not state.is_terminal():
+            acting = state.to_act()
+            if acting == (CHANCE,):
+                outcomes = state.chance_outcomes()
+                assert math.isclose(sum(p for _, p in outcomes), 1.0)
+                for outcome, _ in outcomes:
+                    assert state.parse_action(CHANCE, state.action_to_str(CHANCE, outcome)) == outcome
+                state.apply(CHANCE, state.sample_chance(rng))
+            else:
+                p = acting[0]
+                for action in state.legal_actions(p):
+                    assert state.parse_action(p, state.action_to_str(p, action)) == action
+                state.apply(p, state.legal_actions(p).sample(rng))
+
+
+def test_the_top_family_restricts_the_next_draw() -> None:
+    checked = 0
+    for seed in range(3):
+        state = Fight(players=3).new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            acting = state.to_act()
+            if acting == (CHANCE,):
+                outcomes = state.chance_outcomes()
+                if state.queue[0] >= -2 and state.top >= 0:  # a draw under a known back
+                    assert {state.family(c) for c, _ in outcomes} == {state.top}
+                    checked += 1
+                state.apply(CHANCE, state.sample_chance(rng))
+            else:
+                assert state.top >= 0 or not state.reserves  # players always see the top's back
+                state.apply(acting[0], state.legal_actions(acting[0]).sample(rng))
+    assert checked >= 15
+
+
+# --- hidden information ----------------------------------------------------------------
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 6), st.integers(0, 400))
+def test_resample_keeps_what_the_player_saw(seed: int, players: int, stop: int) -> None:
+    state = random_playout(Fight(players=players).new_initial_state(), random.Random(seed), stop=stop)
+    assert locations(state) == Counter(range(60))
+    rng = random.Random(seed + 1)
+    for p in range(players):
+        other = state.resample(p, rng)
+        assert other.observation(p) == state.observation(p)
+        assert locations(other) == Counter(range(60))
+        assert other.hands[p] == state.hands[p]
+        random_playout(other, rng)
+        assert other.result() is not None
+
+
+def test_resample_redraws_the_opponents_hands() -> None:
+    state = random_playout(Fight().new_initial_state(), random.Random(3), stop=40)
+    rng = random.Random(0)
+    hands = {tuple(state.resample(0, rng).hands[1]) for _ in range(20)}
+    assert len(hands) > 1
+
+
+# --- deck files ----------------------------------------------------------------------------
+
+
+def test_bad_deck_fixtures_are_refused_with_one_line_naming_the_card() -> None:
+    cases = {
+        "fight_bad_power.toml": "warrior #2 'Overcharged': power 31 is not 1 to 30",
+        "fight_bad_ability.json": "warrior #1 'Muddle': effect 'do' must be one of",
+        "fight_bad_arena.toml": "arena #1 'Golden Hall': glory 9 is not 4 to 8",
+    }
+    for name, message in cases.items():
+        path = str(DATA / name)
+        with pytest.raises(OptionError) as info:
+            load_game("fight", deck=path)
+        text = str(info.value)
+        assert message in text and "\n" not in text, text
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"family": "Elf"}, "unknown family 'Elf'"),
+        ({"power": 0}, "power 0 is not 1 to 30"),
+        ({"power": "ten"}, "power must be a whole number"),
+        ({"name": "main man"}, "uses a word of the notation"),
+        ({"name": "Twice"}, "name 'Twice' is already used by warrior #1"),
+        ({"ability": []}, "ability is an empty list"),
+        ({"ability": {"do": "add"}}, "needs an amount"),
+        ({"ability": {"do": "add", "amount": 3, "target": "everyone"}}, "target must be one of"),
+        ({"ability": {"do": "replace_digit", "from": 2, "to": 2}}, "turns 2 into itself"),
+        ({"ability": {"do": "multiply_digits", "colour": "red"}}, "unknown key 'colour'"),
+        ({"ability": {"do": "draw_score", "count": 5}}, "needs a count and a family"),
+        ({"wings": 2}, "unknown key 'wings'"),
+    ],
+)
+def test_bad_warriors_are_refused(tmp_path: Path, change: dict[str, Any], message: str) -> None:
+    good = warrior("Twice", "Human", 5)
+    bad = {**warrior("Second", "Robot", 5), **change}
+    with pytest.raises(OptionError, match=r"deck .*warrior #2") as info:
+        parse_deck({"warrior": [good, bad], "arena": ARENAS}, "mine.json")
+    assert message in str(info.value)
+
+
+def test_bad_arenas_and_files(tmp_path: Path) -> None:
+    with pytest.raises(OptionError, match="arena #1 'Pit': condition goal 'closest' needs a value"):
+        parse_deck(
+            {
+                "warrior": [warrior("A", "Human", 5)],
+                "arena": [{"name": "Pit", "glory": 5, "condition": {"goal": "closest"}}],
+            },
+            "x",
+        )
+    path = tmp_path / "bad.toml"
+    path.write_text("[[warrior]\nname = 1\n", encoding="utf-8")
+    with pytest.raises(OptionError, match="not valid TOML"):
+        load_deck(str(path))
+    path = tmp_path / "deck.yaml"
+    path.write_text("warrior: []\n", encoding="utf-8")
+    with pytest.raises(OptionError, match=r"unknown deck format '\.yaml'"):
+        load_deck(str(path))
+    small = write_deck(tmp_path, fillers(12))
+    with pytest.raises(OptionError, match="it has 12 Warriors; 2 players need at least 13"):
+        load_game("fight", deck=small)
+    few = tmp_path / "few.json"
+    few.write_text(json.dumps({"warrior": fillers(40), "arena": ARENAS[:6]}), encoding="utf-8")
+    with pytest.raises(OptionError, match="it has 6 Arenas; a game needs 7"):
+        load_game("fight", deck=str(few))
+
+
+def test_a_user_deck_plays_and_replays(tmp_path: Path) -> None:
+    deck = [
+        warrior(
+            f"W{i}", FILLER_FAMILIES[i % 5], 1 + i % 30, {"do": "add", "amount": -7, "target": "opponent"}
+        )
+        for i in range(40)
+    ]
+    game = make(tmp_path, deck, players=4)
+    agents = [RandomAgent(game, p, seed=p) for p in range(4)]
+    state, record = play_game(game, agents, seed=1)
+    assert state.is_terminal()
+    replayed = Record.loads(record.dumps()).final_state()
+    assert replayed.render() == state.render()
+
+
+def test_the_default_deck_round_trips_through_a_json_file(tmp_path: Path) -> None:
+    deck = default_deck()
+    assert deck.warrior("Blip").text == "Draw five Warriors from the Reserves and score all Aliens"
+    assert deck.warrior("Octo-Press").family == ROBOT and deck.warrior("Soul Broker").family == DEMON
+    source = tomllib.loads((Path(inspect.getfile(Fight)).parent / "deck.toml").read_text(encoding="utf-8"))
+    path = tmp_path / "copy.json"
+    path.write_text(json.dumps(source), encoding="utf-8")
+    copy = load_deck(str(path))
+    assert copy.warriors == deck.warriors and copy.arenas == deck.arenas
+
+
+def test_the_docs_list_the_default_deck_and_say_it_is_a_reconstruction() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "games" / "fight.md").read_text(encoding="utf-8")
+    assert "tussle's reconstruction" in doc
+    for w in default_deck().warriors:
+        assert f"| {w.name} | {FAMILIES[w.family]} | {w.power} | {w.text} |" in doc, w.name
+    for a in default_deck().arenas:
+        assert f"| {a.name} | {a.glory} | {a.text} |" in doc, a.name
+
+
+# --- the rule-of-thumb agent -------------------------------------------------------------------
+
+
+def test_rule_agent_uses_only_the_player_view() -> None:
+    tree = ast.parse(inspect.getsource(agent_module))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not any(m and m.startswith("tussle.games") for m in imported)
+
+
+def test_rule_agent_parameters() -> None:
+    game = load_game("fight")
+    assert make_agent("rule:samples=2", game, 0, seed=1).samples == 2  # type: ignore[attr-defined]
+    with pytest.raises(AgentError, match="samples must be"):
+        make_agent("rule:samples=0", game, 0)
+    with pytest.raises(AgentError, match="unknown parameter 'depth'"):
+        make_agent("rule:depth=2", game, 0)
+
+
+def test_rule_agent_beats_random_with_two_players() -> None:
+    games = list(run_match("fight", ["rule", "random"], 8, seed=11))
+    wins = sum(1 for g in games if g.ranking[0] == 1 and g.ranking.count(1) == 1)
+    assert wins >= 7
+
+
+def test_rule_agent_beats_random_with_four_players() -> None:
+    games = list(run_match("fight", ["rule", "random", "random", "random"], 4, seed=11))
+    wins = sum(1 for g in games if g.ranking[0] == 1 and g.ranking.count(1) == 1)
+    assert wins >= 3
