@@ -150,7 +150,7 @@ def test_no_command_shows_help() -> None:
         assert command in result.stdout
 
 
-@pytest.mark.parametrize("command", ["games", "info", "play", "match", "replay"])
+@pytest.mark.parametrize("command", ["games", "info", "play", "match", "replay", "step"])
 def test_every_command_has_help_with_examples(command: str) -> None:
     result = run(command, "--help")
     assert result.exit_code == 0
@@ -522,3 +522,40 @@ def test_module_entry_point() -> None:
     )
     assert bad.returncode == 2
     assert bad.stderr.count("\n") == 1 and bad.stderr.startswith("tussle: error: cannot read")
+
+
+# --- step -------------------------------------------------------------------
+
+
+def test_step_applies_events_and_reports_the_position() -> None:
+    result = run("step", "robo-pigs", "0:F ^ TR v H", "1:\\ \\ F ^ /", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["position"] == "e7W0 d5N1 2"
+    assert data["to_act"] == [0, 1]
+    assert data["result"] is None
+
+
+def test_step_lists_legal_actions_from_a_position() -> None:
+    result = run("step", "robo-pigs", "--position", "e7W0 d5N1 2", "--legal", "--json")
+    assert result.exit_code == 0, result.output
+    legal = json.loads(result.stdout)["legal"]
+    assert legal["0"]["count"] == 32768
+    assert legal["1"]["count"] == 20481  # one damage: exactly one X, or repair
+    text = run("step", "robo-pigs", "--legal")
+    assert text.exit_code == 0
+    assert "32768 legal actions" in text.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["0:F ^ TR v"], ["event 0", "5 commands"]),
+        (["0:F ^ TR v H", "0:F F F F F"], ["event 1", "not pig A's turn"]),
+        (["3:F ^ TR v H"], ["'3' is not a player"]),
+        (["F ^ TR v H"], ["PLAYER:ACTION"]),
+        (["--position", "zz"], ["position"]),
+    ],
+)
+def test_step_rejects_bad_events_with_one_line(args: list[str], words: list[str]) -> None:
+    assert_one_line_error(run("step", "robo-pigs", *args), *words)

@@ -774,6 +774,110 @@ def replay(file: str, as_json: bool) -> None:
     say(describe_result(final, names) if final.is_terminal() else "The record ends before the game does.")
 
 
+# --- step -------------------------------------------------------------------
+
+
+def _parse_event(text: str, num_players: int) -> tuple[int, str]:
+    who, sep, action = text.partition(":")
+    who = who.strip().lower()
+    if not sep or not action.strip():
+        raise TussleError(f"event {text!r} is not PLAYER:ACTION (PLAYER is 0, 1, ... or chance)")
+    if who == "chance":
+        return CHANCE, action.strip()
+    if not who.isdigit() or not who.isascii() or int(who) >= num_players:
+        raise TussleError(f"event {text!r}: {who!r} is not a player from 0 to {num_players - 1} or chance")
+    return int(who), action.strip()
+
+
+@cli.command()
+@click.argument("game_id", metavar="GAME")
+@click.argument("events", nargs=-1, metavar="[PLAYER:ACTION]...")
+@click.option(
+    "--players",
+    "num_players",
+    type=int,
+    default=None,
+    help="Number of players (default: the fewest the game allows).",
+)
+@click.option("--position", default=None, help="Start from this position notation.")
+@game_options_option
+@click.option("--legal", is_flag=True, help="Also list the legal actions of everybody to act.")
+@click.option("--json", "as_json", is_flag=True, help="Print the resulting state as JSON.")
+def step(
+    *,
+    game_id: str,
+    events: tuple[str, ...],
+    num_players: int | None,
+    position: str | None,
+    options: dict[str, str],
+    legal: bool,
+    as_json: bool,
+) -> None:
+    """Apply events to a game's start (or to --position) and show the result.
+
+    Each event is PLAYER:ACTION in the game's notation, PLAYER being a seat
+    number or ``chance``. The first garbled, illegal or out-of-turn event stops
+    with a one-line error naming it. A tool for checking positions, rulings and
+    notation without playing a whole game.
+
+    \b
+    Examples:
+      tussle step robo-pigs "0:F ^ TR v H" "1:\\ \\ F ^ /"
+      tussle step robo-pigs --position "e7W0 d5N1 2" --legal
+    """
+    game = load_game(game_id, players=num_players, **options)
+    state = game.state_from_position(position) if position is not None else game.new_initial_state()
+    for i, text in enumerate(events):
+        player, action = _parse_event(text, game.num_players)
+        try:
+            state.apply_str(player, action)
+        except TussleError as exc:
+            raise TussleError(f"event {i} ({text!r}): {exc}") from None
+    acting = state.to_act()
+    legal_lists: dict[str, Any] = {}
+    if legal:
+        for p in acting:
+            if p == CHANCE:
+                legal_lists["chance"] = [
+                    [state.action_to_str(CHANCE, o), pr] for o, pr in state.chance_outcomes()
+                ]
+                continue
+            actions = state.legal_actions(p)
+            shown = [state.action_to_str(p, a) for a in (actions[i] for i in range(min(len(actions), 200)))]
+            legal_lists[str(p)] = {"count": len(actions), "first": shown}
+    if as_json:
+        pos: str | None
+        try:
+            pos = state.position()
+        except TussleError:
+            pos = None
+        result = state.result()
+        click.echo(
+            json.dumps(
+                {
+                    "game": game.info.id,
+                    "to_act": ["chance" if p == CHANCE else p for p in acting],
+                    "position": pos,
+                    "result": result.to_json() if result is not None else None,
+                    "legal": legal_lists if legal else None,
+                }
+            )
+        )
+        return
+    console = stdout_console()
+    console.print(state.render(), markup=False, highlight=False, soft_wrap=True)
+    who = ", ".join(state.player_name(p) for p in acting) or "nobody (the game is over)"
+    console.print(f"to act: {who}", markup=False)
+    for key, value in legal_lists.items():
+        if key == "chance":
+            console.print("chance: " + ", ".join(f"{o} ({p:.3g})" for o, p in value), markup=False)
+        else:
+            more = f" (first {len(value['first'])} shown)" if value["count"] > len(value["first"]) else ""
+            name = state.player_name(int(key))
+            console.print(f"{name}: {value['count']} legal actions{more}", markup=False)
+            console.print("  " + " | ".join(value["first"]), markup=False, soft_wrap=True)
+
+
 # --- more commands are registered below ---
 
 
