@@ -1,0 +1,641 @@
+"""Tank Chess: every rule sentence, setups, notation, perft, the reference implementation, the agent."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tank_chess_reference as ref
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tussle import ActionError, AgentError, OptionError, PositionError, load_game
+from tussle.agents import make_agent
+from tussle.agents.base import PlayerView
+from tussle.games.tank_chess import TankChess, TankChessState
+from tussle.games.tank_chess.board import (
+    BLACK,
+    GEOMETRY,
+    KIND_LETTERS,
+    NE,
+    NW,
+    WHITE,
+    E,
+    N,
+    parse_square,
+)
+from tussle.games.tank_chess.notation import Setup, basic_setup, format_position, parse_position
+from tussle.games.tank_chess.rules import ARMOUR, GUN, SPEED, TURRET
+from tussle.runner import run_match
+
+PERFT = json.loads((Path(__file__).parent.parent / "data" / "tank_chess_perft.json").read_text())
+GAMES = {16: TankChess(ply_limit=0), 20: TankChess(size="20", ply_limit=0)}
+
+
+def state_of(text: str) -> TankChessState:
+    size = 20 if "size=20" in text else 16
+    return GAMES[size].state_from_position(text)
+
+
+def moves(state: TankChessState) -> set[str]:
+    return {state.action_to_str(state.turn, a) for a in state.legal_actions(state.turn)}
+
+
+def of_tank(state: TankChessState, square: str) -> set[str]:
+    """The turns of the tank on ``square``, without its type letter."""
+    return {m[1:] for m in moves(state) if m[1:].startswith(square + "-")}
+
+
+# --- setups ----------------------------------------------------------------------------
+
+# The published start position: '#' obstacle, upper case White, lower case Black.
+DIAGRAM16 = """
+...h..m.c.m..h..
+.#..##..........
+.#.l##l.m.l##l..
+.#..#...........
+.......##.......
+......#####..##.
+..##..........#.
+..###...........
+...........###..
+.#..........##..
+.##..#####......
+.......##.......
+...........#..#.
+..L##L.M.L##L.#.
+..........##..#.
+..H..M.C.M..H...
+"""
+
+
+def compact(state: TankChessState) -> str:
+    obs = state.observation(0)
+    size = obs["size"]
+    cells = {s: "#" for s in obs["obstacles"]}
+    for tank in obs["tanks"]:
+        cells[tank["square"]] = tank["type"] if tank["side"] == "white" else tank["type"].lower()
+    files = "abcdefghijklmnopqrst"[:size]
+    return "\n".join("".join(cells.get(f"{f}{r}", ".") for f in files) for r in range(size, 0, -1))
+
+
+def test_basic_16x16_setup_is_the_published_one() -> None:
+    state = GAMES[16].new_initial_state()
+    assert compact(state) == DIAGRAM16.strip()
+    assert all(t["facing"] == ("N" if t["side"] == "white" else "S") for t in state.observation(0)["tanks"])
+    assert state.turn == WHITE and state.ply == 0
+
+
+@pytest.mark.parametrize("size", [16, 20])
+def test_setups_are_the_same_for_both_sides_turned_180_degrees(size: int) -> None:
+    setup = basic_setup(size)
+    n = size * size - 1
+    assert {n - s for s in setup.obstacles} == setup.obstacles
+    white = {(kind, sq, facing) for side, kind, sq, facing in setup.tanks if side == WHITE}
+    black = {(kind, n - sq, facing ^ 4) for side, kind, sq, facing in setup.tanks if side == BLACK}
+    assert white == black
+
+
+def test_20x20_setup_has_14_tanks_a_side_with_destroyers_and_mortars() -> None:
+    setup = basic_setup(20)
+    for side in (WHITE, BLACK):
+        kinds = Counter(KIND_LETTERS[kind] for s, kind, _, _ in setup.tanks if s == side)
+        assert kinds == {"H": 2, "M": 3, "L": 4, "C": 1, "D": 2, "R": 2}
+    assert len(setup.obstacles) == 76
+
+
+@pytest.mark.parametrize("size", [16, 20])
+def test_every_tank_can_leave_its_square_at_the_start(size: int) -> None:
+    state = GAMES[size].new_initial_state()
+    movers = {a & 511 for a in state.legal_actions(WHITE) if a >> 12 & 511 != a & 511}
+    assert movers == set(state.tanks[WHITE])
+
+
+def test_tank_table() -> None:
+    # Light, Medium, Heavy, Command, Tank Destroyer, Heavy Mortar.
+    assert SPEED == (5, 4, 3, 5, 4, 3)
+    assert GUN == (1, 2, 3, 1, 4, 5)
+    assert ARMOUR == ((1, 0, 0), (2, 1, 0), (3, 2, 1), (1, 0, 0), (2, 1, 0), (1, 0, 0))
+    assert TURRET == (True, True, True, True, False, False)
+
+
+# --- movement ------------------------------------------------------------------------------
+
+
+def test_a_lone_heavy_tank_has_28_turns() -> None:
+    # By hand, speed 3 in the open: 6 turns in place; one step forward (after 0,
+    # 1 or 2 turns) with the steps left for turning: 5 + 3 + 3 + 1 + 1 = 13; two
+    # steps forward with one turn anywhere or none: 7; three steps forward: 1;
+    # one step backward: 1. The same for a diagonal facing.
+    for facing in ("N", "NE"):
+        state = state_of(f"white=Hh8{facing},Ca1N black=Cp16S")
+        assert len({t for t in of_tank(state, "h8") if " x" not in t}) == 28
+
+
+def test_a_boxed_in_tank_can_only_turn() -> None:
+    ring = "g7,h7,i7,g8,i8,g9,h9,i9"
+    heavy = of_tank(state_of(f"obstacles={ring} white=Hh8N,Ca1N black=Cp16S"), "h8")
+    assert heavy == {f"h8-h8{f}" for f in ("NE", "E", "SE", "SW", "W", "NW")}  # 3 turns either way
+    light = of_tank(state_of(f"obstacles={ring} white=Lh8N,Ca1N black=Cp16S"), "h8")
+    assert light == {f"h8-h8{f}" for f in ("NE", "E", "SE", "S", "SW", "W", "NW")}
+
+
+def test_backward_is_one_square_and_nothing_else() -> None:
+    state = state_of("white=Mh8N,Ca1N black=Cp16S")
+    turns = of_tank(state, "h8")
+    assert "h8-h7N" in turns  # backward, keeping the facing
+    assert "h8-h6N" not in turns and "h8-h7E" not in turns
+    blocked = of_tank(state_of("obstacles=h7 white=Mh8N,Ca1N black=Cp16S"), "h8")
+    assert not any(t.startswith("h8-h7") for t in blocked)
+
+
+def test_a_turn_must_change_square_or_facing() -> None:
+    state = state_of("white=Mh8N,Ca1N black=Cp16S")
+    assert "h8-h8N" not in of_tank(state, "h8")
+    with pytest.raises(ActionError, match="must change the tank's square or facing"):
+        state.parse_action(WHITE, "Mh8-h8N")
+
+
+CORRIDOR = "obstacles=g8,i8,g9,i9,g10,i10{} wrecks={} white=Lh8N,Ca1N{} black=Cp16S{}"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        CORRIDOR.format(",h11", "-", "", ""),  # an obstacle
+        CORRIDOR.format("", "h11", "", ""),  # a wreck
+        CORRIDOR.format("", "-", ",Lh11S", ""),  # an own tank
+        CORRIDOR.format("", "-", "", ",Lh11S"),  # an enemy tank
+    ],
+)
+def test_tanks_pass_and_end_only_on_empty_squares(text: str) -> None:
+    # A Light tank in a corridor (walls on files g and i) with something on h11.
+    turns = of_tank(state_of(text), "h8")
+    assert "h8-h10N" in turns and "h8-h9NE" in turns
+    assert not any(t.startswith(("h8-h11", "h8-h12")) for t in turns)
+
+
+def test_a_diagonal_step_passes_between_two_occupied_squares() -> None:
+    state = state_of("obstacles=b1,a2 white=Ca1NE black=Cp16S")
+    assert "a1-b2NE" in of_tank(state, "a1")
+
+
+def test_two_ways_to_the_same_end_are_one_turn() -> None:
+    state = GAMES[16].new_initial_state()
+    legal = list(state.legal_actions(WHITE))
+    texts = [state.action_to_str(WHITE, a) for a in legal]
+    assert len(set(legal)) == len(legal) == len(set(texts))
+
+
+# --- shooting -----------------------------------------------------------------------------
+
+
+def test_a_turret_shoots_ahead_and_45_degrees_to_either_side() -> None:
+    # A Medium on h8 facing E; black Lights (side armour 0) N, NE, NW and E of it, 3 squares away.
+    state = state_of("white=Mh8E,Ca1N black=Lh11E,Lk11E,Le11E,Lk8N,Cp16S")
+    turns = of_tank(state, "h8")
+    assert {"h8-h8N xh11", "h8-h8N xk11", "h8-h8N xe11"} <= turns  # ahead, 45 degrees right and left
+    assert "h8-h8N xk8" not in turns  # 90 degrees to the side
+    assert {"h8-h8NE xk8", "h8-h8NE xh11"} <= turns and "h8-h8NE xe11" not in turns
+
+
+def test_fixed_guns_shoot_straight_ahead_only() -> None:
+    position = "white={}h8N,Ca1N black=Lh11E,Lk11E,Cp16S"
+    destroyer = of_tank(state_of(position.format("D")), "h8")
+    assert {"h8-h8NE xk11", "h8-h9N xh11", "h8-h7N xh11"} <= destroyer
+    assert "h8-h8NE xh11" not in destroyer
+    assert "h8-h8NE xh11" in of_tank(state_of(position.format("M")), "h8")  # a turret can
+
+
+def test_no_shot_at_an_adjacent_tank() -> None:
+    state = state_of("white=Hh8N,Ca1N black=Lh10S,Cp16S")
+    turns = of_tank(state, "h8")
+    assert "h8-h9N" in turns
+    assert "h8-h9N xh10" not in turns  # adjacent after the step
+    assert "h8-h7N xh10" in turns  # after the step backward there are two squares between
+    assert "h8-h8NE xh10" in turns  # N is 45 degrees from NE, and h9 is between
+
+
+def test_the_line_of_fire_must_be_clear() -> None:
+    state = state_of("obstacles=h10 wrecks=j10 white=Hh8NE,Mi9N,Ca1N black=Lh12S,Lk11S,Lf10S,Cp16S")
+    turns = of_tank(state, "h8")
+    assert not any(t.endswith("xh12") for t in turns if t.split("-")[1].startswith("h8"))  # obstacle h10
+    assert not any(t.startswith("h8-h8") and t.endswith("xk11") for t in turns)  # own tank on i9
+    assert "h8-h8N xf10" in turns  # NW diagonal g9 is empty
+
+
+def test_a_diagonal_line_passes_two_occupied_squares_beside_it() -> None:
+    state = state_of("obstacles=e4,d5 white=Hd4NE,Ca1N black=Mg7SW,Cp16S")
+    assert "d4-d4N xg7" in of_tank(state, "d4")
+
+
+def test_armour_is_hit_on_the_side_facing_the_shot_and_must_be_exceeded() -> None:
+    # A Medium (gun II) against a black Medium on h12: front II holds, side I and rear 0 do not.
+    front = state_of("white=Mh8N,Ca1N black=Mh12S,Cp16S")
+    assert "h8-h9N xh12" not in of_tank(front, "h8")
+    with pytest.raises(ActionError, match="does not pierce the front armour II"):
+        front.parse_action(WHITE, "Mh8-h9N xh12")
+    side = state_of("white=Mh8N,Ca1N black=Mh12E,Cp16S")
+    assert "h8-h9N xh12" in of_tank(side, "h8")
+    # A Heavy (III) against a Heavy: front III holds, side II does not; a Light (I) only beats armour 0.
+    assert "h8-h9N xh12" not in of_tank(state_of("white=Hh8N,Ca1N black=Hh12S,Cp16S"), "h8")
+    assert "h8-h9N xh12" in of_tank(state_of("white=Hh8N,Ca1N black=Hh12W,Cp16S"), "h8")
+    assert "h8-h9N xh12" not in of_tank(state_of("white=Lh8N,Ca1N black=Hh12N,Cp16S"), "h8")
+    assert "h8-h9N xh12" in of_tank(state_of("white=Lh8N,Ca1N black=Mh12N,Cp16S"), "h8")  # rear 0
+    assert "h8-h9N xh12" in of_tank(state_of("white=Dh8N,Ca1N black=Hh12S,Cp16S"), "h8")  # IV > III
+
+
+def test_armour_of_a_tank_facing_diagonally() -> None:
+    # Black Heavy on h8 facing NE. Only a shot along its facing line hits front or rear.
+    position = "white=Ch1N,Hd4NE,Mh4N,Dl12SW black=Hh8NE,Cp16S"
+    state = state_of(position)
+    legal = moves(state)
+    assert "Hd4-d4N xh8" in legal  # from straight behind: rear I < gun III
+    assert "Mh4-h5N xh8" not in legal  # from the south: side II, not less than gun II
+    assert "Mh4-f6N xh8" in legal  # the Medium gets behind it: rear I < II
+    assert "Dl12-k11SW xh8" in legal  # from straight ahead: front III < gun IV
+    assert not any(m.startswith("Ch1-") and m.endswith("xh8") for m in legal)
+    with pytest.raises(ActionError, match="side armour II"):
+        state.parse_action(WHITE, "Mh4-h5N xh8")
+
+
+def test_the_heavy_mortar_hits_3_to_5_ahead_over_anything() -> None:
+    state = state_of("obstacles=g4,h4,i4,h5 white=Ca1N,Rh3N black=Lh6S,Hh7S,Mh8E,Mh9S,Cp16S")
+    turns = of_tank(state, "h3")
+    assert {"h3-h3NE", "h3-h2N xh6", "h3-h2N xh7"} <= turns
+    # The wall h4 h5 stops it moving north; after its step backward h6, h7 and h8 are 4, 5 and 6 ahead.
+    assert "h3-h2N xh8" not in turns  # 6 squares ahead
+    assert "h3-h2N xh9" not in turns
+    with pytest.raises(ActionError, match="3 to 5 squares ahead, not 6"):
+        state.parse_action(WHITE, "Rh3-h2N xh8")
+    with pytest.raises(ActionError, match="straight ahead only"):
+        state.parse_action(WHITE, "Rh3-h3NE xh6")
+
+
+def test_only_the_moved_tank_shoots_and_only_after_moving() -> None:
+    # Only the Heavy's gun pierces the black Medium, so only the Heavy's turns may destroy it.
+    state = state_of("white=Hh8N,Lc3N,Cc1N black=Mh12S,Cp16S")
+    shots = [m for m in moves(state) if m.endswith("xh12")]
+    assert shots and all(m.startswith("Hh8-") for m in shots)
+    with pytest.raises(ActionError, match="must change"):
+        state.parse_action(WHITE, "Hh8-h8N xh12")
+
+
+def test_a_destroyed_tank_stays_as_a_wreck() -> None:
+    state = state_of("white=Hh8N,Ca1N black=Lh12S,Mh14S,Cp16S")
+    state.apply_str(WHITE, "Hh8-h9N xh12")
+    obs = state.observation(BLACK)
+    assert obs["wrecks"] == ["h12"]
+    assert all(t["square"] != "h12" for t in obs["tanks"])
+    assert not any(t.startswith("h14-h12") or t.startswith("h14-h11") for t in of_tank(state, "h14"))
+    assert "h14-h13S" in of_tank(state, "h14")
+    assert "wrecks=h12" in state.position()
+
+
+# --- the end of the game --------------------------------------------------------------------
+
+
+def test_destroying_the_command_tank_wins() -> None:
+    state = state_of("white=Hh8N,Ca1N black=Ch12S,Lp15S")
+    state.apply_str(WHITE, "Hh8-h9N xh12")
+    result = state.result()
+    assert result is not None and result.winner == WHITE
+    assert "destroyed Black's Command tank" in result.reason
+    assert state.to_act() == () and len(state.legal_actions(BLACK)) == 0
+    with pytest.raises(PositionError, match="game is won"):
+        state.position()
+
+
+def test_the_command_tank_escapes_over_the_far_edge() -> None:
+    state = state_of("turn=black white=Ch1N,Lp14S black=Cc1S,Lp16S")
+    assert "Cc1-off" in moves(state)
+    state.apply_str(BLACK, "Cc1-off")
+    result = state.result()
+    assert result is not None and result.winner == BLACK and "escaped" in result.reason
+    # White's own edge is not an escape, nor is a side edge.
+    assert not any(m.endswith("-off") for m in moves(state_of("white=Ca1S black=Cp16S,Lp1S")))
+
+
+def test_no_escape_diagonally_through_a_corner() -> None:
+    geo = GEOMETRY[16]
+    p16, o16 = parse_square(geo, "p16"), parse_square(geo, "o16")
+    assert geo.exits[WHITE][p16 * 8 + NE] == 0
+    assert geo.exits[WHITE][p16 * 8 + N] == 1 and geo.exits[WHITE][p16 * 8 + NW] == 1
+    assert geo.exits[WHITE][o16 * 8 + NE] == 1 and geo.exits[WHITE][p16 * 8 + E] == 0
+    # l12 facing NE: four diagonal steps reach p16 with one step left, and that
+    # step could only leave through the corner. From k12 the same path leaves at p17.
+    assert "Cl12-off" not in moves(state_of("white=Cl12NE black=Ca1S"))
+    assert "Ck12-off" in moves(state_of("white=Ck12NE black=Ca1S"))
+
+
+def test_check_and_escape_are_announced_after_every_turn() -> None:
+    state = state_of("white=Hh2N,Cc11N black=Ch14S,Lp16E")
+    assert state.announcements() == (False, False)  # nobody has moved yet
+    assert state.observation(WHITE)["announced"] is None
+    state.apply_str(WHITE, "Cc11-c12N")
+    # Hh2 could drive to h3 and shoot h14; c12 is 4 steps from the far edge and one more off it.
+    assert state.announcements() == (True, True)
+    assert state.observation(BLACK)["announced"] == {"by": "white", "check": True, "escape": True}
+    assert "White announces: Check! Escape!" in state.render()
+    state.apply_str(BLACK, "Ch14-h15S")  # Black could now destroy c12 in turn, but is far from rank 1
+    assert state.observation(WHITE)["announced"] == {"by": "black", "check": True, "escape": False}
+    quiet = state_of("turn=white ply=3 obstacles=a2,b2,b1 white=Ca1N black=Cp16S")
+    assert quiet.announcements() == (False, False)  # every line to a1 is blocked next to it
+    assert quiet.observation(WHITE)["announced"] == {"by": "black", "check": False, "escape": False}
+    assert "announces" not in quiet.observation_text(WHITE)
+    loud = state_of("turn=black ply=3 white=Cc16N black=Cp1S")
+    assert "White announces:" in loud.render() and "Escape!" in loud.render()
+
+
+def test_the_ply_limit_ends_in_a_draw() -> None:
+    game = TankChess(ply_limit=2)
+    state = game.state_from_position("white=Ch1N black=Ci16S")
+    state.apply_str(WHITE, "Ch1-h2N")
+    assert state.result() is None
+    state.apply_str(BLACK, "Ci16-i15S")
+    result = state.result()
+    assert result is not None and result.is_draw and "ply limit of 2" in result.reason
+    assert game.state_from_position("ply=5 white=Ch1N black=Ci16S").is_terminal()
+    assert TankChess().options["ply_limit"] == 1000
+
+
+# --- notation ---------------------------------------------------------------------------------
+
+
+def test_junk_is_not_a_turn() -> None:
+    state = state_of("white=Hc1N,Ca1N black=Lg5S,Cp16S")
+    for junk in (None, "Hc1-c2N", True, -1, 1 << 30, 511, 300 | 2 << 9 << 3):
+        assert junk not in state.legal_actions(WHITE)
+        with pytest.raises(ActionError):
+            state.apply(WHITE, junk)
+        with pytest.raises(ActionError):
+            state.action_to_str(WHITE, junk)
+
+
+def test_move_notation_reads_leniently_and_writes_canonically() -> None:
+    state = state_of("white=Hc1N,Ca1N black=Lg5S,Cp16S")
+    canonical = "Hc1-d2NE xg5"
+    action = state.parse_action(WHITE, canonical)
+    assert state.action_to_str(WHITE, action) == canonical
+    for text in ("hc1-d2ne xg5", "c1-d2NExg5", " H c1 - d2 NE x g5 "):
+        assert state.parse_action(WHITE, text) == action
+    assert state.action_to_str(WHITE, state.parse_action(WHITE, "c1ne")) == "Hc1-c1NE"
+    assert state.action_to_str(WHITE, state.parse_action(WHITE, "c1-c2")) == "Hc1-c2N"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "is not a move"),
+        ("Hc1", "give a destination, a facing or both"),
+        ("Hc1-d2NE x", "is not a move"),
+        ("Hc1-q2N", "off the 16x16 board"),
+        ("Hb1-b2N", "no tank on b1"),
+        ("Mc1-c2N", "is a Heavy tank"),
+        ("Cp16-p15S", "Black's"),
+        ("Ca1-offN", "takes no facing and no shot"),
+        ("Hc1-off", "only a Command tank may drive off the board"),
+        ("Hc1-c5N", "cannot reach c5"),
+        ("Hc1-d2NE xg6", "no enemy tank on g6"),
+        ("Hc1-c2N xg5", "not on a straight or diagonal line"),
+    ],
+)
+def test_bad_moves_get_one_line_errors(text: str, message: str) -> None:
+    state = state_of("white=Hc1N,Ca1N black=Lg5S,Cp16S")
+    with pytest.raises(ActionError, match=message) as info:
+        state.parse_action(WHITE, text)
+    assert "\n" not in str(info.value)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), size=st.sampled_from([16, 20]), plies=st.integers(0, 40))
+def test_every_legal_turn_round_trips_through_notation(seed: int, size: int, plies: int) -> None:
+    rng = random.Random(seed)
+    state = GAMES[size].new_initial_state()
+    for _ in range(plies):
+        if state.is_terminal():
+            return
+        state.apply(state.turn, state.legal_actions(state.turn).sample(rng))
+    if state.is_terminal():
+        return
+    for action in state.legal_actions(state.turn):
+        text = state.action_to_str(state.turn, action)
+        assert state.parse_action(state.turn, text) == action
+
+
+# --- positions and setups ---------------------------------------------------------------------
+
+
+def test_position_notation_round_trips() -> None:
+    for size in (16, 20):
+        state = GAMES[size].new_initial_state()
+        text = state.position()
+        again = GAMES[size].state_from_position(text)
+        assert again.position() == text and again.board == state.board
+    text = "size=16 turn=black ply=9 obstacles=basic wrecks=a4 white=Lb4NW,Ch1N black=Ci16S"
+    state = state_of(text)
+    assert state.turn == BLACK and state.ply == 9 and len(state.setup().obstacles) == 50
+    assert state_of(state.position()).position() == state.position()
+
+
+def test_a_setup_file_may_wrap_lines_and_hold_comments() -> None:
+    text = """
+    # my setup
+    size = 16    turn=white
+    obstacles=d8, e8,
+              f8   # a short wall
+    white=Ch1N, Lc3NE
+    black=Ci16S
+    """
+    setup = parse_position(text)
+    assert len(setup.obstacles) == 3 and len(setup.tanks) == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty"),
+        ("white=Ch1N", "no black tanks"),
+        ("white=Ch1N black=Lg14S", "black has no Command tank"),
+        ("white=Ch1N,Cc1N black=Ci16S", "white has 2 Command tanks"),
+        ("white=Ch1N,Lh1N black=Ci16S", "h1 holds both a white Command tank and a white Light tank"),
+        ("obstacles=h1 white=Ch1N black=Ci16S", "h1 holds both an obstacle and a white Command tank"),
+        ("white=Ch1N,Lq3N black=Ci16S", "q3 is off the 16x16 board"),
+        ("white=Ch1N,Lc17N black=Ci16S", "c17 is off the 16x16 board"),
+        ("white=Ch1N,Xc3N black=Ci16S", "unknown type 'X'"),
+        ("white=Ch1N,Lc3 black=Ci16S", "is not type, square and facing"),
+        ("white=Ch1N,Lc3Q black=Ci16S", "is not type, square and facing"),
+        ("size=18 white=Ch1N black=Ci16S", "16 or 20"),
+        ("turn=red white=Ch1N black=Ci16S", "white or black"),
+        ("ply=-1 white=Ch1N black=Ci16S", "whole number"),
+        ("colour=white white=Ch1N black=Ci16S", "unknown field 'colour'"),
+        ("white=Ch1N white=Ch2N black=Ci16S", "given twice"),
+        ("hello white=Ch1N black=Ci16S", "not a field=value word"),
+        ("wrecks=z9 white=Ch1N black=Ci16S", "not a square"),
+        ("size=20 white=Ch1N black=Ci16S", "20x20 but the game is 16x16"),
+    ],
+)
+def test_a_bad_setup_gets_a_one_line_error(text: str, message: str) -> None:
+    with pytest.raises(PositionError, match=message) as info:
+        GAMES[16].state_from_position(text)
+    assert "\n" not in str(info.value)
+
+
+def test_starting_from_a_setup_file(tmp_path: Path) -> None:
+    path = tmp_path / "duel.txt"
+    path.write_text("# a duel\nsize=20 turn=black white=Cj1N,Dh3N black=Ck20S,Rm18S\n", encoding="utf-8")
+    game = load_game("tank-chess", size="20", setup=str(path))
+    state = game.new_initial_state()
+    assert isinstance(state, TankChessState)
+    assert state.turn == BLACK and len(state.tanks[WHITE]) == 2
+    with pytest.raises(OptionError, match="set the option size=20"):
+        load_game("tank-chess", setup=str(path))
+    with pytest.raises(OptionError, match="is not a file"):
+        load_game("tank-chess", setup=str(tmp_path / "missing.txt"))
+    bad = tmp_path / "bad.txt"
+    bad.write_text("white=Ch1N black=Lg14S", encoding="utf-8")
+    with pytest.raises(OptionError, match="black has no Command tank") as info:
+        load_game("tank-chess", setup=str(bad))
+    assert "\n" not in str(info.value)
+
+
+# --- perft and the reference implementation ---------------------------------------------------
+
+
+def perft(state: TankChessState, depth: int) -> int:
+    legal = state.legal_actions(state.turn)
+    if depth == 1:
+        return len(legal)
+    total = 0
+    for action in legal:
+        child = state.clone()
+        child.apply(child.turn, action)
+        total += 1 if child.is_terminal() else perft(child, depth - 1)
+    return total
+
+
+@pytest.mark.parametrize("entry", PERFT["positions"], ids=[p["name"] for p in PERFT["positions"]])
+def test_perft(entry: dict[str, Any]) -> None:
+    state = state_of(entry["position"])
+    counts = entry["perft"]
+    assert [perft(state, d) for d in range(1, len(counts) + 1)] == counts
+    # The reference agrees: to depth 2 where that is quick, else depth 1.
+    depth = 2 if counts[0] < 200 else 1
+    assert ref.perft(ref.read(entry["position"]), depth) == counts[depth - 1]
+    assert ref.legal_moves(ref.read(entry["position"])) == moves(state)
+
+
+def random_setup(rng: random.Random) -> Setup:
+    """A random legal position; in half of them the tanks crowd into a small area, to meet."""
+    size = rng.choice((16, 20))
+    squares = rng.sample(range(size * size), size * size)
+    if rng.random() < 0.5:
+        x0, y0, span = rng.randrange(size - 6), rng.randrange(size - 6), rng.randrange(6, 10)
+        near = [s for s in squares if x0 <= s % size < x0 + span and y0 <= s // size < y0 + span]
+        near_set = set(near)
+        squares = near + [s for s in squares if s not in near_set]
+    tanks = []
+    for side in (WHITE, BLACK):
+        for kind in [3] + [rng.choice((0, 1, 2, 4, 5)) for _ in range(rng.randrange(4))]:
+            tanks.append((side, kind, squares.pop(0), rng.randrange(8)))
+    if rng.random() < 0.3:  # a Command tank near its far edge, to escape
+        side = rng.randrange(2)
+        row = rng.choice((0, 1, 2))
+        square = (size - 1 - row if side == WHITE else row) * size + rng.randrange(size)
+        if all(t[2] != square for t in tanks):
+            tanks = [(s, k, square if (s == side and k == 3) else sq, f) for s, k, sq, f in tanks]
+            squares.remove(square)
+    count = int(len(squares) * rng.random() * 0.3)
+    blocked = rng.sample(squares, count + 4)
+    obstacles, wrecks = blocked[:count], blocked[count : count + rng.randrange(5)]
+    tanks.sort(key=lambda t: t[2])
+    return Setup(
+        size, rng.randrange(2), rng.randrange(9), frozenset(obstacles), frozenset(wrecks), tuple(tanks)
+    )
+
+
+def test_the_fast_rules_agree_with_the_reference_on_random_positions() -> None:
+    rng = random.Random(2024)
+    seen: Counter[str] = Counter()
+    positions = [format_position(random_setup(rng)) for _ in range(2000)]
+    for size in (16, 20):  # and crowded positions from random games
+        for _ in range(6):
+            state = GAMES[size].new_initial_state()
+            for _ in range(rng.randrange(10, 120)):
+                if state.is_terminal():
+                    break
+                if rng.random() < 0.25:
+                    positions.append(state.position())
+                state.apply(state.turn, state.legal_actions(state.turn).sample(rng))
+    for index, text in enumerate(positions):
+        state = state_of(text)
+        position = ref.read(text)
+        fast = moves(state)
+        assert fast == ref.legal_moves(position), text
+        seen["shots"] += any(" x" in m for m in fast)
+        seen["escapes"] += any(m.endswith("-off") for m in fast)
+        move = rng.choice(sorted(fast))
+        mover = position.turn
+        state.apply_str(state.turn, move)
+        after, winner = ref.play(position, move)
+        if winner is not None:
+            result = state.result()
+            assert result is not None and result.winner == ("white", "black").index(winner), (text, move)
+            seen["wins"] += 1
+        else:
+            assert state.position() == ref.write(after), (text, move)
+            if index % 5 == 0:
+                assert state.announcements() == ref.announcements(after, mover), (text, move)
+                seen["checks"] += state.announcements()[0]
+    # The sample is worth something only if it met every rule often.
+    assert min(seen.values()) >= 20 and len(seen) == 4, seen
+
+
+# --- rendering and observations -------------------------------------------------------------
+
+
+def test_rendering_shows_coordinates_obstacles_wrecks_and_facings() -> None:
+    state = state_of("obstacles=c3 wrecks=d4 white=Ch1NE,Rb2N black=Ci16S,Mj9SW")
+    text = state.render()
+    lines = text.splitlines()
+    assert lines[1].split() == list("abcdefghijklmnop")
+    row3 = next(line for line in lines if line.startswith(" 3 "))
+    assert row3.split()[3] == "##"
+    assert next(line for line in lines if line.startswith(" 4 ")).split()[4] == "xx"
+    assert "C↗" in text and "R↑" in text and "c↓" in text and "m↙" in text
+    wide = GAMES[20].new_initial_state().render().splitlines()
+    assert wide[1].split()[-1] == "t" and max(len(line) for line in wide) < 80
+
+
+def test_observation_is_plain_data() -> None:
+    state = GAMES[20].new_initial_state()
+    state.apply_str(WHITE, "Lc3-c4N")
+    obs = state.observation(BLACK)
+    assert json.loads(json.dumps(obs)) == obs
+    assert obs["last_move"] == {"by": "white", "move": "Lc3-c4N"}
+    assert obs["to_move"] == "black" and obs["size"] == 20 and len(obs["tanks"]) == 28
+
+
+# --- the rule-of-thumb agent ----------------------------------------------------------------
+
+
+def test_the_rule_agent_beats_random() -> None:
+    for size, games in (("16", 6), ("20", 2)):
+        summaries = list(run_match("tank-chess", ["rule", "random"], games, seed=11, options={"size": size}))
+        wins = sum(1 for g in summaries if g.ranking == (1, 2))
+        assert wins == games, (size, [g.ranking for g in summaries])
+
+
+def test_the_rule_agent_takes_a_win_and_checks_its_parameters() -> None:
+    game = GAMES[16]
+    state = game.state_from_position("white=Hh8N,Ca1N black=Ch12S,Lp15S,Mb16S")
+    agent = make_agent("rule", game, WHITE, seed=3)
+    assert state.action_to_str(WHITE, agent.act(PlayerView(state, WHITE))).endswith("xh12")
+    with pytest.raises(AgentError, match="unknown parameter"):
+        make_agent("rule:depth=2", game, WHITE)
+    with pytest.raises(AgentError, match="whole number"):
+        make_agent("rule:lookahead=0", game, WHITE)
