@@ -20,6 +20,7 @@ from tussle.game import Game, GameInfo
 _GAMES: dict[str, str] = {
     "robo-pigs": "tussle.games.robo_pigs:RoboPigs",
     "fight": "tussle.games.fight:Fight",
+    "fightopia": "tussle.games.fightopia:Fightopia",
     "tank-chess": "tussle.games.tank_chess:TankChess",
 }
 

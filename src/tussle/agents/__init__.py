@@ -30,6 +30,7 @@ _GENERAL: dict[str, str] = {
 _RULE: dict[str, str] = {
     "robo-pigs": "tussle.agents.robo_pigs:RoboPigsRuleAgent",
     "fight": "tussle.agents.fight:FightRuleAgent",
+    "fightopia": "tussle.agents.fightopia:FightopiaRuleAgent",
     "tank-chess": "tussle.agents.tank_chess:TankChessRuleAgent",
 }
 

@@ -1,0 +1,330 @@
+"""Fightopia notation: actions and positions as text.
+
+Actions name the acting piece, then ``-`` and where it goes, or ``x`` and what
+it kills. A Pawn is named by its square, a Giant by ``G`` and its corner (the
+square nearest a1), a Tank by ``T`` and both its squares (nearest a1 first):
+
+=============  ======================  =========================================
+action         example                 meaning
+=============  ======================  =========================================
+pawn step      ``c3-c4``               the Pawn on c3 steps to c4
+giant step     ``Gd1-d2``              the Giant on d1-e2 steps north, to d2-e3
+giant kill     ``Gd4xTc4c5``           the Giant on d4-e5 kills the Tank on c4-c5
+tank move      ``Ta1a2-a3a4``          the Tank on a1-a2 moves two squares north
+tank pivot     ``Ta1a2-a2b2``          the same Tank turns about a2 (its a1 end swings to b2)
+tank shot      ``Ta1a2xa6``            it shoots the enemy Pawn on a6
+chance         ``first white``         White moves first (or ``first black``)
+=============  ======================  =========================================
+
+A position is the board rank 8 to rank 1 (``/`` between ranks, digits for runs
+of empty squares, White in capitals), the side to move (``w``, ``b``, or ``-``
+before the first player is drawn) and the number of plies played. Each square
+of a piece holds its letter: ``P`` Pawn, ``G`` Giant, ``V`` a Tank standing
+along a file (vertical), ``H`` a Tank lying along a rank (horizontal).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tussle.errors import ActionError, PositionError
+from tussle.games.fightopia.board import (
+    BLACK,
+    COLOR_NAMES,
+    GIANT_KILL,
+    GIANT_MASK,
+    GIANT_STEP,
+    PAWN_STEP,
+    SIZE,
+    TANK_MOVE,
+    TANK_SHOT,
+    WHITE,
+    decode,
+    encode,
+    parse_square,
+    square_name,
+    tank_code,
+    tank_ok,
+    tank_squares,
+)
+
+FIRST = ("first white", "first black")
+
+
+def tank_name(code: int) -> str:
+    """Both squares of a Tank, nearest a1 first.
+
+    >>> tank_name(1)
+    'a1a2'
+    """
+    low, high = tank_squares(code)
+    return square_name(low) + square_name(high)
+
+
+def format_action(action: int) -> str:
+    """The canonical notation of a player's action.
+
+    >>> format_action(encode(PAWN_STEP, 18, 26)), format_action(encode(TANK_MOVE, 1, 33))
+    ('c3-c4', 'Ta1a2-a3a4')
+    """
+    kind, a, b = decode(action) if isinstance(action, int) and action >= 0 else (-1, 0, 0)
+    squares_ok = a < SIZE * SIZE and b < SIZE * SIZE
+    if kind == PAWN_STEP and squares_ok:
+        return f"{square_name(a)}-{square_name(b)}"
+    if kind == GIANT_STEP and squares_ok:
+        return f"G{square_name(a)}-{square_name(b)}"
+    if kind == GIANT_KILL and a < SIZE * SIZE and tank_ok(b):
+        return f"G{square_name(a)}xT{tank_name(b)}"
+    if kind == TANK_MOVE and tank_ok(a) and tank_ok(b):
+        return f"T{tank_name(a)}-{tank_name(b)}"
+    if kind == TANK_SHOT and tank_ok(a) and b < SIZE * SIZE:
+        return f"T{tank_name(a)}x{square_name(b)}"
+    raise ActionError(f"{action!r} is not a Fightopia action")
+
+
+_SQ = "[a-h][1-8]"
+_ACTION = re.compile(rf"(?P<piece>[pgt]?)(?P<src>(?:{_SQ})+)(?P<op>[-x])(?P<mark>[pgt]?)(?P<dst>(?:{_SQ})+)")
+_HINT = "e.g. c3-c4, Gd1-d2, Gd4xTc4c5, Ta1a2-a3a4, Ta1a2xa6"
+
+
+def _squares(text: str) -> list[int]:
+    return [parse_square(text[i : i + 2]) for i in range(0, len(text), 2)]
+
+
+def _tank(original: str, squares: list[int]) -> int:
+    names = "".join(square_name(s) for s in squares)
+    if len(squares) != 2:
+        raise ActionError(f"{original!r}: a Tank is named by its two squares, not {names!r}")
+    try:
+        return tank_code(squares[0], squares[1])
+    except ValueError:
+        raise ActionError(f"{original!r}: {names} are not two neighbouring squares of one Tank") from None
+
+
+def parse_action(text: str, giant: int) -> int:
+    """Read a player's action; ``giant`` is the corner of that player's Giant.
+
+    Letters may be in either case, spaces are ignored, a Tank's squares may come
+    in either order, a Pawn may carry a ``P`` and the target Tank of a kill may
+    leave out its ``T``.
+
+    >>> format_action(parse_action("T a2a1 - b2 a2", 3))
+    'Ta1a2-a2b2'
+    >>> format_action(parse_action("gd1xa2a1", 3))
+    'Gd1xTa1a2'
+    """
+    if not isinstance(text, str):
+        raise ActionError(f"{text!r} is not a Fightopia action ({_HINT})")
+    match = _ACTION.fullmatch("".join(text.split()).lower())
+    if match is None:
+        raise ActionError(f"{text!r} is not a Fightopia action ({_HINT})")
+    piece, op, mark = match["piece"], match["op"], match["mark"]
+    src, dst = _squares(match["src"]), _squares(match["dst"])
+    if piece in ("", "p"):
+        if len(src) != 1 or len(dst) != 1 or op != "-" or mark not in ("", "p"):
+            raise ActionError(f"{text!r}: a Pawn only steps, written like c3-c4 (Pawns kill nothing)")
+        return encode(PAWN_STEP, src[0], dst[0])
+    if piece == "g":
+        if len(src) != 1:
+            raise ActionError(f"{text!r}: name the Giant by one square, its corner, e.g. Gd1-d2")
+        if src[0] != giant:
+            # Only the corner names the Giant, so that a text means one action wherever it stands.
+            raise ActionError(
+                f"{text!r}: your Giant stands on {giant_name(giant)}; name it by its corner "
+                f"{square_name(giant)} (the square nearest a1)"
+            )
+        if op == "x":
+            if mark not in ("", "t"):
+                raise ActionError(f"{text!r}: a Giant kills only Tanks (Giants cannot kill Pawns)")
+            return encode(GIANT_KILL, giant, _tank(text, dst))
+        if len(dst) != 1 or mark not in ("", "g"):
+            raise ActionError(f"{text!r}: a Giant step is written corner to corner, e.g. Gd1-d2")
+        return encode(GIANT_STEP, giant, dst[0])
+    tank = _tank(text, src)
+    if op == "-":
+        if mark not in ("", "t"):
+            raise ActionError(f"{text!r}: a Tank moves to two squares, e.g. Ta1a2-a3a4")
+        return encode(TANK_MOVE, tank, _tank(text, dst))
+    if len(dst) != 1 or mark not in ("", "p"):
+        raise ActionError(f"{text!r}: a Tank shoots only Pawns, written like Ta1a2xa6")
+    return encode(TANK_SHOT, tank, dst[0])
+
+
+def giant_name(corner: int) -> str:
+    """The Giant's squares as a range, corner first.
+
+    >>> giant_name(3)
+    'd1-e2'
+    """
+    return f"{square_name(corner)}-{square_name(corner + SIZE + 1)}"
+
+
+def format_chance(outcome: int) -> str:
+    """``first white`` or ``first black``."""
+    return FIRST[outcome]
+
+
+def parse_chance(text: str) -> int:
+    """Read who moves first.
+
+    >>> parse_chance("First Black")
+    1
+    """
+    words = " ".join(text.lower().split()) if isinstance(text, str) else ""
+    if words in ("first white", "first w"):
+        return WHITE
+    if words in ("first black", "first b"):
+        return BLACK
+    raise ActionError(f"{text!r} is not a chance outcome (first white, first black)")
+
+
+# --- positions -----------------------------------------------------------------
+
+_PIECE_LETTERS = "PGVH"
+
+
+class Board:
+    """The pieces of a position, as read from or written to notation (no rule checks beyond shape)."""
+
+    __slots__ = ("giants", "pawns", "ply", "side", "tanks")
+
+    def __init__(
+        self,
+        pawns: tuple[int, int],
+        giants: tuple[int, int],
+        tanks: tuple[tuple[int, ...], tuple[int, ...]],
+        side: int,
+        ply: int,
+    ) -> None:
+        self.pawns = pawns
+        self.giants = giants
+        self.tanks = tanks
+        self.side = side
+        self.ply = ply
+
+
+def format_position(board: Board) -> str:
+    """Write a position.
+
+    >>> b = Board((1 << 18, 1 << 45), (3, 51), ((1,), (97,)), 0, 7)
+    >>> format_position(b)
+    'v2gg3/v2gg3/5p2/8/8/2P5/V2GG3/V2GG3 w 7'
+    """
+    grid = [""] * (SIZE * SIZE)
+    for color in (WHITE, BLACK):
+        pawn, giant, standing, lying = ("P", "G", "V", "H") if color == WHITE else ("p", "g", "v", "h")
+        pawns = board.pawns[color]
+        while pawns:
+            bit = pawns & -pawns
+            grid[bit.bit_length() - 1] = pawn
+            pawns ^= bit
+        corner = board.giants[color]
+        for s in (corner, corner + 1, corner + SIZE, corner + SIZE + 1):
+            grid[s] = giant
+        for code in board.tanks[color]:
+            for s in tank_squares(code):
+                grid[s] = standing if code & 1 else lying
+    rows = []
+    for rank in range(SIZE - 1, -1, -1):
+        row, empty = "", 0
+        for letter in grid[rank * SIZE : rank * SIZE + SIZE]:
+            if not letter:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += letter
+        if empty:
+            row += str(empty)
+        rows.append(row)
+    side = "-" if board.side < 0 else "wb"[board.side]
+    return f"{'/'.join(rows)} {side} {board.ply}"
+
+
+def parse_position(text: str) -> Board:
+    """Read a position, checking its shape: every piece whole, one Giant a side, at most
+    two Tanks and ten Pawns a side. Raises :class:`PositionError` naming the problem.
+
+    >>> b = parse_position("v2gg3/v2gg3/5p2/8/8/2P5/V2GG3/V2GG3 w 7")
+    >>> b.giants, b.tanks, b.side, b.ply
+    ((3, 51), ((1,), (97,)), 0, 7)
+    """
+    example = "e.g. 'vppggppv/v1pggp1v/2pppp2/8/8/2PPPP2/V1PGGP1V/VPPGGPPV - 0'"
+    parts = text.split() if isinstance(text, str) else []
+    if len(parts) != 3:
+        raise PositionError(f"{text!r}: a position is '<board> <side to move> <plies>', {example}")
+    rows = parts[0].split("/")
+    if len(rows) != SIZE:
+        raise PositionError(f"{text!r}: the board needs {SIZE} ranks separated by '/', not {len(rows)}")
+    grid: dict[int, str] = {}
+    for i, row in enumerate(rows):
+        rank = SIZE - 1 - i
+        f = 0
+        for ch in row:
+            if ch.isdigit():
+                f += int(ch)
+            elif ch.upper() in _PIECE_LETTERS:
+                if f < SIZE:
+                    grid[rank * SIZE + f] = ch
+                f += 1
+            else:
+                raise PositionError(f"{text!r}: rank {rank + 1} has {ch!r}, not a digit or one of PGVH pgvh")
+        if f != SIZE:
+            raise PositionError(f"{text!r}: rank {rank + 1} covers {f} squares, not {SIZE}")
+    pawns = [0, 0]
+    giants = [0, 0]
+    tanks: list[list[int]] = [[], []]
+    for color, case in ((WHITE, str.upper), (BLACK, str.lower)):
+        name = COLOR_NAMES[color]
+        mine = {s: ch.upper() for s, ch in grid.items() if ch == case(ch)}
+        for s, ch in mine.items():
+            if ch == "P":
+                pawns[color] |= 1 << s
+        giant = sorted(s for s, ch in mine.items() if ch == "G")
+        if len(giant) != 4 or GIANT_MASK[giant[0]] != sum(1 << s for s in giant):
+            raise PositionError(
+                f"{text!r}: {name} needs exactly one Giant, four {case('G')} in a 2x2 block "
+                f"(Giants are never removed), found {len(giant)} {case('G')}"
+            )
+        giants[color] = giant[0]
+        for letter, step in (("V", SIZE), ("H", 1)):
+            halves = {s for s, ch in mine.items() if ch == letter}
+            # Scanning upwards (or rightwards), the lowest half left must pair with
+            # the square beyond it, so a run of halves splits into Tanks in one way.
+            for s in sorted(halves):
+                if s not in halves:
+                    continue
+                other = s + step
+                if other not in halves or (step == 1 and s & 7 == SIZE - 1):
+                    raise PositionError(
+                        f"{text!r}: {name} has half a Tank on {square_name(s)} "
+                        f"({case(letter)} needs its other half {'above' if step == SIZE else 'to its right'})"
+                    )
+                halves -= {s, other}
+                tanks[color].append(tank_code(s, other))
+        if len(tanks[color]) > 2:
+            raise PositionError(f"{text!r}: {name} has {len(tanks[color])} Tanks; a side has at most 2")
+        count = pawns[color].bit_count()
+        if count > 10:
+            raise PositionError(f"{text!r}: {name} has {count} Pawns; a side has at most 10")
+    side_text, ply_text = parts[1], parts[2]
+    if side_text not in ("w", "b", "-"):
+        raise PositionError(f"{text!r}: the side to move is w, b or - (not drawn yet), not {side_text!r}")
+    if not ply_text.isdigit():
+        raise PositionError(f"{text!r}: the ply count {ply_text!r} is not a whole number")
+    ply = int(ply_text)
+    side = "wb-".index(side_text)
+    if side == 2:
+        if ply:
+            raise PositionError(
+                f"{text!r}: the first player is drawn before the first ply, so '-' needs 0 plies"
+            )
+        side = -1
+    return Board(
+        (pawns[0], pawns[1]),
+        (giants[0], giants[1]),
+        (tuple(tanks[0]), tuple(tanks[1])),
+        side,
+        ply,
+    )

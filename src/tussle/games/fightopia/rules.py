@@ -1,0 +1,529 @@
+"""Fightopia: the rules.
+
+Two players, White (player 0) and Black (player 1), each with ten Pawns, two
+Tanks (1x2) and one Giant (2x2) on a chessboard. A chance event decides who
+moves first; then players alternate, one action per turn:
+
+* a Pawn steps one square in any of the eight directions, into an empty square;
+* a Giant steps one square in any of the eight directions, when every square of
+  its new place is clear (those it leaves count as clear), or, instead, kills an
+  enemy Tank that shares at least one edge with it;
+* a Tank moves 1 or 2 squares along its length, pivots a quarter turn about
+  either end (the square its other end swings to must be clear; with the option
+  ``pivot_sweep`` also the square it sweeps through), or shoots the nearest
+  enemy Pawn along its length, out of either end, with nothing in between.
+
+Nothing ever moves into an occupied square. A player wins at once when their
+Giant touches the opponent's back rank, or when they kill the second enemy Tank.
+A player with no legal action on their turn ends the game as a draw (the chess
+stalemate), and the option ``ply_limit`` ends it as a draw after that many plies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from tussle.errors import ActionError, PositionError
+from tussle.game import (
+    CHANCE,
+    Actions,
+    ChanceMode,
+    Dynamics,
+    Game,
+    GameInfo,
+    Information,
+    ListActions,
+    Option,
+    Result,
+    State,
+)
+from tussle.games.fightopia.board import (
+    BLACK,
+    COLOR_NAMES,
+    FULL,
+    GIANT_EDGE,
+    GIANT_KILL,
+    GIANT_MASK,
+    GIANT_STEP,
+    GIANT_STEPS,
+    GOAL_CORNER_RANK,
+    PAWN_SHIFTS,
+    PAWN_STEP,
+    SIZE,
+    TANK_MASK,
+    TANK_MOVE,
+    TANK_MOVES,
+    TANK_PIVOTS,
+    TANK_RAY_DOWN,
+    TANK_RAY_UP,
+    TANK_SHOT,
+    WHITE,
+    decode,
+    square_name,
+    tank_ok,
+    tank_squares,
+)
+from tussle.games.fightopia.notation import (
+    Board,
+    format_action,
+    format_chance,
+    format_position,
+    parse_action,
+    parse_chance,
+    parse_position,
+    tank_name,
+)
+
+#: The starting setup, before the first player is drawn.
+START = "vppggppv/v1pggp1v/2pppp2/8/8/2PPPP2/V1PGGP1V/VPPGGPPV - 0"
+
+#: The default ply limit: far beyond any game between people, yet it ends every
+#: game (random play averages about 800 plies and can in principle go on forever).
+DEFAULT_PLY_LIMIT = 2000
+
+# Pivot tables without and with the swept square, as (new code, must be clear).
+_PIVOTS_PLAIN: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((new, need) for new, need, _ in row) for row in TANK_PIVOTS
+)
+_PIVOTS_SWEPT: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((new, need | swept) for new, need, swept in row) for row in TANK_PIVOTS
+)
+
+
+class FightopiaActions(ListActions[int]):
+    """The legal actions of a turn: ints, so anything else is simply not a member."""
+
+    __slots__ = ()
+
+    def __contains__(self, item: object) -> bool:
+        return type(item) is int and super().__contains__(item)
+
+
+_NONE = FightopiaActions(())
+
+
+class Fightopia(Game):
+    """Fightopia for two players.
+
+    >>> state = Fightopia().new_initial_state()
+    >>> state.to_act(), [text for _, text in state.chance_texts()]
+    ((-1,), ['first white', 'first black'])
+    >>> state.apply_str(-1, "first white")
+    0
+    >>> len(state.legal_actions(0))
+    30
+    """
+
+    info = GameInfo(
+        id="fightopia",
+        name="Fightopia",
+        description=(
+            "Pawns, Tanks and Giants on a chessboard: walk your Giant across the board "
+            "or kill both enemy Tanks."
+        ),
+        min_players=2,
+        max_players=2,
+        dynamics=Dynamics.SEQUENTIAL,
+        chance=ChanceMode.EXPLICIT,
+        information=Information.PERFECT,
+        options=(
+            Option(
+                "ply_limit",
+                "int",
+                DEFAULT_PLY_LIMIT,
+                "end the game as a draw after this many plies (0: no limit)",
+                minimum=0,
+            ),
+            Option(
+                "pivot_sweep",
+                "bool",
+                False,
+                "a pivoting Tank also needs the square it sweeps through to be clear",
+            ),
+        ),
+        has_position=True,
+    )
+
+    def new_initial_state(self) -> FightopiaState:
+        return self.state_from_position(START)
+
+    def state_from_position(self, text: str) -> FightopiaState:
+        """Read a position (see :mod:`tussle.games.fightopia.notation`).
+
+        >>> Fightopia().state_from_position("4gg2/4gg2/8/8/8/8/V2GG3/V2GG3 w 0")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        tussle.errors.PositionError: '...': ... no Tanks left, so White has won, yet White is to move
+        """
+        board = parse_position(text)
+        state = FightopiaState(self, board)
+        side = board.side
+        for color in (WHITE, BLACK):
+            why = state.win_reason(color)
+            if why is None:
+                continue
+            if side < 0:
+                raise PositionError(f"{text!r}: the game is already over ({why}) before anybody has moved")
+            if color == side:
+                raise PositionError(
+                    f"{text!r}: the game is already over: {why}, so {COLOR_NAMES[color]} has won, "
+                    f"yet {COLOR_NAMES[color]} is to move"
+                )
+        state.settle()
+        return state
+
+
+class FightopiaState(State):
+    """One moment of a game of Fightopia.
+
+    ``side`` is the color to move (-1 before the first player is drawn),
+    ``ply`` the number of player actions so far.
+    """
+
+    __slots__ = ("_legal", "_result", "game", "giants", "last", "pawns", "ply", "side", "tanks")
+
+    def __init__(self, game: Fightopia, board: Board) -> None:
+        self.game = game
+        self.pawns = list(board.pawns)
+        self.giants = list(board.giants)
+        self.tanks = [tuple(sorted(board.tanks[0])), tuple(sorted(board.tanks[1]))]
+        self.side = board.side
+        self.ply = board.ply
+        #: The last event, as ``(player, notation)``.
+        self.last: tuple[int, str] | None = None
+        self._result: Result | None = None
+        self._legal: FightopiaActions | None = None
+
+    # --- winning --------------------------------------------------------------
+
+    def win_reason(self, color: int) -> str | None:
+        """Why ``color`` has won in this position, or None.
+
+        >>> Fightopia().new_initial_state().win_reason(0) is None
+        True
+        """
+        if self.giants[color] >> 3 == GOAL_CORNER_RANK[color]:
+            return f"{COLOR_NAMES[color]}'s Giant reached rank {8 if color == WHITE else 1}"
+        if not self.tanks[1 - color]:
+            return f"{COLOR_NAMES[1 - color]} has no Tanks left"
+        return None
+
+    def settle(self) -> None:
+        """Decide whether the game is over now; otherwise list the mover's actions."""
+        self._legal = None
+        self._result = None
+        side = self.side
+        if side < 0:
+            return
+        mover = 1 - side
+        why = self.win_reason(mover)
+        if why is not None:
+            self._result = Result.win(mover, 2, why)
+            return
+        limit = self.game.options["ply_limit"]
+        if limit and self.ply >= limit:
+            self._result = Result.draw(2, f"ply limit of {limit} reached")
+            return
+        legal = FightopiaActions(sorted(self.generate(side)))
+        if not legal:
+            self._result = Result.draw(2, f"{COLOR_NAMES[side]} has no legal action")
+            return
+        self._legal = legal
+
+    # --- move generation --------------------------------------------------------
+
+    def occupied(self) -> int:
+        """Every occupied square, as a bitboard."""
+        occ = self.pawns[0] | self.pawns[1] | GIANT_MASK[self.giants[0]] | GIANT_MASK[self.giants[1]]
+        for code in self.tanks[0]:
+            occ |= TANK_MASK[code]
+        for code in self.tanks[1]:
+            occ |= TANK_MASK[code]
+        return occ
+
+    def generate(self, color: int) -> Iterator[int]:
+        """Every legal action of ``color`` in this position (whoever is to move)."""
+        occ = self.occupied()
+        empty = FULL & ~occ
+        pawns = self.pawns[color]
+        for shift, sources in PAWN_SHIFTS:
+            moved = pawns & sources
+            targets = (moved << shift if shift > 0 else moved >> -shift) & empty
+            while targets:
+                bit = targets & -targets
+                to = bit.bit_length() - 1
+                yield PAWN_STEP << 16 | (to - shift) << 8 | to
+                targets ^= bit
+        corner = self.giants[color]
+        for new, need in GIANT_STEPS[corner]:
+            if not need & occ:
+                yield GIANT_STEP << 16 | corner << 8 | new
+        edge = GIANT_EDGE[corner]
+        for code in self.tanks[1 - color]:
+            if TANK_MASK[code] & edge:
+                yield GIANT_KILL << 16 | corner << 8 | code
+        pivots = _PIVOTS_SWEPT if self.game.options["pivot_sweep"] else _PIVOTS_PLAIN
+        enemy_pawns = self.pawns[1 - color]
+        for code in self.tanks[color]:
+            for new, need in TANK_MOVES[code]:
+                if not need & occ:
+                    yield TANK_MOVE << 16 | code << 8 | new
+            for new, need in pivots[code]:
+                if not need & occ:
+                    yield TANK_MOVE << 16 | code << 8 | new
+            # The nearest piece out of each end is the only possible target.
+            ahead = TANK_RAY_UP[code] & occ
+            if ahead:
+                bit = ahead & -ahead
+                if bit & enemy_pawns:
+                    yield TANK_SHOT << 16 | code << 8 | (bit.bit_length() - 1)
+            behind = TANK_RAY_DOWN[code] & occ
+            if behind:
+                square = behind.bit_length() - 1
+                if enemy_pawns >> square & 1:
+                    yield TANK_SHOT << 16 | code << 8 | square
+
+    # --- turns ------------------------------------------------------------------
+
+    def to_act(self) -> tuple[int, ...]:
+        if self._result is not None:
+            return ()
+        return (CHANCE,) if self.side < 0 else (self.side,)
+
+    def player_name(self, player: int) -> str:
+        return COLOR_NAMES[player] if player in (WHITE, BLACK) else super().player_name(player)
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        if self.side >= 0 or self._result is not None:
+            return []
+        return [(WHITE, 0.5), (BLACK, 0.5)]
+
+    def chance_texts(self) -> list[tuple[int, str]]:
+        """The chance outcomes now with their notation (empty once the first player is drawn)."""
+        return [(o, format_chance(o)) for o, _ in self.chance_outcomes()]
+
+    def legal_actions(self, player: int) -> Actions[int]:
+        if self._result is not None or player != self.side or player < 0:
+            return _NONE
+        if self._legal is None:
+            self._legal = FightopiaActions(sorted(self.generate(player)))
+        return self._legal
+
+    def apply(self, player: int, action: Any) -> None:
+        # Only ints are actions here; refuse anything else before it reaches a set lookup.
+        if type(action) is not int:
+            raise ActionError(f"{action!r} is not a Fightopia action")
+        super().apply(player, action)
+
+    def _apply(self, player: int, action: Any) -> None:
+        if player == CHANCE:
+            self.last = (CHANCE, format_chance(action))
+            self.side = action
+            self.settle()
+            return
+        self.last = (player, format_action(action))
+        kind, a, b = action >> 16, (action >> 8) & 255, action & 255
+        if kind == PAWN_STEP:
+            self.pawns[player] ^= 1 << a | 1 << b
+        elif kind == GIANT_STEP:
+            self.giants[player] = b
+        elif kind == GIANT_KILL:
+            self.tanks[1 - player] = tuple(c for c in self.tanks[1 - player] if c != b)
+        elif kind == TANK_MOVE:
+            self.tanks[player] = tuple(sorted(b if c == a else c for c in self.tanks[player]))
+        else:
+            self.pawns[1 - player] ^= 1 << b
+        self.ply += 1
+        self.side = 1 - player
+        self.settle()
+
+    def result(self) -> Result | None:
+        return self._result
+
+    # --- notation ---------------------------------------------------------------
+
+    def action_to_str(self, player: int, action: Any) -> str:
+        if type(action) is not int:
+            raise ActionError(f"{action!r} is not a Fightopia action")
+        if player == CHANCE:
+            if action not in (WHITE, BLACK):
+                raise ActionError(f"{action!r} is not a chance outcome of Fightopia")
+            return format_chance(action)
+        return format_action(action)
+
+    def _parse_action(self, player: int, text: str) -> int:
+        if player == CHANCE:
+            return parse_chance(text)
+        return parse_action(text, self.giants[player])
+
+    def _why_illegal(self, player: int, action: Any) -> str:
+        reason = self.explain(player, action)
+        return f": {reason}" if reason else ""
+
+    def explain(self, player: int, action: int) -> str:
+        """Why a well-formed action of ``player`` is not legal now ('' if it is)."""
+        if player != self.side or self._result is not None:
+            return ""
+        occ = self.occupied()
+        kind, a, b = decode(action)
+        enemy = 1 - player
+        if kind == PAWN_STEP:
+            if not self.pawns[player] >> a & 1:
+                return f"you have no Pawn on {square_name(a)}"
+            if max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3))) != 1:
+                return "a Pawn steps one square"
+            return f"{square_name(b)} is occupied" if occ >> b & 1 else ""
+        if kind == GIANT_STEP:
+            if max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3))) != 1:
+                return "a Giant steps one square"
+            if not GIANT_MASK[b]:
+                return "the Giant would leave the board"
+            blocked = GIANT_MASK[b] & ~GIANT_MASK[a] & occ
+            return f"{_names(blocked)} occupied" if blocked else ""
+        if kind == GIANT_KILL:
+            if b not in self.tanks[enemy]:
+                return f"there is no enemy Tank on {tank_name(b)}"
+            return "" if TANK_MASK[b] & GIANT_EDGE[a] else "that Tank shares no edge with your Giant"
+        if a not in self.tanks[player]:
+            return f"you have no Tank on {tank_name(a)}"
+        if kind == TANK_MOVE:
+            if not tank_ok(b):
+                return "that is off the board"
+            for new, need in TANK_MOVES[a]:
+                if new == b:
+                    return f"{_names(need & occ)} in the way" if need & occ else ""
+            sweep = self.game.options["pivot_sweep"]
+            for new, square, swept in TANK_PIVOTS[a]:
+                if new == b:
+                    if square & occ:
+                        return f"{_names(square)} occupied"
+                    if sweep and swept & occ:
+                        return f"{_names(swept)} occupied (the pivot sweeps through it)"
+                    return ""
+            return "a Tank moves 1 or 2 squares along its length, or pivots a quarter turn about one end"
+        line = TANK_RAY_UP[a] | TANK_RAY_DOWN[a]
+        if not line >> b & 1:
+            return f"{square_name(b)} is not in line with the Tank's length"
+        if not self.pawns[enemy] >> b & 1:
+            return f"there is no enemy Pawn on {square_name(b)} (Tanks shoot only Pawns)"
+        high = tank_squares(a)[1]
+        ray = TANK_RAY_UP[a] if b > high else TANK_RAY_DOWN[a]
+        between = ray & occ & (((1 << b) - 1) if b > high else ~((1 << (b + 1)) - 1))
+        return f"{_names(between)} in the way" if between else ""
+
+    def position(self) -> str:
+        """The position notation of this state.
+
+        >>> Fightopia().new_initial_state().position()
+        'vppggppv/v1pggp1v/2pppp2/8/8/2PPPP2/V1PGGP1V/VPPGGPPV - 0'
+        """
+        return format_position(
+            Board(
+                (self.pawns[0], self.pawns[1]),
+                (self.giants[0], self.giants[1]),
+                (self.tanks[0], self.tanks[1]),
+                self.side,
+                self.ply,
+            )
+        )
+
+    # --- copies and views -------------------------------------------------------
+
+    def clone(self) -> FightopiaState:
+        other = FightopiaState.__new__(FightopiaState)
+        other.game = self.game
+        other.pawns = self.pawns[:]
+        other.giants = self.giants[:]
+        other.tanks = self.tanks[:]
+        other.side = self.side
+        other.ply = self.ply
+        other.last = self.last
+        other._result = self._result
+        other._legal = self._legal  # immutable, and replaced (never changed) by _apply
+        return other
+
+    def pieces(self) -> list[dict[str, Any]]:
+        """Every piece as plain data: color, kind and squares (nearest a1 first)."""
+        out: list[dict[str, Any]] = []
+        for color in (WHITE, BLACK):
+            name = COLOR_NAMES[color].lower()
+            corner = self.giants[color]
+            squares = (corner, corner + 1, corner + SIZE, corner + SIZE + 1)
+            out.append({"color": name, "kind": "giant", "squares": [square_name(s) for s in squares]})
+            for code in self.tanks[color]:
+                out.append(
+                    {"color": name, "kind": "tank", "squares": [square_name(s) for s in tank_squares(code)]}
+                )
+            pawns = self.pawns[color]
+            while pawns:
+                bit = pawns & -pawns
+                out.append({"color": name, "kind": "pawn", "squares": [square_name(bit.bit_length() - 1)]})
+                pawns ^= bit
+        return out
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """Everything (the game has no secrets), as plain data.
+
+        >>> obs = Fightopia().new_initial_state().observation(0)
+        >>> obs["to_move"], obs["pieces"][0]
+        (None, {'color': 'white', 'kind': 'giant', 'squares': ['d1', 'e1', 'd2', 'e2']})
+        """
+        last = None
+        if self.last is not None:
+            who = "chance" if self.last[0] == CHANCE else COLOR_NAMES[self.last[0]].lower()
+            last = {"player": who, "action": self.last[1]}
+        return {
+            "game": "fightopia",
+            "player": player,
+            "colors": ["white", "black"],
+            "to_move": COLOR_NAMES[self.side].lower() if self.side >= 0 and self._result is None else None,
+            "to_act": list(self.to_act()),
+            "ply": self.ply,
+            "ply_limit": self.game.options["ply_limit"],
+            "position": self.position(),
+            "pieces": self.pieces(),
+            "last": last,
+            "result": self._result.to_json() if self._result else None,
+        }
+
+    def observation_text(self, player: int) -> str:
+        from tussle.games.fightopia.render import render_observation
+
+        return render_observation(self.observation(player), flip=player == BLACK)
+
+    def render(self) -> str:
+        from tussle.games.fightopia.render import render_observation
+
+        return render_observation(self.observation(-2))
+
+
+def _names(mask: int) -> str:
+    squares = [square_name(s) for s in range(SIZE * SIZE) if mask >> s & 1]
+    return (" and ".join(squares) + (" are" if len(squares) > 1 else " is")) if squares else ""
+
+
+def perft(state: FightopiaState, depth: int) -> int:
+    """How many action sequences of length ``depth`` the side to move can play from ``state``.
+
+    A finished game has no continuations. Used to check move generation.
+
+    >>> s = Fightopia(ply_limit=0).state_from_position(START.replace(" - ", " w "))
+    >>> perft(s, 1), perft(s, 2)
+    (30, 900)
+    """
+    if depth == 0:
+        return 1
+    player = state.side
+    legal = state.legal_actions(player) if player >= 0 else ()
+    if depth == 1:
+        return len(legal)
+    total = 0
+    for action in legal:
+        child = state.clone()
+        child._apply(player, action)
+        total += perft(child, depth - 1)
+    return total
+
+
+__all__ = ["DEFAULT_PLY_LIMIT", "START", "Fightopia", "FightopiaActions", "FightopiaState", "perft"]
