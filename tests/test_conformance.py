@@ -44,7 +44,9 @@ class Variant:
     seeds: tuple[int, ...]
 
     def load(self) -> Game:
-        return tussle.load_game(self.game_id, players=self.players, **dict(self.options))
+        # Random play must end: take the game's simulation defaults (a ply limit, say).
+        options = tussle.simulation_options(self.game_id, dict(self.options))
+        return tussle.load_game(self.game_id, players=self.players, **options)
 
     @property
     def label(self) -> str:

@@ -30,7 +30,7 @@ from tussle.game import (
     State,
 )
 from tussle.record import Record
-from tussle.registry import game_ids, game_info, load_game
+from tussle.registry import game_ids, game_info, load_game, simulation_options
 
 __version__ = "0.1.0"
 
@@ -58,4 +58,5 @@ __all__ = [
     "game_ids",
     "game_info",
     "load_game",
+    "simulation_options",
 ]

@@ -166,6 +166,13 @@ class GameInfo:
     """Whether :meth:`Game.state_from_position` reads a position notation."""
     notation: str = ""
     """A one-paragraph hint on the action notation, shown to people typing moves."""
+    simulation_defaults: tuple[tuple[str, Any], ...] = ()
+    """Option values that simulations use unless told otherwise.
+
+    People playing keep the plain defaults (a ply limit off, say); matches,
+    ladders, benchmarks and the conformance tests take these instead, so that
+    every game between programs ends (see :func:`tussle.registry.simulation_options`).
+    """
 
     def __post_init__(self) -> None:
         # A badly declared game is a bug, caught when it is imported.
@@ -174,6 +181,10 @@ class GameInfo:
         names = [o.name for o in self.options]
         if len(set(names)) != len(names):
             raise ValueError(f"{self.id}: an option is declared twice: {names}")
+        for name, value in self.simulation_defaults:
+            if name not in names:
+                raise ValueError(f"{self.id}: simulation default for unknown option {name!r}")
+            self.option(name).parse(value)
 
     def option(self, name: str) -> Option:
         """The option called ``name``, or an :class:`OptionError` that lists the known ones."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+from collections.abc import Mapping
 from typing import Any
 
 from tussle.errors import UnknownGameError
@@ -63,3 +64,20 @@ def load_game(game_id: str, /, players: int | None = None, **options: Any) -> Ga
     tussle.errors.OptionError: robo-pigs has no option 'speed' (options: repair_at, extra_x, ...)
     """
     return game_class(game_id)(players=players, **options)
+
+
+def simulation_options(game_id: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """``options`` completed with the game's simulation defaults (those not given).
+
+    Simulations use these so that every game between programs ends, while
+    people playing keep the plain defaults.
+
+    >>> simulation_options("robo-pigs")
+    {'round_limit': 100}
+    >>> simulation_options("robo-pigs", {"round_limit": 0})
+    {'round_limit': 0}
+    """
+    out = dict(options or {})
+    for name, value in game_info(game_id).simulation_defaults:
+        out.setdefault(name, value)
+    return out

@@ -20,7 +20,7 @@ from tussle.agents.base import Agent, PlayerView
 from tussle.errors import TussleError
 from tussle.game import CHANCE, Game, State
 from tussle.record import Record
-from tussle.registry import load_game
+from tussle.registry import load_game, simulation_options
 
 EventHook = Callable[[State, int, str], None]
 
@@ -192,7 +192,9 @@ def run_match(
 
     Results depend only on ``seed``, not on ``jobs``.
     """
-    options = dict(options or {})
+    # Every simulated game must end: take the game's simulation defaults
+    # (a ply limit, say) for the options not given.
+    options = simulation_options(game_id, options)
     game = load_game(game_id, players=len(specs), **options)
     for s, spec in enumerate(specs):  # fail early, in this process, on a bad spec
         make_agent(spec, game, s, seed=0)

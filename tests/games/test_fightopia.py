@@ -21,6 +21,7 @@ from tussle.agents.base import PlayerView
 from tussle.agents.fightopia import FightopiaRuleAgent, evaluate
 from tussle.games.fightopia import START, Fightopia, FightopiaState
 from tussle.games.fightopia.rules import DEFAULT_PLY_LIMIT, perft
+from tussle.registry import simulation_options
 from tussle.runner import play_game, run_match
 
 PERFT = Path(__file__).resolve().parent.parent / "data" / "fightopia_perft.json"
@@ -323,10 +324,11 @@ def test_a_win_on_the_last_ply_is_still_a_win() -> None:
 
 
 def test_ply_limit_zero_means_none_and_the_default_is_documented() -> None:
-    assert Fightopia().options["ply_limit"] == DEFAULT_PLY_LIMIT == 2000
+    assert Fightopia().options["ply_limit"] == 0  # people playing: no limit
+    assert simulation_options("fightopia") == {"ply_limit": DEFAULT_PLY_LIMIT} == {"ply_limit": 2000}
     far = setup("Gd4 Ta1a2", "Ga6 Th7h8", ply=100_000, ply_limit=0)
     assert far.result() is None
-    assert setup("Gd4 Ta1a2", "Ga6 Th7h8", ply=2000).result() is not None
+    assert setup("Gd4 Ta1a2", "Ga6 Th7h8", ply=2000, ply_limit=2000).result() is not None
     with pytest.raises(OptionError, match="below the minimum"):
         Fightopia(ply_limit=-1)
 

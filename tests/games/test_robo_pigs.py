@@ -32,6 +32,7 @@ from tussle.games.robo_pigs.rules import (
     program_problem,
     square_name,
 )
+from tussle.registry import simulation_options
 from tussle.runner import run_match
 
 # --- helpers ------------------------------------------------------------------
@@ -522,7 +523,8 @@ def test_round_limit_draw() -> None:
         state.apply_str(1, "TL TL TL TL TL")
     result = state.result()
     assert result is not None and result.is_draw and "round limit" in result.reason
-    assert RoboPigs().options["round_limit"] == 100
+    assert RoboPigs().options["round_limit"] == 0  # people playing: no limit
+    assert simulation_options("robo-pigs") == {"round_limit": 100}
 
 
 def test_no_round_limit() -> None:
@@ -687,7 +689,7 @@ def test_position_round_trip(
     squares: list[int], facings: list[str], damage: list[int], round_number: int
 ) -> None:
     text = " ".join(f"{square_name(squares[p])}{facings[p]}{damage[p]}" for p in (0, 1)) + f" {round_number}"
-    state = RoboPigs().state_from_position(text)
+    state = RoboPigs(round_limit=100).state_from_position(text)
     assert state.position() == text
     dead = [d == 5 for d in damage]
     result = state.result()
@@ -721,7 +723,7 @@ def test_position_round_trip(
 )
 def test_bad_position_is_rejected(text: str, why: str) -> None:
     with pytest.raises(PositionError, match=why) as error:
-        RoboPigs().state_from_position(text)
+        RoboPigs(round_limit=100).state_from_position(text)
     assert "\n" not in str(error.value)
     assert repr(text) in str(error.value)
 

@@ -13,7 +13,7 @@ import tank_chess_reference as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tussle import ActionError, AgentError, OptionError, PositionError, load_game
+from tussle import ActionError, AgentError, OptionError, PositionError, load_game, simulation_options
 from tussle.agents import make_agent
 from tussle.agents.base import PlayerView
 from tussle.games.tank_chess import TankChess, TankChessState
@@ -360,7 +360,8 @@ def test_the_ply_limit_ends_in_a_draw() -> None:
     result = state.result()
     assert result is not None and result.is_draw and "ply limit of 2" in result.reason
     assert game.state_from_position("ply=5 white=Ch1N black=Ci16S").is_terminal()
-    assert TankChess().options["ply_limit"] == 1000
+    assert TankChess().options["ply_limit"] == 0  # people playing: no limit
+    assert simulation_options("tank-chess") == {"ply_limit": 1000}
 
 
 # --- notation ---------------------------------------------------------------------------------

@@ -78,8 +78,9 @@ from tussle.games.fightopia.notation import (
 #: The starting setup, before the first player is drawn.
 START = "vppggppv/v1pggp1v/2pppp2/8/8/2PPPP2/V1PGGP1V/VPPGGPPV - 0"
 
-#: The default ply limit: far beyond any game between people, yet it ends every
-#: game (random play averages about 800 plies and can in principle go on forever).
+#: The ply limit simulations use: far beyond any game between people, yet it ends
+#: every game (random play averages about 800 plies and can in principle go on
+#: forever). People playing have no limit unless they set one.
 DEFAULT_PLY_LIMIT = 2000
 
 # Pivot tables without and with the swept square, as (new code, must be clear).
@@ -131,8 +132,8 @@ class Fightopia(Game):
             Option(
                 "ply_limit",
                 "int",
-                DEFAULT_PLY_LIMIT,
-                "end the game as a draw after this many plies (0: no limit)",
+                0,
+                "end the game as a draw after this many plies (0: no limit; simulations use 2000)",
                 minimum=0,
             ),
             Option(
@@ -143,6 +144,7 @@ class Fightopia(Game):
             ),
         ),
         has_position=True,
+        simulation_defaults=(("ply_limit", DEFAULT_PLY_LIMIT),),
     )
 
     def new_initial_state(self) -> FightopiaState:

@@ -432,12 +432,13 @@ class RoboPigs(Game):
             Option(
                 "round_limit",
                 "int",
-                100,
-                "end the game as a draw after this many rounds (0: no limit)",
+                0,
+                "end the game as a draw after this many rounds (0: no limit; simulations use 100)",
                 minimum=0,
             ),
         ),
         has_position=True,
+        simulation_defaults=(("round_limit", 100),),
     )
 
     def new_initial_state(self) -> RoboPigsState:

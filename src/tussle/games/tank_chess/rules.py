@@ -448,8 +448,8 @@ class TankChess(Game):
             Option(
                 "ply_limit",
                 "int",
-                1000,
-                "end the game as a draw after this many turns in all (0: no limit)",
+                0,
+                "end the game as a draw after this many turns in all (0: no limit; simulations use 1000)",
                 minimum=0,
             ),
             Option(
@@ -460,6 +460,7 @@ class TankChess(Game):
             ),
         ),
         has_position=True,
+        simulation_defaults=(("ply_limit", 1000),),
         notation=(
             "A turn is the tank's square, where it ends and its facing, and the enemy it destroys if any: "
             "Mh3-h6N, Lc3-d5NE xg8, Hm1-m1NW (turn in place), Ch16-off (escape). "
