@@ -706,7 +706,7 @@ class FightState(State):
         if low and low[0] == "activate":
             who = "".join(low[1:])
             who = who.removeprefix("player").removeprefix("p")
-            if who.isdigit() and int(who) < self.game.num_players:
+            if who.isascii() and who.isdigit() and int(who) < self.game.num_players:
                 return int(who)
             raise ActionError(f"{text!r}: the opponent must be a seat such as p1")
         raise ActionError(f"{text!r}: resolve your Boost with 'activate', 'activate pN' or 'score'")

@@ -262,7 +262,7 @@ def parse_position(text: str) -> Board:
         rank = SIZE - 1 - i
         f = 0
         for ch in row:
-            if ch.isdigit():
+            if ch in "0123456789":
                 f += int(ch)
             elif ch.upper() in _PIECE_LETTERS:
                 if f < SIZE:
@@ -311,7 +311,7 @@ def parse_position(text: str) -> Board:
     side_text, ply_text = parts[1], parts[2]
     if side_text not in ("w", "b", "-"):
         raise PositionError(f"{text!r}: the side to move is w, b or - (not drawn yet), not {side_text!r}")
-    if not ply_text.isdigit():
+    if not (ply_text.isascii() and ply_text.isdigit()):
         raise PositionError(f"{text!r}: the ply count {ply_text!r} is not a whole number")
     ply = int(ply_text)
     side = "wb-".index(side_text)
