@@ -22,6 +22,7 @@ _GAMES: dict[str, str] = {
     "robo-pigs": "tussle.games.robo_pigs:RoboPigs",
     "fight": "tussle.games.fight:Fight",
     "fightopia": "tussle.games.fightopia:Fightopia",
+    "fite": "tussle.games.fite:Fite",
     "tank-chess": "tussle.games.tank_chess:TankChess",
 }
 

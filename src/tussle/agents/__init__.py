@@ -32,6 +32,7 @@ _RULE: dict[str, str] = {
     "fight": "tussle.agents.fight:FightRuleAgent",
     "fightopia": "tussle.agents.fightopia:FightopiaRuleAgent",
     "tank-chess": "tussle.agents.tank_chess:TankChessRuleAgent",
+    "fite": "tussle.agents.fite:FiteRuleAgent",
 }
 
 _HELP: dict[str, str] = {

@@ -1,0 +1,369 @@
+"""FITE notation: the names of locations, pools and powers, and every action as text.
+
+Actions are small tuples tagged by the step they belong to, so that an action
+of one step is never mistaken for an action of another:
+
+* placement: ``("place", face)``, written ``off 1``, ``off 2``, ``def 3``,
+  ``def 4``, ``tac 5``, ``tac 6`` (the location the face stands for, then the
+  face);
+* Swift: ``("swift", location)`` with location -1 for staying put, written
+  ``stay`` or ``swift def``;
+* the split: ``("split", offensive, defensive, power)``, written ``5/4`` or
+  ``5/4 +brutal`` when the super power is declared;
+* the tactical options: ``("tactic", source, moved, turned)``, written
+  ``pass``, ``move off>def 6,5``, ``turn off 6 def 1`` or, with both options,
+  ``move off>def 6 and turn def 1,1``;
+* a roll (a chance outcome): the faces of one pool, highest first, written
+  with the fighter and the pool: ``A off 6,5,4,2,2``.
+
+Parsers are lenient (any case, commas or spaces, long names such as
+``offensive``, faces in any order); formatters give the one canonical text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tussle.errors import ActionError
+
+FIGHTERS = ("A", "B")
+OFF, DEF, TAC = 0, 1, 2
+#: Short names of the locations (and of the two pools, which share the first two).
+LOCATIONS = ("off", "def", "tac")
+LOCATION_LONG = ("offensive", "defensive", "tactical")
+#: The location each placement face stands for (index 0 is unused).
+FACE_LOCATION = (-1, OFF, OFF, DEF, DEF, TAC, TAC)
+POOLS = ("off", "def")
+POOL_LONG = ("offensive", "defensive")
+#: The super powers, as the game options spell them.
+POWERS = ("aggressive", "brutal", "cunning", "fast", "swift", "tough")
+STAY = -1
+
+PlaceAction = tuple[str, int]
+SwiftAction = tuple[str, int]
+SplitAction = tuple[str, int, int, bool]
+Turned = tuple[tuple[int, int], ...]
+TacticAction = tuple[str, int, tuple[int, ...], Turned]
+Roll = tuple[int, ...]
+
+PASS: TacticAction = ("tactic", -1, (), ())
+
+_LOCATION_WORDS = {
+    "off": OFF,
+    "offense": OFF,
+    "offence": OFF,
+    "offensive": OFF,
+    "o": OFF,
+    "def": DEF,
+    "defense": DEF,
+    "defence": DEF,
+    "defensive": DEF,
+    "d": DEF,
+    "tac": TAC,
+    "tactic": TAC,
+    "tactics": TAC,
+    "tactical": TAC,
+    "t": TAC,
+}
+_POOL_WORDS = {word: loc for word, loc in _LOCATION_WORDS.items() if loc != TAC}
+_TOKEN = re.compile(r"\d+|[a-z]+|[>+/]")
+
+
+def _tokens(text: str) -> list[str]:
+    """Lower-case words, numbers and the symbols ``> + /``; commas, semicolons and spaces separate."""
+    cleaned = text.lower().replace("->", ">")
+    leftover = _TOKEN.sub(" ", cleaned)
+    junk = leftover.replace(",", " ").replace(";", " ").split()
+    if junk:
+        raise ActionError(f"{text!r}: unexpected {junk[0]!r}")
+    return _TOKEN.findall(cleaned)
+
+
+def _face(text: str, token: str) -> int:
+    value = int(token)
+    if not 1 <= value <= 6:
+        raise ActionError(f"{text!r}: {value} is not a die face (1-6)")
+    return value
+
+
+def faces_text(faces: tuple[int, ...] | list[int]) -> str:
+    """Faces written highest first, comma-separated.
+
+    >>> faces_text((2, 6, 5))
+    '6,5,2'
+    """
+    return ",".join(str(f) for f in sorted(faces, reverse=True))
+
+
+# --- placement --------------------------------------------------------------
+
+
+def format_place(action: PlaceAction) -> str:
+    """``('place', 5)`` is ``tac 5``.
+
+    >>> format_place(("place", 3))
+    'def 3'
+    """
+    face = action[1]
+    return f"{LOCATIONS[FACE_LOCATION[face]]} {face}"
+
+
+def parse_place(text: str) -> PlaceAction:
+    """A face 1-6, optionally with its location or the word ``place``.
+
+    A location alone means its lower face.
+
+    >>> parse_place("place 5"), parse_place("Tactical 6"), parse_place("def")
+    (('place', 5), ('place', 6), ('place', 3))
+    """
+    tokens = [t for t in _tokens(text) if t != "place"]
+    faces = [t for t in tokens if t.isdigit()]
+    words = [t for t in tokens if not t.isdigit()]
+    if len(faces) > 1 or len(words) > 1 or not tokens:
+        raise ActionError(f"{text!r}: place a die with one face 1-6, e.g. 'tac 5' or '2'")
+    location = None
+    if words:
+        location = _LOCATION_WORDS.get(words[0])
+        if location is None:
+            raise ActionError(f"{text!r}: {words[0]!r} is not a location (off, def, tac)")
+    if not faces:
+        assert location is not None
+        return ("place", 1 + 2 * location)
+    face = _face(text, faces[0])
+    if location is not None and FACE_LOCATION[face] != location:
+        raise ActionError(
+            f"{text!r}: face {face} is the {LOCATION_LONG[FACE_LOCATION[face]]} location, "
+            f"not the {LOCATION_LONG[location]} one"
+        )
+    return ("place", face)
+
+
+# --- Swift ------------------------------------------------------------------
+
+
+def format_swift(action: SwiftAction) -> str:
+    """``stay``, or ``swift`` and the new location.
+
+    >>> format_swift(("swift", -1)), format_swift(("swift", 2))
+    ('stay', 'swift tac')
+    """
+    return "stay" if action[1] == STAY else f"swift {LOCATIONS[action[1]]}"
+
+
+def parse_swift(text: str) -> SwiftAction:
+    """``stay`` (or ``pass``, ``no``), or a location with or without ``swift``.
+
+    >>> parse_swift("swift Defensive"), parse_swift("pass")
+    (('swift', 1), ('swift', -1))
+    """
+    tokens = [t for t in _tokens(text) if t not in ("swift", "to", "move")]
+    if tokens in (["stay"], ["pass"], ["no"], ["none"]):
+        return ("swift", STAY)
+    if len(tokens) == 1:
+        location = _LOCATION_WORDS.get(tokens[0])
+        if location is None and tokens[0].isdigit():
+            location = FACE_LOCATION[_face(text, tokens[0])]
+        if location is not None:
+            return ("swift", location)
+    raise ActionError(f"{text!r}: write 'stay' or 'swift' and a location (off, def, tac)")
+
+
+# --- the split --------------------------------------------------------------
+
+
+def format_split(action: SplitAction, power: str | None) -> str:
+    """Offensive/defensive dice, and ``+power`` when the super power is declared.
+
+    >>> format_split(("split", 5, 4, False), None), format_split(("split", 3, 6, True), "tough")
+    ('5/4', '3/6 +tough')
+    """
+    text = f"{action[1]}/{action[2]}"
+    return f"{text} +{power}" if action[3] else text
+
+
+def parse_split(text: str, power: str | None) -> SplitAction:
+    """``OFF/DEF`` with an optional ``+power`` (or ``+`` and the power's name).
+
+    ``power`` is the fighter's own super power (None without one).
+
+    >>> parse_split("5 / 4", None), parse_split("2/7 + brutal", "brutal"), parse_split("4/5+power", "fast")
+    (('split', 5, 4, False), ('split', 2, 7, True), ('split', 4, 5, True))
+    """
+    tokens = _tokens(text)
+    declare = False
+    if "+" in tokens:
+        at = tokens.index("+")
+        named = tokens[at + 1 :]
+        tokens = tokens[:at]
+        if len(named) != 1:
+            raise ActionError(f"{text!r}: write the super power as '+power' or '+{power or 'name'}'")
+        word = named[0]
+        if word not in ("power", "super", *POWERS):
+            raise ActionError(f"{text!r}: {word!r} is not a super power ({', '.join(POWERS)})")
+        if power is None:
+            raise ActionError(f"{text!r}: this fighter has no super power")
+        if word in POWERS and word != power:
+            raise ActionError(f"{text!r}: this fighter's super power is {power}, not {word}")
+        if power == "swift":
+            raise ActionError(f"{text!r}: Swift is used at the end of the placement, not with the split")
+        declare = True
+    if tokens[1:2] == ["/"]:
+        tokens = [tokens[0], *tokens[2:]]
+    if len(tokens) != 2 or not all(t.isdigit() for t in tokens):
+        raise ActionError(f"{text!r}: write the split as OFF/DEF, e.g. '5/4' or '5/4 +power'")
+    return ("split", int(tokens[0]), int(tokens[1]), declare)
+
+
+# --- the tactical options ---------------------------------------------------
+
+
+def format_tactic(action: TacticAction) -> str:
+    """The canonical text of a tactical choice.
+
+    >>> format_tactic(("tactic", 0, (6, 5), ()))
+    'move off>def 6,5'
+    >>> format_tactic(("tactic", -1, (), ((0, 6), (1, 1))))
+    'turn off 6 def 1'
+    >>> format_tactic(("tactic", 1, (2,), ((1, 1), (1, 1))))
+    'move def>off 2 and turn def 1,1'
+    >>> format_tactic(("tactic", -1, (), ()))
+    'pass'
+    """
+    _, source, moved, turned = action
+    parts = []
+    if source >= 0:
+        parts.append(f"move {POOLS[source]}>{POOLS[1 - source]} {faces_text(moved)}")
+    if turned:
+        groups = [
+            f"{POOLS[pool]} {faces_text([v for p, v in turned if p == pool])}"
+            for pool in (OFF, DEF)
+            if any(p == pool for p, _ in turned)
+        ]
+        parts.append("turn " + " ".join(groups))
+    return " and ".join(parts) or "pass"
+
+
+def tactic(
+    source: int, moved: tuple[int, ...] | list[int], turned: Turned | list[tuple[int, int]]
+) -> TacticAction:
+    """A tactical action with its parts in canonical order.
+
+    >>> tactic(0, [5, 6], [(1, 1), (0, 2)])
+    ('tactic', 0, (6, 5), ((0, 2), (1, 1)))
+    """
+    return (
+        "tactic",
+        source,
+        tuple(sorted(moved, reverse=True)),
+        tuple(sorted(turned, key=lambda t: (t[0], -t[1]))),
+    )
+
+
+def parse_tactic(text: str) -> TacticAction:
+    """``pass``, ``move POOL[>POOL] FACES``, ``turn POOL FACES [POOL FACES]``, or a move and a turn.
+
+    >>> parse_tactic("Move offensive -> defensive 5, 6")
+    ('tactic', 0, (6, 5), ())
+    >>> parse_tactic("turn def 1 off 6 + move def 2")
+    ('tactic', 1, (2,), ((0, 6), (1, 1)))
+    """
+    tokens = _tokens(text)
+    if tokens in (["pass"], ["none"], ["no"]):
+        return PASS
+    source = -1
+    moved: list[int] = []
+    turned: list[tuple[int, int]] = []
+    seen: set[str] = set()
+    i = 0
+    while i < len(tokens):
+        word = tokens[i]
+        if word in ("and", "+") and seen:
+            i += 1
+            continue
+        if word not in ("move", "turn"):
+            raise ActionError(f"{text!r}: expected 'move', 'turn' or 'pass', not {word!r}")
+        if word in seen:
+            raise ActionError(f"{text!r}: {word!r} given twice")
+        seen.add(word)
+        i += 1
+        if word == "move":
+            pool = _POOL_WORDS.get(tokens[i]) if i < len(tokens) else None
+            if pool is None:
+                raise ActionError(f"{text!r}: 'move' needs the pool the dice leave (off or def)")
+            i += 1
+            if i < len(tokens) and tokens[i] in (">", "to"):
+                i += 1
+                target = _POOL_WORDS.get(tokens[i]) if i < len(tokens) else None
+                if target is None:
+                    raise ActionError(f"{text!r}: '>' needs the pool the dice go to (off or def)")
+                if target == pool:
+                    raise ActionError(f"{text!r}: dice move from one pool to the other")
+                i += 1
+            while i < len(tokens) and tokens[i].isdigit():
+                moved.append(_face(text, tokens[i]))
+                i += 1
+            if not 1 <= len(moved) <= 2:
+                raise ActionError(f"{text!r}: move 1 or 2 dice, named by their faces")
+            source = pool
+        else:
+            start = len(turned)
+            while i < len(tokens) and tokens[i] in _POOL_WORDS:
+                pool = _POOL_WORDS[tokens[i]]
+                i += 1
+                count = 0
+                while i < len(tokens) and tokens[i].isdigit():
+                    turned.append((pool, _face(text, tokens[i])))
+                    i += 1
+                    count += 1
+                if not count:
+                    raise ActionError(
+                        f"{text!r}: name the faces of the dice to turn in the {POOLS[pool]} pool"
+                    )
+            if not 1 <= len(turned) - start <= 2:
+                raise ActionError(f"{text!r}: turn 1 or 2 dice, e.g. 'turn off 1,2' or 'turn off 1 def 2'")
+    return tactic(source, moved, turned)
+
+
+# --- rolls ------------------------------------------------------------------
+
+
+def format_roll(fighter: int, pool: int, faces: Roll) -> str:
+    """``A off 6,5,4,2,2``: who rolled, which pool, the faces highest first.
+
+    >>> format_roll(1, 1, (6, 6, 3, 2, 1, 1))
+    'B def 6,6,3,2,1,1'
+    """
+    return f"{FIGHTERS[fighter]} {POOLS[pool]} {faces_text(faces)}"
+
+
+def parse_roll(text: str, fighter: int, pool: int, size: int) -> Roll:
+    """The faces of the pool now rolled; the fighter and pool may be left out but must match if given.
+
+    >>> parse_roll("a OFF 2 2 4 5 6", 0, 0, 5)
+    (6, 5, 4, 2, 2)
+    >>> parse_roll("A off 7,5,4,2,2", 0, 0, 5)
+    Traceback (most recent call last):
+    tussle.errors.ActionError: 'A off 7,5,4,2,2': 7 is not a die face (1-6)
+    """
+    tokens = _tokens(text)
+    expected = f"{FIGHTERS[fighter]} {POOLS[pool]}"
+    words = [t for t in tokens if not t.isdigit()]
+    if words:
+        if len(words) > 2 or (len(words) == 2 and words[0] not in ("a", "b")):
+            raise ActionError(f"{text!r}: write a roll as '{expected} FACES'")
+        if len(words) == 2 and words[0] != FIGHTERS[fighter].lower():
+            raise ActionError(
+                f"{text!r}: the roll now is fighter {FIGHTERS[fighter]}'s ({expected} ...), "
+                f"not {words[0].upper()}'s"
+            )
+        if _POOL_WORDS.get(words[-1]) != pool:
+            raise ActionError(f"{text!r}: the roll now is the {POOL_LONG[pool]} pool ({expected} ...)")
+        if tokens[: len(words)] != words:
+            raise ActionError(f"{text!r}: write a roll as '{expected} FACES'")
+    faces = [_face(text, t) for t in tokens if t.isdigit()]
+    if len(faces) != size:
+        raise ActionError(
+            f"{text!r}: {FIGHTERS[fighter]}'s {POOL_LONG[pool]} pool has {size} "
+            f"{'die' if size == 1 else 'dice'}, not {len(faces)}"
+        )
+    return tuple(sorted(faces, reverse=True))

@@ -1,0 +1,763 @@
+"""FITE: the rules.
+
+Two fighters with nine dice each. Every turn both secretly place a die to pick
+a location (1-2 offensive, 3-4 defensive, 5-6 tactical), then secretly split
+the dice they have left into an offensive and a defensive pool, reveal and roll
+them. Fighters at the tactical location (or using Cunning) may then move or
+turn up to two of their dice; the location and power modifiers are added; each
+defensive die cancels one opposing offensive die of at most its value, and
+every offensive die left over takes a die from the opponent. A fighter with no
+dice is out; one left with a single die is finished off next turn (FINISH HIM).
+
+The steps of one turn, as :meth:`FiteState.to_act` shows them:
+
+1. ``place``: both fighters choose a face, at once (the SETUP placement comes
+   first, as its own step, unless the option ``setup_placement`` is off).
+2. ``swift``: a fighter whose unused super power is Swift may move to another
+   location, after seeing where the other fighter stands.
+3. ``split``: both fighters split their dice and may declare their super power.
+4. ``roll``: four chance events, ``A off``, ``A def``, ``B off``, ``B def``.
+5. ``tactical``: the fighters entitled to the tactical options choose, at once.
+6. The fight is scored; the game ends or the next turn begins.
+
+Every ruling taken where the text is silent is in docs/games/fite.md.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Sequence
+from itertools import combinations_with_replacement
+from math import factorial
+from typing import Any
+
+from tussle.errors import ActionError
+from tussle.game import (
+    CHANCE,
+    Actions,
+    ChanceMode,
+    Dynamics,
+    Game,
+    GameInfo,
+    Information,
+    ListActions,
+    Option,
+    Result,
+    State,
+)
+from tussle.games.fite.notation import (
+    DEF,
+    FACE_LOCATION,
+    FIGHTERS,
+    LOCATION_LONG,
+    LOCATIONS,
+    OFF,
+    PASS,
+    POOL_LONG,
+    POOLS,
+    STAY,
+    TAC,
+    PlaceAction,
+    Roll,
+    SplitAction,
+    SwiftAction,
+    TacticAction,
+    Turned,
+    faces_text,
+    format_place,
+    format_roll,
+    format_split,
+    format_swift,
+    format_tactic,
+    parse_place,
+    parse_roll,
+    parse_split,
+    parse_swift,
+    parse_tactic,
+)
+
+START_DICE = 9
+#: A pool holds at least 1 and at most this many dice.
+MAX_POOL = 8
+
+SETUP, PLACE, SWIFT, SPLIT, ROLL, TACTICAL, OVER = range(7)
+PHASE_NAMES = ("setup", "place", "swift", "split", "roll", "tactical", "over")
+#: The order of the four rolls of a fight: (fighter, pool).
+ROLL_ORDER = ((0, OFF), (0, DEF), (1, OFF), (1, DEF))
+#: Whether a fighter may use one tactical option, or both (Cunning at the tactical location).
+NO_OPTION, ONE_OPTION, BOTH_OPTIONS = 0, 1, 2
+ENTITLEMENT_NAMES = ("none", "one", "both")
+
+Pools = tuple[Roll, Roll]
+
+
+# --- cancellation -------------------------------------------------------------
+
+
+def cancelled(offence: Sequence[int], defence: Sequence[int]) -> int:
+    """How many offensive dice the defensive dice cancel, at most.
+
+    A defensive die cancels one offensive die whose value is at most its own,
+    and each die takes part in one cancellation at most. The count is the
+    largest possible, found greedily: walk the defensive dice from the lowest
+    up and let each cancel the smallest offensive die not yet cancelled if it
+    can. Why that is the maximum: (1) if some k offensive dice can be
+    cancelled, so can the k smallest (trade a cancelled die for a smaller
+    uncancelled one; its canceller covers the smaller die too); (2) a
+    defensive die the greedy skips covers no open offensive die, as the open
+    die it fails on is the smallest one, so it could cancel nothing in any
+    matching of the smallest dice either; and giving the smallest open
+    offensive die to the lowest defensive die that covers it leaves every
+    higher defensive die for the larger ones.
+
+    >>> cancelled([6, 5, 4, 2, 2], [6, 6, 3, 2, 1, 1])  # the text's example: B cancels 4 of A's 5
+    4
+    >>> cancelled([5, 4, 2], [5, 3, 1, 1])  # and A cancels 2 of B's 3
+    2
+    """
+    off = sorted(offence)
+    i = 0
+    top = len(off)
+    for value in sorted(defence):
+        if i < top and off[i] <= value:
+            i += 1
+    return i
+
+
+# --- rolls -----------------------------------------------------------------------
+
+
+def _roll_table(size: int) -> tuple[tuple[Roll, float], ...]:
+    """Every sorted roll of ``size`` dice with its multinomial probability."""
+    total = 6**size
+    out = []
+    for faces in combinations_with_replacement((6, 5, 4, 3, 2, 1), size):
+        ways = factorial(size)
+        for face in set(faces):
+            ways //= factorial(faces.count(face))
+        out.append((faces, ways / total))
+    return tuple(out)
+
+
+#: ROLLS[k]: the outcomes of rolling a pool of k dice, faces highest first.
+ROLLS: tuple[tuple[tuple[Roll, float], ...], ...] = tuple(_roll_table(k) for k in range(MAX_POOL + 1))
+ROLL_SETS: tuple[frozenset[Roll], ...] = tuple(frozenset(r for r, _ in table) for table in ROLLS)
+
+
+# --- actions ---------------------------------------------------------------------
+
+PLACE_ACTIONS: ListActions[PlaceAction] = ListActions([("place", face) for face in range(1, 7)])
+#: SWIFT_ACTIONS[location]: stay, or move to one of the two other locations.
+SWIFT_ACTIONS: tuple[ListActions[SwiftAction], ...] = tuple(
+    ListActions([("swift", STAY)] + [("swift", to) for to in (OFF, DEF, TAC) if to != here])
+    for here in (OFF, DEF, TAC)
+)
+
+
+def _split_actions(dice: int, declare: bool) -> ListActions[SplitAction]:
+    splits = [
+        ("split", off, dice - off, flag)
+        for flag in ((False, True) if declare else (False,))
+        for off in range(max(1, dice - MAX_POOL), min(MAX_POOL, dice - 1) + 1)
+    ]
+    return ListActions(splits)
+
+
+SPLIT_ACTIONS: dict[tuple[int, bool], ListActions[SplitAction]] = {
+    (dice, declare): _split_actions(dice, declare)
+    for dice in range(2, START_DICE + 1)
+    for declare in (False, True)
+}
+NO_ACTIONS: ListActions[Any] = ListActions(())
+
+
+def _distinct(faces: Roll) -> list[int]:
+    return sorted(set(faces), reverse=True)
+
+
+def move_options(pools: Pools) -> list[tuple[int, tuple[int, ...]]]:
+    """Every (source pool, faces moved) for moving 1 or 2 dice from one pool to the other.
+
+    A pool keeps at least 1 die and holds at most 8 (ruling).
+
+    >>> move_options(((6, 6), (1,)))
+    [(0, (6,))]
+    """
+    out: list[tuple[int, tuple[int, ...]]] = []
+    for source in (OFF, DEF):
+        here, there = pools[source], pools[1 - source]
+        kinds = _distinct(here)
+        if len(here) >= 2 and len(there) + 1 <= MAX_POOL:
+            out += [(source, (a,)) for a in kinds]
+        if len(here) >= 3 and len(there) + 2 <= MAX_POOL:
+            out += [
+                (source, (a, b))
+                for i, a in enumerate(kinds)
+                for b in kinds[i:]
+                if a != b or here.count(a) >= 2
+            ]
+    return out
+
+
+def turn_options(pools: Pools) -> list[Turned]:
+    """Every choice of 1 or 2 of a fighter's dice (from either pool) to turn over.
+
+    >>> turn_options(((6,), (1, 1)))
+    [((0, 6),), ((1, 1),), ((0, 6), (1, 1)), ((1, 1), (1, 1))]
+    """
+    kinds = [(OFF, a) for a in _distinct(pools[OFF])] + [(DEF, a) for a in _distinct(pools[DEF])]
+    singles: list[Turned] = [(k,) for k in kinds]
+    pairs: list[Turned] = [
+        (a, b) for i, a in enumerate(kinds) for b in kinds[i:] if a != b or pools[a[0]].count(a[1]) >= 2
+    ]
+    return singles + pairs
+
+
+def move_dice(pools: Pools, source: int, moved: tuple[int, ...]) -> Pools:
+    """The pools after moving the dice showing ``moved`` from ``source`` to the other pool.
+
+    >>> move_dice(((6, 5, 1), (2,)), 0, (6, 1))
+    ((5,), (6, 2, 1))
+    """
+    if source < 0:
+        return pools
+    here = list(pools[source])
+    for face in moved:
+        here.remove(face)
+    there = tuple(sorted(pools[1 - source] + moved, reverse=True))
+    return (tuple(here), there) if source == OFF else (there, tuple(here))
+
+
+def turn_dice(pools: Pools, turned: Turned) -> Pools:
+    """The pools after turning the named dice to their opposite faces (7 minus the face).
+
+    >>> turn_dice(((6, 5), (1, 1)), ((0, 5), (1, 1)))
+    ((6, 2), (6, 1))
+    """
+    if not turned:
+        return pools
+    lists = [list(pools[OFF]), list(pools[DEF])]
+    for pool, face in turned:
+        lists[pool].remove(face)
+        lists[pool].append(7 - face)
+    return (tuple(sorted(lists[OFF], reverse=True)), tuple(sorted(lists[DEF], reverse=True)))
+
+
+def apply_tactic(pools: Pools, action: TacticAction) -> Pools:
+    """The pools after a tactical choice: its move first, then its turns (of the moved pools)."""
+    return turn_dice(move_dice(pools, action[1], action[2]), action[3])
+
+
+def tactic_actions(pools: Pools, entitled: int) -> tuple[TacticAction, ...]:
+    """The tactical choices of a fighter with rolled ``pools``: pass, a move or a turn, or both.
+
+    >>> len(tactic_actions(((6,), (1,)), ONE_OPTION))  # pass, turn 6, turn 1, turn both
+    4
+    >>> tactic_actions(((6,), (1,)), BOTH_OPTIONS)[-1]
+    ('tactic', -1, (), ((0, 6), (1, 1)))
+    """
+    moves = move_options(pools)
+    if entitled == BOTH_OPTIONS:
+        out = []
+        for source, moved in [(-1, ()), *moves]:
+            after = move_dice(pools, source, moved)
+            out += [("tactic", source, moved, turned) for turned in [(), *turn_options(after)]]
+        return tuple(out)
+    return (
+        PASS,
+        *(("tactic", source, moved, ()) for source, moved in moves),
+        *(("tactic", -1, (), turned) for turned in turn_options(pools)),
+    )
+
+
+# --- the game ----------------------------------------------------------------------
+
+POWER_CHOICES = ("none", "swift", "cunning", "aggressive", "brutal", "fast", "tough")
+
+
+class Fite(Game):
+    """FITE for two fighters.
+
+    >>> state = Fite(power_a="brutal").new_initial_state()
+    >>> state.to_act(), state.observation(0)["phase"]
+    ((0, 1), 'setup')
+    """
+
+    info = GameInfo(
+        id="fite",
+        name="FITE",
+        description=(
+            "Two pugilists secretly pick a location, split nine dice into offence and defence, "
+            "roll and cancel, until one is out; with super powers and single-elimination tournaments."
+        ),
+        min_players=2,
+        max_players=2,
+        dynamics=Dynamics.SIMULTANEOUS,
+        chance=ChanceMode.EXPLICIT,
+        information=Information.IMPERFECT,
+        options=(
+            Option(
+                "setup_placement",
+                "bool",
+                True,
+                "place at SETUP and again at the start of turn 1, as the text has it "
+                "(false: the SETUP placement is turn 1's)",
+            ),
+            Option("power_a", "choice", "none", "fighter A's super power", choices=POWER_CHOICES),
+            Option("power_b", "choice", "none", "fighter B's super power", choices=POWER_CHOICES),
+            Option(
+                "turn_limit",
+                "int",
+                0,
+                "end the game as a draw after this many turns (0: no limit; simulations use 100)",
+                minimum=0,
+            ),
+        ),
+        notation=(
+            "placement: off 1, off 2, def 3, def 4, tac 5, tac 6; Swift: stay or swift off|def|tac; "
+            "split: OFF/DEF like 5/4, add +power to use the super power; tactical: pass, "
+            "move off>def 6,5, turn off 1,2 or turn off 1 def 2, both with Cunning at the tactical "
+            "location: move def>off 6 and turn off 1; a roll: A off 6,5,4,2,2"
+        ),
+        simulation_defaults=(("turn_limit", 100),),
+    )
+
+    def new_initial_state(self) -> FiteState:
+        return FiteState(self)
+
+
+class FiteState(State):
+    """One moment of a FITE game."""
+
+    __slots__ = (
+        "_legal",
+        "_result",
+        "_to_act",
+        "acting",
+        "declared",
+        "dice",
+        "entitled",
+        "face",
+        "game",
+        "last_fight",
+        "location",
+        "pending",
+        "phase",
+        "powers",
+        "roll_index",
+        "rolls",
+        "split",
+        "swift_to",
+        "tactics",
+        "turn",
+        "used",
+    )
+
+    def __init__(self, game: Fite) -> None:
+        self.game = game
+        self.powers: tuple[str | None, str | None] = (
+            None if game.options["power_a"] == "none" else str(game.options["power_a"]),
+            None if game.options["power_b"] == "none" else str(game.options["power_b"]),
+        )
+        self.dice = [START_DICE, START_DICE]
+        self.used = [False, False]  # the coin flipped face down
+        self.location = [-1, -1]
+        self.face = [0, 0]
+        self.last_fight: dict[str, Any] | None = None
+        self._result: Result | None = None
+        self.turn = 0
+        self._new_turn_fields()
+        if game.options["setup_placement"]:
+            self._start(SETUP, (0, 1))
+        else:
+            self.turn = 1
+            self._start(PLACE, (0, 1))
+
+    def _new_turn_fields(self) -> None:
+        self.swift_to = [-1, -1]
+        self.split: list[tuple[int, int] | None] = [None, None]
+        self.declared: list[str | None] = [None, None]  # the power used this turn
+        self.rolls: list[list[Roll | None]] = [[None, None], [None, None]]
+        self.roll_index = 0
+        self.entitled = [NO_OPTION, NO_OPTION]
+        self.tactics: list[TacticAction | None] = [None, None]
+
+    def _start(self, phase: int, acting: tuple[int, ...]) -> None:
+        self.phase = phase
+        self.acting = acting
+        self._to_act = acting
+        self.pending: list[Any] = [None, None]
+        self._legal: list[Actions[Any] | None] = [None, None]
+
+    # --- who acts -------------------------------------------------------------
+
+    def to_act(self) -> tuple[int, ...]:
+        return self._to_act
+
+    def player_name(self, player: int) -> str:
+        return f"fighter {FIGHTERS[player]}" if player in (0, 1) else super().player_name(player)
+
+    def can_declare(self, player: int) -> bool:
+        """Whether ``player`` may declare its super power with the split."""
+        power = self.powers[player]
+        return power is not None and power != "swift" and not self.used[player]
+
+    def pools(self, player: int) -> Pools:
+        """``player``'s rolled pools (offensive, defensive), as rolled, before any tactical choice."""
+        off, dfn = self.rolls[player]
+        return (off or (), dfn or ())
+
+    def modifiers(self, player: int) -> tuple[int, int]:
+        """What is added to each of ``player``'s offensive and defensive dice this turn."""
+        other = 1 - player
+        where = self.location[player]
+        off = (where == OFF) + (self.declared[player] == "brutal") - (self.declared[other] == "aggressive")
+        dfn = (where == DEF) + (self.declared[player] == "tough") - (self.declared[other] == "fast")
+        return (off, dfn)
+
+    # --- actions ----------------------------------------------------------------
+
+    def legal_actions(self, player: int) -> Actions[Any]:
+        if player == CHANCE or player not in self._to_act:
+            return NO_ACTIONS
+        legal = self._legal[player]
+        if legal is None:
+            legal = self._legal[player] = self._step_actions(player)
+        return legal
+
+    def _step_actions(self, player: int) -> Actions[Any]:
+        """``player``'s choices in this step, whether or not it has already chosen."""
+        phase = self.phase
+        if phase in (SETUP, PLACE):
+            return PLACE_ACTIONS
+        if phase == SWIFT:
+            return SWIFT_ACTIONS[self.location[player]]
+        if phase == SPLIT:
+            return SPLIT_ACTIONS[(self.dice[player], self.can_declare(player))]
+        return ListActions(tactic_actions(self.pools(player), self.entitled[player]))
+
+    def _roll_size(self) -> int:
+        player, pool = ROLL_ORDER[self.roll_index]
+        split = self.split[player]
+        assert split is not None
+        return split[pool]
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        if self.phase != ROLL or self._result is not None:
+            return []
+        return list(ROLLS[self._roll_size()])
+
+    def sample_chance(self, rng: random.Random) -> Any:
+        if self.phase != ROLL or self._result is not None:
+            raise ActionError("no chance event is pending")
+        draw = rng.random
+        return tuple(sorted((int(draw() * 6) + 1 for _ in range(self._roll_size())), reverse=True))
+
+    def _is_possible(self, player: int, action: Any) -> bool:
+        if player == CHANCE:
+            try:
+                return action in ROLL_SETS[self._roll_size()]
+            except TypeError:  # unhashable: not a roll
+                return False
+        return super()._is_possible(player, action)
+
+    def _why_illegal(self, player: int, action: Any) -> str:
+        who = FIGHTERS[player]
+        if self.phase == SWIFT:
+            return f": fighter {who} is at the {LOCATION_LONG[action[1]]} location already"
+        if self.phase == SPLIT:
+            _, off, dfn, declare = action
+            if off + dfn != self.dice[player]:
+                return f": fighter {who} has {self.dice[player]} dice, and {off}/{dfn} splits {off + dfn}"
+            if not (1 <= off <= MAX_POOL and 1 <= dfn <= MAX_POOL):
+                return f": each pool holds 1 to {MAX_POOL} dice"
+            if declare and self.used[player]:
+                return f": fighter {who}'s super power is used already"
+            return ""
+        if self.phase == TACTICAL:
+            return self._tactic_problem(player, action)
+        return ""
+
+    def _tactic_problem(self, player: int, action: TacticAction) -> str:
+        _, source, moved, turned = action
+        pools = self.pools(player)
+        if source >= 0 and turned and self.entitled[player] != BOTH_OPTIONS:
+            return ": only one tactical option, a move or a turn (both need Cunning at the tactical location)"
+        if source >= 0:
+            if not _holds(pools[source], moved):
+                return (
+                    f": the {POOL_LONG[source]} pool ({faces_text(pools[source])}) has no {faces_text(moved)}"
+                )
+            if len(pools[source]) == len(moved):
+                return f": the {POOL_LONG[source]} pool must keep at least 1 die"
+            if len(pools[1 - source]) + len(moved) > MAX_POOL:
+                return f": a pool holds at most {MAX_POOL} dice"
+        after = move_dice(pools, source, moved)
+        for pool in (OFF, DEF):
+            faces = tuple(face for where, face in turned if where == pool)
+            if not _holds(after[pool], faces):
+                return f": the {POOL_LONG[pool]} pool ({faces_text(after[pool])}) has no {faces_text(faces)}"
+        return ""
+
+    def _apply(self, player: int, action: Any) -> None:
+        if player == CHANCE:
+            self._roll(action)
+            return
+        self.pending[player] = action
+        self._to_act = tuple(p for p in self._to_act if p != player)
+        if not self._to_act:
+            self._resolve_step()
+
+    def _resolve_step(self) -> None:
+        phase = self.phase
+        chosen = self.pending
+        if phase in (SETUP, PLACE):
+            for p in (0, 1):
+                self.face[p] = chosen[p][1]
+                self.location[p] = FACE_LOCATION[chosen[p][1]]
+            if phase == SETUP:
+                self.turn = 1
+                self._start(PLACE, (0, 1))
+                return
+            swift = tuple(p for p in (0, 1) if self.powers[p] == "swift" and not self.used[p])
+            if swift:
+                self._start(SWIFT, swift)
+            else:
+                self._start(SPLIT, (0, 1))
+        elif phase == SWIFT:
+            for p in self.acting:
+                to = chosen[p][1]
+                if to != STAY:
+                    self.location[p] = self.swift_to[p] = to
+                    self.used[p] = True
+                    self.declared[p] = "swift"
+            self._start(SPLIT, (0, 1))
+        elif phase == SPLIT:
+            for p in (0, 1):
+                _, off, dfn, declare = chosen[p]
+                self.split[p] = (off, dfn)
+                if declare:
+                    self.used[p] = True
+                    self.declared[p] = self.powers[p]
+            self._start(ROLL, (CHANCE,))
+        else:
+            for p in self.acting:
+                self.tactics[p] = chosen[p]
+            self._fight()
+
+    def _roll(self, faces: Roll) -> None:
+        player, pool = ROLL_ORDER[self.roll_index]
+        self.rolls[player][pool] = faces
+        self.roll_index += 1
+        if self.roll_index < len(ROLL_ORDER):
+            return
+        for p in (0, 1):
+            at_tactical = self.location[p] == TAC
+            cunning = self.declared[p] == "cunning"
+            self.entitled[p] = BOTH_OPTIONS if at_tactical and cunning else int(at_tactical or cunning)
+        entitled = tuple(p for p in (0, 1) if self.entitled[p])
+        if entitled:
+            self._start(TACTICAL, entitled)
+        else:
+            self._fight()
+
+    def _fight(self) -> None:
+        """Score the fight: tactical choices, modifiers, cancellation, hits; then the end or a new turn."""
+        final = []
+        for p in (0, 1):
+            choice = self.tactics[p]
+            final.append(apply_tactic(self.pools(p), choice) if choice is not None else self.pools(p))
+        mods = [self.modifiers(0), self.modifiers(1)]
+        values = [
+            ([f + mods[p][0] for f in final[p][OFF]], [f + mods[p][1] for f in final[p][DEF]]) for p in (0, 1)
+        ]
+        # cancels[p]: opposing offensive dice that p's defence cancels; hits[p]: dice p loses.
+        cancels = [cancelled(values[1 - p][0], values[p][1]) for p in (0, 1)]
+        hits = [len(values[1 - p][0]) - cancels[p] for p in (0, 1)]
+        for p in (0, 1):
+            self.dice[p] = max(0, self.dice[p] - hits[p])
+        summary = self._turn_data()
+        summary["pools"] = [{"off": list(final[p][OFF]), "def": list(final[p][DEF])} for p in (0, 1)]
+        summary["values"] = [{"off": values[p][0], "def": values[p][1]} for p in (0, 1)]
+        summary["cancelled"] = cancels
+        summary["hits"] = hits
+        summary["dice"] = list(self.dice)
+        self.last_fight = summary
+        self._result = self._ending()
+        if self._result is not None:
+            self._start(OVER, ())
+            return
+        self.turn += 1
+        self._new_turn_fields()
+        self._start(PLACE, (0, 1))
+
+    def _ending(self) -> Result | None:
+        a, b = self.dice
+        if a == 0 and b == 0:
+            return Result.draw(2, "both fighters were taken out in the same fight")
+        if a == 0 or b == 0:
+            loser = 0 if a == 0 else 1
+            return Result.win(1 - loser, 2, f"fighter {FIGHTERS[loser]} has no dice left and is taken out")
+        if a == 1 and b == 1:
+            return Result.draw(2, "both fighters are left with 1 die, dazed (FINISH HIM)")
+        if a == 1 or b == 1:
+            dazed = 0 if a == 1 else 1
+            return Result.win(
+                1 - dazed, 2, f"fighter {FIGHTERS[dazed]} is left with 1 die and is finished off (FINISH HIM)"
+            )
+        limit = self.game.options["turn_limit"]
+        if limit and self.turn >= limit:
+            return Result.draw(2, f"turn limit of {limit} reached")
+        return None
+
+    def result(self) -> Result | None:
+        return self._result
+
+    # --- notation ------------------------------------------------------------------
+
+    def action_to_str(self, player: int, action: Any) -> str:
+        if player == CHANCE:
+            if self.phase == ROLL and self._result is None:
+                fighter, pool = ROLL_ORDER[self.roll_index]
+                return format_roll(fighter, pool, action)
+            return faces_text(action)
+        tag = action[0]
+        if tag == "place":
+            return format_place(action)
+        if tag == "swift":
+            return format_swift(action)
+        if tag == "split":
+            return format_split(action, self.powers[player])
+        return format_tactic(action)
+
+    def _parse_action(self, player: int, text: str) -> Any:
+        phase = self.phase
+        if player == CHANCE:
+            fighter, pool = ROLL_ORDER[self.roll_index]
+            return parse_roll(text, fighter, pool, self._roll_size())
+        if phase in (SETUP, PLACE):
+            return parse_place(text)
+        if phase == SWIFT:
+            return parse_swift(text)
+        if phase == SPLIT:
+            return parse_split(text, self.powers[player])
+        return parse_tactic(text)
+
+    # --- copies and views ----------------------------------------------------------
+
+    def clone(self) -> FiteState:
+        other = FiteState.__new__(FiteState)
+        other.game = self.game
+        other.powers = self.powers
+        other.dice = list(self.dice)
+        other.used = list(self.used)
+        other.location = list(self.location)
+        other.face = list(self.face)
+        other.last_fight = self.last_fight  # never changed once made
+        other._result = self._result
+        other.turn = self.turn
+        other.swift_to = list(self.swift_to)
+        other.split = list(self.split)
+        other.declared = list(self.declared)
+        other.rolls = [list(self.rolls[0]), list(self.rolls[1])]
+        other.roll_index = self.roll_index
+        other.entitled = list(self.entitled)
+        other.tactics = list(self.tactics)
+        other.phase = self.phase
+        other.acting = self.acting
+        other._to_act = self._to_act
+        other.pending = list(self.pending)
+        other._legal = list(self._legal)
+        return other
+
+    def resample(self, player: int, rng: random.Random) -> FiteState:
+        other = self.clone()
+        for p in (0, 1):
+            if p != player and other.pending[p] is not None:
+                # An unrevealed choice: any other legal one is as consistent with what player saw.
+                other.pending[p] = self._step_actions(p).sample(rng)
+        return other
+
+    def _turn_data(self) -> dict[str, Any]:
+        """What is public about the turn so far (from the placement's reveal on)."""
+        data: dict[str, Any] = {
+            "turn": self.turn,
+            "locations": [LOCATIONS[loc] for loc in self.location],
+            "swift": [LOCATIONS[to] if to >= 0 else None for to in self.swift_to],
+            "split": [list(s) if s is not None else None for s in self.split],
+            "powers": list(self.declared),
+            "modifiers": None,
+            "rolls": [{"off": _faces(self.rolls[p][OFF]), "def": _faces(self.rolls[p][DEF])} for p in (0, 1)],
+            "tactical": None,
+        }
+        if self.split[0] is not None:
+            data["modifiers"] = [dict(zip(POOLS, self.modifiers(p), strict=True)) for p in (0, 1)]
+        if self.roll_index == len(ROLL_ORDER):
+            data["tactical"] = {
+                "entitled": [ENTITLEMENT_NAMES[e] for e in self.entitled],
+                "choices": [format_tactic(t) if t is not None else None for t in self.tactics],
+            }
+        return data
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """Everything public, and ``player``'s own choice not yet revealed.
+
+        >>> obs = Fite().new_initial_state().observation(0)
+        >>> obs["fighters"][0]
+        {'name': 'A', 'dice': 9, 'power': None, 'power_used': False, 'location': None, 'face': None}
+        """
+        live = self._result is None
+        rolling = None
+        if self.phase == ROLL and live:
+            fighter, pool = ROLL_ORDER[self.roll_index]
+            rolling = {"fighter": FIGHTERS[fighter], "pool": POOLS[pool], "dice": self._roll_size()}
+        mine = None
+        if player in (0, 1) and self.pending[player] is not None:
+            mine = self.action_to_str(player, self.pending[player])
+        return {
+            "game": "fite",
+            "player": player,
+            "turn": self.turn,
+            "phase": PHASE_NAMES[self.phase],
+            "to_move": player in (0, 1) and player in self._to_act,
+            "fighters": [
+                {
+                    "name": FIGHTERS[p],
+                    "dice": self.dice[p],
+                    "power": self.powers[p],
+                    "power_used": self.used[p],
+                    "location": LOCATIONS[self.location[p]] if self.location[p] >= 0 else None,
+                    "face": self.face[p] or None,
+                }
+                for p in (0, 1)
+            ],
+            "mine": mine,
+            "fight": self._turn_data() if live and self.phase not in (SETUP, PLACE) else None,
+            "rolling": rolling,
+            "last_fight": copy.deepcopy(self.last_fight),
+            "result": self._result.to_json() if self._result is not None else None,
+        }
+
+    def observation_text(self, player: int) -> str:
+        from tussle.games.fite.render import render_observation
+
+        return render_observation(self.observation(player))
+
+    def render(self) -> str:
+        from tussle.games.fite.render import render_observation
+
+        obs = self.observation(-2)  # nobody's seat: the public view, then the secrets
+        obs["pending"] = [
+            self.action_to_str(p, self.pending[p]) if self.pending[p] is not None else None for p in (0, 1)
+        ]
+        return render_observation(obs)
+
+
+def _holds(pool: Roll, faces: tuple[int, ...]) -> bool:
+    """Whether ``pool`` has a die for each of ``faces`` (counting repeats)."""
+    return all(pool.count(face) >= faces.count(face) for face in faces)
+
+
+def _faces(roll: Roll | None) -> list[int] | None:
+    return list(roll) if roll is not None else None

@@ -1,0 +1,947 @@
+"""FITE: the rule text's example fight, cancellation, and a test for every rule sentence."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tussle import CHANCE, ActionError, OptionError, Record, RecordError, load_game
+from tussle.agents import make_agent
+from tussle.agents.base import PlayerView
+from tussle.agents.fite import FiteRuleAgent, hit_chances, split_strategy, uncancelled
+from tussle.games.fite import Fite, FiteState
+from tussle.games.fite.notation import (
+    format_place,
+    format_roll,
+    format_split,
+    format_swift,
+    format_tactic,
+    parse_place,
+    parse_roll,
+    parse_split,
+    parse_swift,
+    parse_tactic,
+)
+from tussle.games.fite.rules import (
+    ROLLS,
+    apply_tactic,
+    cancelled,
+    tactic_actions,
+)
+from tussle.runner import play_game, run_match
+
+A, B = 0, 1
+
+# --- helpers ------------------------------------------------------------------
+
+
+def play(state: FiteState, *events: str) -> FiteState:
+    """Apply events written ``A:tac 5``, ``B:5/4`` or ``roll:A off 6,5`` in order."""
+    for event in events:
+        who, _, text = event.partition(":")
+        player = {"A": A, "B": B, "roll": CHANCE}[who]
+        state.apply_str(player, text)
+    return state
+
+
+def fresh(**options: Any) -> FiteState:
+    state = Fite(**options).new_initial_state()
+    assert isinstance(state, FiteState)
+    return state
+
+
+def at_split(place_a: str = "tac 5", place_b: str = "tac 5", **options: Any) -> FiteState:
+    """A new game after SETUP and turn 1's placement, at the split."""
+    state = fresh(**options)
+    play(state, "A:tac 5", "B:tac 5", f"A:{place_a}", f"B:{place_b}")
+    return state
+
+
+def phase(state: FiteState) -> str:
+    return str(state.observation(A)["phase"])
+
+
+def last(state: FiteState) -> dict[str, Any]:
+    fight = state.observation(A)["last_fight"]
+    assert isinstance(fight, dict)
+    return fight
+
+
+def max_cancelled(offence: list[int], defence: list[int]) -> int:
+    """The largest number of cancellations by brute force: every way to pair the dice."""
+
+    def best(i: int, free: frozenset[int]) -> int:
+        if i == len(offence):
+            return 0
+        most = best(i + 1, free)  # offensive die i stays uncancelled
+        for j in free:
+            if offence[i] <= defence[j]:
+                most = max(most, 1 + best(i + 1, free - {j}))
+        return most
+
+    return best(0, frozenset(range(len(defence))))
+
+
+# --- the text's example fight (golden) ------------------------------------------
+
+
+def test_golden_example_fight() -> None:
+    """A: 6,5,4,2,2 / 5,3,1,1; B: 5,4,2 / 6,6,3,2,1,1; each fighter takes 1 hit."""
+    state = at_split()  # both at the tactical location: no modifiers
+    play(
+        state,
+        "A:5/4",
+        "B:3/6",
+        "roll:A off 6,5,4,2,2",
+        "roll:A def 5,3,1,1",
+        "roll:B off 5,4,2",
+        "roll:B def 6,6,3,2,1,1",
+        "A:pass",
+        "B:pass",
+    )
+    fight = last(state)
+    assert fight["cancelled"] == [2, 4]  # A's defence cancels 2 of B's 3; B's 4 of A's 5
+    assert fight["hits"] == [1, 1]
+    assert fight["dice"] == [8, 8]
+    assert phase(state) == "place" and state.observation(A)["turn"] == 2
+
+
+def test_golden_example_cancellation_counts() -> None:
+    assert cancelled([6, 5, 4, 2, 2], [6, 6, 3, 2, 1, 1]) == 4
+    assert cancelled([5, 4, 2], [5, 3, 1, 1]) == 2
+
+
+@pytest.mark.parametrize(
+    ("offence", "defence", "expected"),
+    [
+        ([], [6], 0),
+        ([3], [], 0),
+        ([4], [4], 1),  # equal or above cancels
+        ([5], [4], 0),  # below does not
+        ([1, 5], [5, 2], 2),  # the 5 must go to the 5 and the 2 to the 1
+        ([2, 2, 2], [6], 1),  # a defensive die cancels one die only
+        ([6, 6], [6, 6, 6], 2),  # a die is cancelled once only
+        ([1, 2, 3], [3, 2, 1], 3),
+        ([3, 3, 1], [2, 2, 2], 1),
+        ([0, 7], [0, 8], 2),  # modified values below 1 and above 6 compare the same way
+    ],
+)
+def test_cancellation_cases(offence: list[int], defence: list[int], expected: int) -> None:
+    assert cancelled(offence, defence) == expected
+    assert max_cancelled(offence, defence) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 8), max_size=6),
+    st.lists(st.integers(0, 8), max_size=5),
+)
+def test_cancellation_is_the_largest_possible(offence: list[int], defence: list[int]) -> None:
+    assert cancelled(offence, defence) == max_cancelled(offence, defence)
+
+
+def test_cancellation_brute_force_on_random_pools() -> None:
+    rng = random.Random(4)
+    for _ in range(300):
+        offence = [rng.randint(1, 6) for _ in range(rng.randint(1, 6))]
+        defence = [rng.randint(1, 6) for _ in range(rng.randint(1, 5))]
+        assert cancelled(offence, defence) == max_cancelled(offence, defence)
+
+
+# --- requirements and setup -------------------------------------------------------
+
+
+def test_nine_dice_and_a_coin_face_up_each() -> None:
+    obs = fresh(power_a="brutal").observation(B)
+    fighters = obs["fighters"]
+    assert [f["dice"] for f in fighters] == [9, 9]
+    assert [f["power"] for f in fighters] == ["brutal", None]
+    assert [f["power_used"] for f in fighters] == [False, False]
+
+
+def test_setup_placement_then_turn_one_placement() -> None:
+    state = fresh()
+    assert phase(state) == "setup" and state.to_act() == (A, B)
+    play(state, "A:off 1", "B:def 4")
+    assert phase(state) == "place" and state.observation(A)["turn"] == 1
+    assert [f["location"] for f in state.observation(A)["fighters"]] == ["off", "def"]
+    play(state, "A:tac 6", "B:off 2")
+    assert phase(state) == "split"
+    assert [f["location"] for f in state.observation(A)["fighters"]] == ["tac", "off"]
+
+
+def test_option_setup_placement_off_makes_the_first_placement_turn_ones() -> None:
+    state = fresh(setup_placement=False, power_a="swift")
+    assert phase(state) == "place" and state.observation(A)["turn"] == 1
+    play(state, "A:off 1", "B:def 3")
+    assert phase(state) == "swift" and state.to_act() == (A,)
+
+
+@pytest.mark.parametrize(
+    ("face", "location"), [(1, "off"), (2, "off"), (3, "def"), (4, "def"), (5, "tac"), (6, "tac")]
+)
+def test_placement_faces_mark_the_locations(face: int, location: str) -> None:
+    state = fresh()
+    play(state, "A:tac 5", "B:tac 5", f"A:{face}", "B:5")
+    fighter = state.observation(B)["fighters"][A]
+    assert fighter["location"] == location and fighter["face"] == face
+
+
+def test_placement_is_hidden_until_both_have_placed() -> None:
+    state = fresh()
+    before = state.observation(B), state.observation_text(B)
+    play(state, "A:def 4")
+    assert (state.observation(B), state.observation_text(B)) == before
+    assert state.observation(A)["mine"] == "def 4"
+    assert state.to_act() == (B,)
+    play(state, "B:off 1")
+    fighters = state.observation(B)["fighters"]
+    assert [f["face"] for f in fighters] == [4, 1]
+
+
+# --- the split -----------------------------------------------------------------------
+
+
+def test_split_pools_hold_one_to_eight_dice_and_use_every_die() -> None:
+    state = at_split()
+    texts = sorted(state.action_to_str(A, a) for a in state.legal_actions(A))
+    assert texts == sorted(f"{k}/{9 - k}" for k in range(1, 9))
+    for bad, why in [("9/0", "1 to 8"), ("0/9", "1 to 8"), ("5/3", "has 9 dice"), ("5/5", "has 9 dice")]:
+        with pytest.raises(ActionError, match=why):
+            state.parse_action(A, bad)
+
+
+def test_split_is_secret_until_both_have_split_then_both_are_revealed() -> None:
+    state = at_split()
+    before = state.observation(B)
+    play(state, "A:2/7")
+    assert state.observation(B) == before
+    assert state.observation(A)["mine"] == "2/7"
+    play(state, "B:6/3")
+    fight = state.observation(B)["fight"]
+    assert fight["split"] == [[2, 7], [6, 3]]
+    assert state.to_act() == (CHANCE,)
+
+
+def test_each_pool_is_rolled_as_its_own_chance_event() -> None:
+    state = at_split()
+    play(state, "A:2/7", "B:6/3")
+    sizes = []
+    names = []
+    while state.is_chance():
+        rolling = state.observation(A)["rolling"]
+        sizes.append(rolling["dice"])
+        names.append(f"{rolling['fighter']} {rolling['pool']}")
+        outcomes = state.chance_outcomes()
+        assert math.isclose(math.fsum(p for _, p in outcomes), 1.0)
+        assert len(outcomes) == math.comb(rolling["dice"] + 5, 5)
+        state.apply(CHANCE, outcomes[0][0])
+    assert sizes == [2, 7, 6, 3]
+    assert names == ["A off", "A def", "B off", "B def"]
+
+
+def test_roll_probabilities_are_multinomial() -> None:
+    table = dict(ROLLS[2])
+    assert table[(6, 6)] == pytest.approx(1 / 36)
+    assert table[(6, 1)] == pytest.approx(2 / 36)
+    for size in range(1, 9):
+        assert math.isclose(math.fsum(p for _, p in ROLLS[size]), 1.0)
+
+
+def test_sampled_rolls_follow_the_probabilities() -> None:
+    state = at_split()
+    play(state, "A:1/8", "B:1/8")
+    rng = random.Random(3)
+    counts = [0] * 7
+    for _ in range(6000):
+        (face,) = state.sample_chance(rng)
+        counts[face] += 1
+    assert all(900 < c < 1100 for c in counts[1:])
+
+
+# --- locations and their bonuses -----------------------------------------------------
+
+
+def fight_once(place_a: str, place_b: str, *events: str, **options: Any) -> dict[str, Any]:
+    state = at_split(place_a, place_b, **options)
+    play(state, *events)
+    return last(state)
+
+
+def test_offensive_location_adds_one_to_the_offensive_pool() -> None:
+    fight = fight_once(
+        "off 1",
+        "def 3",
+        "A:2/7",
+        "B:2/7",
+        "roll:A off 5,1",
+        "roll:A def 1,1,1,1,1,1,1",
+        "roll:B off 1,1",
+        "roll:B def 1,1,1,1,1,1,1",
+    )
+    assert fight["modifiers"] == [{"off": 1, "def": 0}, {"off": 0, "def": 1}]
+    assert fight["values"][A] == {"off": [6, 2], "def": [1] * 7}
+    assert fight["values"][B] == {"off": [1, 1], "def": [2] * 7}
+    # B's defence of 2s cancels A's 2 but not A's 6; A's 1s cancel B's 1s.
+    assert fight["hits"] == [0, 1]
+
+
+def test_defensive_location_adds_one_to_the_defensive_pool() -> None:
+    # B's 5 meets A's defensive 4 raised to 5: cancelled.
+    fight = fight_once(
+        "def 4",
+        "tac 5",
+        "A:1/8",
+        "B:1/8",
+        "roll:A off 1",
+        "roll:A def 4,1,1,1,1,1,1,1",
+        "roll:B off 5",
+        "roll:B def 6,6,6,6,6,6,6,6",
+        "B:pass",
+    )
+    assert fight["hits"] == [0, 0]
+    assert fight["cancelled"] == [1, 1]
+
+
+def test_tactical_move_up_to_two_dice_from_one_pool_to_the_other() -> None:
+    state = at_split("tac 5", "off 1")
+    play(
+        state,
+        "A:3/6",
+        "B:8/1",
+        "roll:A off 6,1,1",
+        "roll:A def 6,5,5,4,2,1",
+        "roll:B off 6,6,6,5,5,4,4,3",
+        "roll:B def 1",
+    )
+    assert state.to_act() == (A,)  # only the fighter at the tactical location chooses
+    play(state, "A:move def>off 6,5")
+    fight = last(state)
+    assert fight["tactical"]["choices"] == ["move def>off 6,5", None]
+    assert fight["pools"][A] == {"off": [6, 6, 5, 1, 1], "def": [5, 4, 2, 1]}
+
+
+def test_tactical_turn_up_to_two_dice_to_the_opposite_face() -> None:
+    state = at_split("tac 5", "tac 6")
+    play(
+        state,
+        "A:3/6",
+        "B:3/6",
+        "roll:A off 2,1,1",
+        "roll:A def 6,5,5,4,2,1",
+        "roll:B off 1,1,1",
+        "roll:B def 1,1,1,1,1,1",
+        "A:turn off 1 def 1",
+        "B:turn def 1,1",
+    )
+    fight = last(state)
+    assert fight["pools"][A] == {"off": [6, 2, 1], "def": [6, 6, 5, 5, 4, 2]}
+    assert fight["pools"][B] == {"off": [1, 1, 1], "def": [6, 6, 1, 1, 1, 1]}
+
+
+def test_tactical_choice_is_one_option_or_the_other_and_secret() -> None:
+    state = at_split("tac 5", "tac 5")
+    play(
+        state,
+        "A:4/5",
+        "B:4/5",
+        "roll:A off 6,5,2,1",
+        "roll:A def 6,5,2,1,1",
+        "roll:B off 3,3,3,3",
+        "roll:B def 3,3,3,3,3",
+    )
+    assert state.to_act() == (A, B)
+    with pytest.raises(ActionError, match="only one tactical option"):
+        state.parse_action(A, "move off>def 6 and turn def 1")
+    with pytest.raises(ActionError, match="has no"):
+        state.parse_action(A, "turn off 3")
+    with pytest.raises(ActionError, match="has no"):
+        state.parse_action(A, "move def>off 6,6")
+    before = state.observation(B)
+    play(state, "A:turn off 1,2")
+    assert state.observation(B) == before
+
+
+def test_tactical_move_may_not_empty_a_pool() -> None:
+    state = at_split("tac 5", "off 1")
+    play(
+        state,
+        "A:2/7",
+        "B:8/1",
+        "roll:A off 6,1",
+        "roll:A def 6,6,6,6,6,6,6",
+        "roll:B off 6,6,6,6,6,6,6,6",
+        "roll:B def 1",
+    )
+    texts = {state.action_to_str(A, a) for a in state.legal_actions(A)}
+    assert "move off>def 6" in texts
+    assert "move off>def 6,1" not in texts
+    assert "move def>off 6,6" in texts
+    with pytest.raises(ActionError, match="at least 1 die"):
+        state.parse_action(A, "move off>def 6,1")
+
+
+def test_tactical_move_respects_the_eight_dice_limit() -> None:
+    assert ("tactic", 1, (6, 6), ()) not in tactic_actions(((6,) * 7, (6, 6)), 1)
+    assert ("tactic", 1, (6,), ()) in tactic_actions(((6,) * 7, (6, 6)), 1)
+
+
+def test_turned_die_gets_the_modifiers_after_turning() -> None:
+    # A at the offensive location turns a 2 to a 5 (with Cunning): the value is 5 + 1.
+    state = at_split("off 1", "def 3", power_a="cunning")
+    play(
+        state,
+        "A:1/8 +power",
+        "B:1/8",
+        "roll:A off 2",
+        "roll:A def 1,1,1,1,1,1,1,1",
+        "roll:B off 1",
+        "roll:B def 5,5,5,5,5,5,5,5",
+    )
+    assert state.to_act() == (A,)
+    play(state, "A:turn off 2")
+    fight = last(state)
+    assert fight["pools"][A]["off"] == [5]
+    assert fight["values"][A]["off"] == [6]
+    assert fight["values"][B]["def"] == [6] * 8
+    assert fight["hits"] == [0, 0]
+
+
+# --- hits and the end ------------------------------------------------------------------
+
+
+def test_each_uncancelled_die_removes_one_die() -> None:
+    fight = fight_once(
+        "tac 5",
+        "tac 5",
+        "A:8/1",
+        "B:1/8",
+        "roll:A off 6,6,6,5,5,4,4,4",
+        "roll:A def 1",
+        "roll:B off 2",
+        "roll:B def 1,1,1,1,1,1,1,1",
+        "A:pass",
+        "B:pass",
+    )
+    assert fight["hits"] == [1, 8]
+    assert fight["dice"] == [8, 1]
+
+
+def test_a_fighter_without_dice_is_taken_out_and_the_other_wins() -> None:
+    state = at_split()
+    # Turn 1: B loses 4 dice; turn 2: A's 8 hits meet B's 5 dice (the hits left over are lost).
+    play(
+        state,
+        "A:4/5",
+        "B:4/5",
+        "roll:A off 6,6,6,6",
+        "roll:A def 6,6,6,6,6",
+        "roll:B off 1,1,1,1",
+        "roll:B def 1,1,1,1,1",
+        "A:pass",
+        "B:pass",
+    )
+    assert last(state)["dice"] == [9, 5]
+    play(
+        state,
+        "A:tac 5",
+        "B:tac 5",
+        "A:8/1",
+        "B:4/1",
+        "roll:A off 6,6,6,6,6,6,6,6",
+        "roll:A def 6",
+        "roll:B off 1,1,1,1",
+        "roll:B def 1",
+        "A:pass",
+        "B:pass",
+    )
+    fight = last(state)
+    assert fight["hits"] == [3, 8] and fight["dice"] == [6, 0]
+    result = state.result()
+    assert result is not None and result.winner == A
+    assert "taken out" in result.reason
+    assert state.to_act() == () and state.observation(B)["phase"] == "over"
+
+
+def test_both_out_at_once_cannot_happen_but_would_be_a_draw() -> None:
+    # Hits on a fighter with d dice come from at most (the attacker's dice - 1)
+    # offensive dice, so both reaching 0 (or one 0 and the other 1) in one fight
+    # is impossible; the ending still reads those cases as the text says.
+    state = at_split()
+    for dice, winner in (([0, 0], None), ([1, 0], A), ([0, 1], B), ([0, 5], B)):
+        state.dice = list(dice)
+        result = state._ending()
+        assert result is not None and result.winner == winner
+
+
+def test_finish_him_a_fighter_left_with_one_die_is_finished_off() -> None:
+    state = at_split()
+    play(
+        state,
+        "A:8/1",
+        "B:1/8",
+        "roll:A off 6,6,6,6,6,6,6,6",
+        "roll:A def 6",
+        "roll:B off 1",
+        "roll:B def 1,1,1,1,1,1,1,1",
+        "A:pass",
+        "B:pass",
+    )
+    assert last(state)["dice"] == [9, 1]
+    result = state.result()
+    assert result is not None and result.winner == A and "FINISH HIM" in result.reason
+    assert state.to_act() == ()  # nothing is left to choose: the finishing is automatic
+
+
+def test_finish_him_both_left_with_one_die_is_a_draw() -> None:
+    state = at_split()
+    play(
+        state,
+        "A:8/1",
+        "B:8/1",
+        "roll:A off 6,6,6,6,6,6,6,6",
+        "roll:A def 1",
+        "roll:B off 6,6,6,6,6,6,6,2",
+        "roll:B def 1",
+        "A:pass",
+        "B:pass",
+    )
+    assert last(state)["dice"] == [1, 1]
+    result = state.result()
+    assert result is not None and result.is_draw and "FINISH HIM" in result.reason
+
+
+def test_turn_limit_ends_in_a_draw() -> None:
+    state = at_split(turn_limit=1)
+    play(
+        state,
+        "A:1/8",
+        "B:1/8",
+        "roll:A off 1",
+        "roll:A def 1,1,1,1,1,1,1,1",
+        "roll:B off 1",
+        "roll:B def 1,1,1,1,1,1,1,1",
+        "A:pass",
+        "B:pass",
+    )
+    result = state.result()
+    assert result is not None and result.is_draw and "turn limit" in result.reason
+
+
+def test_the_next_turn_starts_with_a_new_placement() -> None:
+    state = at_split()
+    play(
+        state,
+        "A:4/5",
+        "B:4/5",
+        "roll:A off 1,1,1,1",
+        "roll:A def 6,6,6,6,6",
+        "roll:B off 1,1,1,1",
+        "roll:B def 6,6,6,6,6",
+        "A:pass",
+        "B:pass",
+    )
+    obs = state.observation(A)
+    assert obs["phase"] == "place" and obs["turn"] == 2 and state.to_act() == (A, B)
+    assert obs["fight"] is None and obs["last_fight"]["turn"] == 1
+
+
+# --- super powers ---------------------------------------------------------------------------
+
+
+def test_power_declared_with_the_split_flips_the_coin_and_is_once_per_game() -> None:
+    state = at_split(power_a="brutal")
+    assert len(state.legal_actions(A)) == 16 and len(state.legal_actions(B)) == 8
+    play(state, "A:4/5 +brutal")
+    assert state.observation(B)["fighters"][A]["power_used"] is False  # still secret
+    play(state, "B:4/5")
+    assert state.observation(B)["fighters"][A]["power_used"] is True
+    play(
+        state,
+        "roll:A off 1,1,1,1",
+        "roll:A def 6,6,6,6,6",
+        "roll:B off 1,1,1,1",
+        "roll:B def 6,6,6,6,6",
+        "A:pass",
+        "B:pass",
+        "A:tac 5",
+        "B:tac 5",
+    )
+    with pytest.raises(ActionError, match="used already"):
+        state.parse_action(A, "4/5 +power")
+    assert len(state.legal_actions(A)) == 8
+
+
+def test_brutal_adds_to_the_offensive_location_bonus() -> None:
+    fight = fight_once(
+        "off 2",
+        "tac 5",
+        "A:1/8 +power",
+        "B:1/8",
+        "roll:A off 4",
+        "roll:A def 1,1,1,1,1,1,1,1",
+        "roll:B off 1",
+        "roll:B def 5,5,5,5,5,5,5,5",
+        "B:pass",
+        power_a="brutal",
+    )
+    assert fight["modifiers"][A] == {"off": 2, "def": 0}
+    assert fight["values"][A]["off"] == [6]
+    assert fight["hits"] == [0, 1]
+
+
+def test_tough_adds_one_to_the_defensive_pool() -> None:
+    fight = fight_once(
+        "tac 5",
+        "tac 5",
+        "A:1/8",
+        "B:1/8 +tough",
+        "roll:A off 6",
+        "roll:A def 1,1,1,1,1,1,1,1",
+        "roll:B off 1",
+        "roll:B def 5,5,5,5,5,5,5,5",
+        "A:pass",
+        "B:pass",
+        power_b="tough",
+    )
+    assert fight["modifiers"][B] == {"off": 0, "def": 1}
+    assert fight["hits"] == [0, 0]
+
+
+def test_aggressive_takes_one_from_the_opponents_offensive_pool() -> None:
+    fight = fight_once(
+        "tac 5",
+        "tac 5",
+        "A:1/8 +power",
+        "B:1/8",
+        "roll:A off 1",
+        "roll:A def 4,1,1,1,1,1,1,1",
+        "roll:B off 5",
+        "roll:B def 6,6,6,6,6,6,6,6",
+        "A:pass",
+        "B:pass",
+        power_a="aggressive",
+    )
+    assert fight["modifiers"][B] == {"off": -1, "def": 0}
+    assert fight["values"][B]["off"] == [4]
+    assert fight["hits"] == [0, 0]
+
+
+def test_fast_takes_one_from_the_opponents_defensive_pool() -> None:
+    fight = fight_once(
+        "tac 5",
+        "tac 5",
+        "A:1/8 +fast",
+        "B:1/8",
+        "roll:A off 6",
+        "roll:A def 1,1,1,1,1,1,1,1",
+        "roll:B off 1",
+        "roll:B def 6,6,6,6,6,6,6,6",
+        "A:pass",
+        "B:pass",
+        power_a="fast",
+    )
+    assert fight["modifiers"][B] == {"off": 0, "def": -1}
+    assert fight["hits"] == [0, 1]
+
+
+def test_cunning_gives_one_option_away_from_the_tactical_location() -> None:
+    state = at_split("def 3", "off 1", power_a="cunning")
+    play(
+        state,
+        "A:4/5 +cunning",
+        "B:4/5",
+        "roll:A off 1,1,1,1",
+        "roll:A def 6,6,6,6,6",
+        "roll:B off 6,6,6,6",
+        "roll:B def 1,1,1,1,1",
+    )
+    assert state.to_act() == (A,)
+    assert state.observation(A)["fight"]["tactical"]["entitled"] == ["one", "none"]
+    with pytest.raises(ActionError, match="only one"):
+        state.parse_action(A, "move def>off 6 and turn off 1,1")
+    play(state, "A:turn off 1,1")
+    assert last(state)["pools"][A]["off"] == [6, 6, 1, 1]
+
+
+def test_cunning_at_the_tactical_location_gives_both_options() -> None:
+    state = at_split("tac 6", "off 1", power_a="cunning")
+    play(
+        state,
+        "A:4/5 +power",
+        "B:4/5",
+        "roll:A off 1,1,1,1",
+        "roll:A def 6,6,6,6,6",
+        "roll:B off 6,6,6,6",
+        "roll:B def 1,1,1,1,1",
+    )
+    assert state.observation(A)["fight"]["tactical"]["entitled"] == ["both", "none"]
+    play(state, "A:move def>off 6 and turn off 1,1")
+    assert last(state)["pools"][A] == {"off": [6, 6, 6, 1, 1], "def": [6, 6, 6, 6]}
+
+
+def test_swift_moves_after_the_reveal_and_only_its_owner_chooses() -> None:
+    state = fresh(power_b="swift")
+    play(state, "A:tac 5", "B:tac 5", "A:off 1", "B:def 3")
+    assert phase(state) == "swift" and state.to_act() == (B,)
+    texts = {state.action_to_str(B, a) for a in state.legal_actions(B)}
+    assert texts == {"stay", "swift off", "swift tac"}
+    with pytest.raises(ActionError, match="already"):
+        state.parse_action(B, "swift def")
+    play(state, "B:swift tac")
+    obs = state.observation(A)
+    assert obs["fighters"][B]["location"] == "tac" and obs["fighters"][B]["power_used"] is True
+    assert obs["fight"]["swift"] == [None, "tac"]
+    # Used once: no Swift step in the next turn.
+    play(
+        state,
+        "A:4/5",
+        "B:4/5",
+        "roll:A off 1,1,1,1",
+        "roll:A def 6,6,6,6,6",
+        "roll:B off 1,1,1,1",
+        "roll:B def 6,6,6,6,6",
+        "B:pass",
+        "A:tac 5",
+        "B:off 1",
+    )
+    assert phase(state) == "split"
+
+
+def test_swift_stay_keeps_the_coin() -> None:
+    state = fresh(power_a="swift")
+    play(state, "A:tac 5", "B:tac 5", "A:off 1", "B:def 3", "A:stay")
+    assert state.observation(B)["fighters"][A]["power_used"] is False
+    with pytest.raises(ActionError, match="Swift is used at the end of the placement"):
+        state.parse_action(A, "4/5 +swift")
+
+
+def test_swift_is_not_offered_at_the_setup_placement() -> None:
+    state = fresh(power_a="swift")
+    play(state, "A:tac 5", "B:tac 5")
+    assert phase(state) == "place"
+
+
+def test_both_swift_owners_choose_at_once_in_secret() -> None:
+    state = fresh(power_a="swift", power_b="swift")
+    play(state, "A:tac 5", "B:tac 5", "A:off 1", "B:def 3")
+    assert state.to_act() == (A, B)
+    before = state.observation(B)
+    play(state, "A:swift def")
+    assert state.observation(B) == before
+
+
+def test_power_options_are_checked() -> None:
+    with pytest.raises(OptionError, match="power_a"):
+        Fite(power_a="sneaky")
+    with pytest.raises(ActionError, match="no super power"):
+        at_split().parse_action(A, "4/5 +power")
+    with pytest.raises(ActionError, match="tough, not brutal"):
+        at_split(power_a="tough").parse_action(A, "4/5 +brutal")
+
+
+# --- notation ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [("5", "tac 5"), ("place 2", "off 2"), ("Defensive 4", "def 4"), ("def", "def 3"), ("TAC 6", "tac 6")],
+)
+def test_place_notation(text: str, canonical: str) -> None:
+    assert format_place(parse_place(text)) == canonical
+
+
+@pytest.mark.parametrize("text", ["7", "0", "off 5", "up 2", "1 2", "", "place", "tac 5!"])
+def test_place_notation_rejects(text: str) -> None:
+    with pytest.raises(ActionError):
+        parse_place(text)
+
+
+def test_swift_and_split_notation() -> None:
+    assert format_swift(parse_swift("Swift TACTICAL")) == "swift tac"
+    assert format_swift(parse_swift("pass")) == "stay"
+    assert format_split(parse_split("3 / 6 + power", "tough"), "tough") == "3/6 +tough"
+    assert format_split(parse_split("3 6", None), None) == "3/6"
+    for bad in ["3/6/1", "three/six", "3/6 +", "3/6 +power +power"]:
+        with pytest.raises(ActionError):
+            parse_split(bad, "tough")
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("pass", "pass"),
+        ("move off 5,6", "move off>def 6,5"),
+        ("move defensive -> offensive 1", "move def>off 1"),
+        ("turn def 1 off 2", "turn off 2 def 1"),
+        ("turn off 1, 1", "turn off 1,1"),
+        ("turn def 2 and move off>def 6", "move off>def 6 and turn def 2"),
+        ("move off 6; turn def 1 + ", "move off>def 6 and turn def 1"),
+    ],
+)
+def test_tactic_notation(text: str, canonical: str) -> None:
+    assert format_tactic(parse_tactic(text)) == canonical
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "move off>off 6",
+        "move off 6,5,4",
+        "turn off 1,2,3",
+        "turn 1",
+        "move 6",
+        "jump",
+        "move off",
+        "turn off 7",
+        "move off 6 move def 1",
+    ],
+)
+def test_tactic_notation_rejects(text: str) -> None:
+    with pytest.raises(ActionError):
+        parse_tactic(text)
+
+
+def test_roll_notation() -> None:
+    assert parse_roll("2,6 5", 1, 0, 3) == (6, 5, 2)
+    assert format_roll(1, 0, (6, 5, 2)) == "B off 6,5,2"
+    for bad, why in [
+        ("A off 6,5,2", "B's"),
+        ("B def 6,5,2", "offensive pool"),
+        ("6,5", "has 3 dice, not 2"),
+        ("6,5,7", "not a die face"),
+    ]:
+        with pytest.raises(ActionError, match=why):
+            parse_roll(bad, 1, 0, 3)
+
+
+def test_every_legal_tactic_round_trips_and_is_distinct() -> None:
+    state = at_split("tac 5", "off 1", power_a="cunning")
+    play(
+        state,
+        "A:4/5 +power",
+        "B:4/5",
+        "roll:A off 6,5,1,1",
+        "roll:A def 6,4,3,2,2",
+        "roll:B off 6,6,6,6",
+        "roll:B def 1,1,1,1,1",
+    )
+    legal = state.legal_actions(A)
+    texts = [state.action_to_str(A, a) for a in legal]
+    assert len(set(texts)) == len(texts) == len(set(legal))
+    for action, text in zip(legal, texts, strict=True):
+        assert state.parse_action(A, text) == action
+        # And the action does what it says on the pools.
+        apply_tactic(state.pools(A), action)
+
+
+# --- records ---------------------------------------------------------------------------
+
+
+def recorded_game() -> Record:
+    game = load_game("fite", power_a="cunning", power_b="swift")
+    agents = [make_agent("random", game, 0, seed=1), make_agent("random", game, 1, seed=2)]
+    _, record = play_game(game, agents, seed=5)
+    return record
+
+
+def test_a_record_replays() -> None:
+    record = recorded_game()
+    states = Record.loads(record.dumps()).replay()
+    assert states[-1].result() is not None
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda t: t.replace("6", "7", 1), "7 is not a die face"),
+        (lambda t: t + ",1", "pool has"),
+        (lambda t: t.rsplit(",", 1)[0] if "," in t else t + ",2", "pool has"),
+    ],
+)
+def test_a_record_with_an_impossible_roll_is_rejected(change: object, message: str) -> None:
+    record = recorded_game()
+    data = record.to_json()
+    index = next(i for i, ev in enumerate(data["events"]) if ev["player"] == "chance" and "6" in ev["action"])
+    data["events"][index]["action"] = change(data["events"][index]["action"])  # type: ignore[operator]
+    with pytest.raises(RecordError, match=rf"^event {index} \(chance .*{message}") as info:
+        Record.loads(json.dumps(data)).replay()
+    assert "\n" not in str(info.value)
+
+
+def test_roll_of_the_wrong_pool_size_is_named() -> None:
+    state = at_split()
+    play(state, "A:5/4", "B:3/6")
+    with pytest.raises(ActionError, match="A's offensive pool has 5 dice, not 4"):
+        state.apply_str(CHANCE, "A off 6,5,4,2")
+
+
+# --- observations and resampling --------------------------------------------------------
+
+
+def test_resample_redraws_the_opponents_pending_choice_only() -> None:
+    state = at_split()
+    play(state, "A:8/1")
+    seen = set()
+    for seed in range(40):
+        other = state.resample(B, random.Random(seed))
+        assert other.observation(B) == state.observation(B)
+        seen.add(other.pending[A])
+        assert state.resample(A, random.Random(seed)).pending[A] == ("split", 8, 1, False)
+    assert len(seen) > 3
+    assert state.pending[A] == ("split", 8, 1, False)
+
+
+def test_render_shows_the_secrets_and_observations_do_not() -> None:
+    state = at_split()
+    play(state, "A:7/2")
+    assert "A 7/2" in state.render()
+    assert "7/2" not in state.observation_text(B)
+    assert "Your choice: 7/2" in state.observation_text(A)
+
+
+# --- agents and speed ----------------------------------------------------------------------
+
+
+def test_random_playouts_end() -> None:
+    for seed in range(30):
+        game = load_game("fite", power_a=("none", "cunning", "swift")[seed % 3], power_b="brutal")
+        state, _ = play_game(game, [make_agent("random", game, p, seed=seed + p) for p in (0, 1)], seed=seed)
+        assert state.result() is not None
+
+
+def test_rule_agent_acts_legally_in_every_step() -> None:
+    game = load_game("fite", power_a="cunning", power_b="swift", setup_placement=False)
+    agents = [FiteRuleAgent(game, 0, seed=1), FiteRuleAgent(game, 1, seed=2)]
+    state, record = play_game(game, agents, seed=3)
+    assert state.result() is not None and len(record.events) > 8
+
+
+def test_rule_agent_beats_random_clearly() -> None:
+    wins = [0, 0]
+    for summary in run_match("fite", ["rule", "random"], 40, seed=11):
+        firsts = [a for a, place in enumerate(summary.ranking) if place == 1]
+        if len(firsts) == 1:
+            wins[firsts[0]] += 1
+    assert wins[0] >= 32 and wins[1] <= 6
+
+
+def test_rule_agent_takes_no_parameters_and_picks_the_tactical_location() -> None:
+    game = load_game("fite")
+    with pytest.raises(Exception, match="no parameters"):
+        make_agent("rule:depth=2", game, 0)
+    state = game.new_initial_state()
+    assert state.action_to_str(0, FiteRuleAgent(game, 0, seed=0).act(PlayerView(state, 0))) == "tac 5"
+
+
+def test_rule_agent_tables() -> None:
+    assert uncancelled([6, 5, 4, 2, 2], [6, 6, 3, 2, 1, 1]) == 1
+    assert math.isclose(sum(hit_chances(3, 2, 1)), 1.0)
+    offs, weights, _ = split_strategy(9, 9, (0, 0), (0, 0))
+    assert math.isclose(sum(weights), 1.0) and offs == list(range(1, 9))
