@@ -35,10 +35,17 @@ _RULE: dict[str, str] = {
     "fite": "tussle.agents.fite:FiteRuleAgent",
 }
 
+# Agents for one game only, named game:agent: name -> (game id, "module:Class").
+# parse_spec takes such a name whole, so that its colon does not start the parameters.
+_SCOPED: dict[str, tuple[str, str]] = {
+    "fite:solved": ("fite", "tussle.agents.fite_solved:FiteSolvedAgent"),
+}
+
 _HELP: dict[str, str] = {
     "random": "a uniformly random legal action",
     "human": "a person at the terminal, typing notation",
     "rule": "the game's rule-of-thumb agent",
+    "fite:solved": "the solved strategy of a model of FITE (docs/fite-solver.md); tactics=value|plan",
 }
 
 
@@ -53,6 +60,7 @@ def agent_names(game_id: str | None = None) -> dict[str, str]:
     names = {name: _HELP[name] for name in _GENERAL}
     if game_id is None or game_id in _RULE:
         names["rule"] = _HELP["rule"]
+    names.update({name: _HELP[name] for name, (game, _) in _SCOPED.items() if game_id in (None, game)})
     return names
 
 
@@ -61,8 +69,15 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
     >>> parse_spec("mcts:time=0.5,c=1.4")
     ('mcts', {'time': '0.5', 'c': '1.4'})
+    >>> parse_spec("fite:solved:tactics=plan")
+    ('fite:solved', {'tactics': 'plan'})
     """
-    name, _, rest = spec.strip().partition(":")
+    text = spec.strip()
+    scoped = next((s for s in _SCOPED if text == s or text.startswith(s + ":")), None)
+    if scoped is not None:
+        name, rest = scoped, text[len(scoped) + 1 :]
+    else:
+        name, _, rest = text.partition(":")
     params: dict[str, str] = {}
     if rest:
         for part in rest.split(","):
@@ -84,6 +99,10 @@ def make_agent(spec: str, game: Game, player: int, seed: int | None = None) -> A
         if game.info.id not in _RULE:
             raise AgentError(f"no rule-of-thumb agent for {game.info.id} yet")
         target = _RULE[game.info.id]
+    elif name in _SCOPED:
+        scope, target = _SCOPED[name]
+        if game.info.id != scope:
+            raise AgentError(f"agent {name!r} plays {scope} only, not {game.info.id}")
     else:
         known = ", ".join(agent_names(game.info.id))
         raise AgentError(f"unknown agent {name!r} (agents for {game.info.id}: {known})")
