@@ -964,6 +964,235 @@ def tournament(
     say(f"Records in {result.record_dir}")
 
 
+# --- ladder -------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("game")
+@click.argument("agents", nargs=-1, required=True, metavar="AGENT AGENT [AGENT...]")
+@click.option(
+    "-n",
+    "--games",
+    "n",
+    type=click.IntRange(min=1),
+    metavar="N",
+    default=20,
+    show_default=True,
+    help="Games per pair of agents (even, so that each pair plays both ways round).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the whole ladder.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Processes to use; the results are the same for any number.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with everything instead.")
+@game_options_option
+def ladder(
+    *,
+    game: str,
+    agents: tuple[str, ...],
+    n: int,
+    seed: int,
+    jobs: int,
+    as_json: bool,
+    options: dict[str, str],
+) -> None:
+    """Rate computer AGENTs at GAME: a round robin of N games per pair, then a rating fit.
+
+    An AGENT is an agent spec, or NAME=SPEC to show it under a name of its
+    own. Every pair plays N games at two players, seats swapping each game. The
+    ratings are on the Elo scale (200 more is about 76% expected), random
+    rated 0 when it plays (else the first agent), with 95% intervals. The
+    table says by how much each agent is above the next, with the interval
+    of that difference. The same --seed gives the same ladder whatever --jobs.
+    See docs/ladder.md.
+
+    \b
+    Examples:
+      tussle ladder robo-pigs random rule -n 20
+      tussle ladder fite random rule easy medium -n 40 --jobs 2 --seed 1
+      tussle ladder fightopia random rule quick=alphabeta:iterations=500 -n 10
+      tussle ladder tank-chess random rule -n 10 --json
+    """
+    from tussle.ladder import check_ladder, interval_text, run_ladder
+
+    check_ladder(game, agents, n, dict(options))
+    pairs = len(agents) * (len(agents) - 1) // 2
+    with progress(pairs * n, f"{game} ladder") as advance:
+        result = run_ladder(
+            game,
+            agents,
+            n,
+            seed=seed,
+            jobs=jobs,
+            options=dict(options),
+            on_game=lambda done, total: advance(),
+        )
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+        return
+    console = stdout_console()
+    opts = ", ".join(f"{k}={_value_text(v)}" for k, v in result.options.items())
+    title = f"{result.game} ladder: {n} games per pair, seed {seed}" + (f" ({opts})" if opts else "")
+    table = Table(title=Text(title), title_justify="left")
+    for column in ("#", "agent", "rating", "95% CI", "games", "score", "lead", "lead 95% CI", "sure"):
+        table.add_column(column, justify="left" if column == "agent" else "right", no_wrap=True)
+    margins = result.margins()
+    for i, row in enumerate(result.table()):
+        lead = ("", "", "")
+        if i < len(margins):
+            m = margins[i]
+            lead = (f"{m.difference:+.0f}", f"{m.low:.0f}..{m.high:.0f}", "yes" if m.separated else "no")
+        table.add_row(
+            *_cells(
+                str(i + 1),
+                row.agent,
+                f"{row.rating:.0f}",
+                interval_text(row),
+                str(row.games),
+                f"{row.score:.1%}",
+                *lead,
+            )
+        )
+    console.print(table)
+    matrix = Table(title=Text("score of the row against the column"), title_justify="left")
+    matrix.add_column("agent")
+    for i in range(len(result.agents)):
+        matrix.add_column(str(i + 1), justify="right")
+    for i, (row, cells) in enumerate(zip(result.table(), result.matrix(), strict=True)):
+        matrix.add_row(*_cells(f"{i + 1} {row.agent}", *("-" if v is None else f"{v:.0%}" for v in cells)))
+    console.print(matrix)
+    for name, spec in zip(result.agents, result.specs, strict=True):
+        if name != spec:
+            console.print(f"{name} = {spec}", markup=False)
+    anchor = result.agents[result.fit.anchor]
+    console.print(
+        f"Elo scale, {anchor} = 0; a draw counts half a win. lead: how far the agent is above "
+        "the next one down; sure: whether that lead's 95% interval is all above 0.",
+        markup=False,
+    )
+
+
+# --- bench --------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("game_list", nargs=-1, metavar="[GAME]...")
+@click.option(
+    "--seconds",
+    "-s",
+    type=click.FloatRange(min=0, min_open=True),
+    default=2.0,
+    show_default=True,
+    help="CPU seconds for each measurement.",
+)
+@click.option(
+    "--compare",
+    is_flag=True,
+    help="Also time random chess playouts (python-chess) and check each game's target against them.",
+)
+@click.option(
+    "--search",
+    "search_spec",
+    default="medium",
+    show_default=True,
+    metavar="AGENT",
+    help="The agent whose search iterations are counted; 'none' skips the search measurement.",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the games played.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+def bench(
+    *, game_list: tuple[str, ...], seconds: float, compare: bool, search_spec: str, seed: int, as_json: bool
+) -> None:
+    """Measure how fast the engines run: playouts, legal actions, search.
+
+    Per GAME (default: all): random playouts with the game's simulation
+    options, in events (steps) and whole games per second; calls of
+    legal_actions per second on positions from random play; search iterations
+    per second of the AGENT given by --search. With --compare, random chess
+    playouts with python-chess in the same run are the yardstick: each game's
+    playout rate is shown as a multiple of chess's, against its target.
+
+    \b
+    Examples:
+      tussle bench
+      tussle bench tank-chess fightopia --seconds 5
+      tussle bench --compare --json
+    """
+    from tussle.bench import TARGETS, run_bench
+
+    search = None if search_spec.strip().lower() == "none" else search_spec
+    chosen = list(game_list) or game_ids()
+    for game_id in chosen:
+        game_info(game_id)  # an unknown game fails now, before any measuring
+    total = 3 * len(dict.fromkeys(chosen)) + (1 if compare else 0)
+    with progress(total, "bench") as advance:
+        report = run_bench(
+            chosen, seconds=seconds, seed=seed, compare=compare, search=search, on_step=lambda _: advance()
+        )
+    if as_json:
+        click.echo(json.dumps(report.to_json()))
+        return
+    console = stdout_console()
+    title = f"{seconds:g} CPU s per measurement, seed {seed}"
+    table = Table(
+        title=Text(title), title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True
+    )
+    for column in ("game", "steps/s", "games/s", "legal/s", "actions", "search/s"):
+        table.add_column(column, justify="left" if column == "game" else "right", no_wrap=True)
+    if compare:
+        table.add_column("vs chess", justify="right", no_wrap=True)
+        table.add_column("target", no_wrap=True)
+    notes: list[str] = []
+    for g in report.games:
+        row = [
+            g.game,
+            _rate(g.playout.steps_per_s),
+            _rate(g.playout.games_per_s),
+            _rate(g.legal.calls_per_s),
+            _rate(g.legal.mean_actions),
+            _rate(g.search.iterations_per_s) if g.search is not None else "-",
+        ]
+        if g.search is None and search is not None:
+            notes.append(f"{g.game}: no search figure: {g.search_note}")
+        if compare:
+            row.append(f"{g.ratio:.2f}x" if g.ratio is not None else "-")
+            if g.target is None or g.target_met is None:
+                row.append("-")
+            else:
+                row.append(f"{g.target:g}x {'ok' if g.target_met else 'NO'}")
+        table.add_row(*_cells(*row))
+    console.print(table)
+    if report.chess is not None:
+        console.print(
+            f"chess (python-chess {report.chess_version}): {_rate(report.chess.steps_per_s)} steps/s, "
+            f"{_rate(report.chess.games_per_s)} games/s",
+            markup=False,
+        )
+        verdict = "every target met" if report.targets_met else "some targets NOT met"
+        known = ", ".join(f"{k} {v:g}x" for k, v in TARGETS.items())
+        console.print(f"{verdict} (random-playout steps/s as a multiple of chess's: {known})", markup=False)
+    for line in notes:
+        console.print(line, markup=False)
+
+
+def _rate(value: float) -> str:
+    """A rate in three or four figures: ``950``, ``82.9k``, ``8.12M``.
+
+    >>> _rate(82888.5), _rate(8115734.6), _rate(536.26), _rate(8.6)
+    ('82.9k', '8.12M', '536', '8.6')
+    """
+    for scale, suffix in ((1e6, "M"), (1e3, "k")):
+        if value >= scale:
+            scaled = value / scale
+            return f"{scaled:.3g}{suffix}" if scaled < 100 else f"{scaled:.0f}{suffix}"
+    return f"{value:.3g}" if value < 100 else f"{value:.0f}"
+
+
 # --- more commands are registered below ---
 
 

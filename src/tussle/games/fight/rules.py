@@ -415,6 +415,24 @@ class FightState(State):
     def chance_outcomes(self) -> list[tuple[Any, float]]:
         if not self.queue:
             return []
+        return list(self._chance_table())
+
+    def sample_chance(self, rng: random.Random) -> Any:
+        """One chance outcome drawn by its probability, exactly as :meth:`State.sample_chance`
+        draws it, from the table itself rather than a copy.
+        """
+        if not self.queue:
+            raise ActionError("no chance event is pending")
+        outcomes = self._chance_table()
+        pick = rng.random()
+        total = 0.0
+        for outcome, prob in outcomes:
+            total += prob
+            if pick < total:
+                return outcome
+        return outcomes[-1][0]
+
+    def _chance_table(self) -> list[tuple[Any, float]]:
         if self._outcomes is None:
             step = self.queue[0]
             if step == STEP_TOP:
@@ -435,7 +453,7 @@ class FightState(State):
                     pool = [c for c in pool if warriors[c].family == self.top]
                 prob = 1.0 / len(pool)
                 self._outcomes = [(c, prob) for c in sorted(pool)]
-        return list(self._outcomes)
+        return self._outcomes
 
     # --- applying -----------------------------------------------------------
 

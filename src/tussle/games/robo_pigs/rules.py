@@ -243,6 +243,9 @@ def program_problem(program: Program, damage: int, extra_x: bool) -> str | None:
     return f"a pig with {damage} damage must play exactly {damage} X"
 
 
+_Spots = tuple[tuple[int, ...], ...]
+
+
 class Programs(Actions[Program]):
     """Every legal program of one pig, computed on demand, never listed.
 
@@ -264,14 +267,16 @@ class Programs(Actions[Program]):
         self._damage = damage
         self._extra_x = extra_x
         counts = range(damage, STEPS + 1) if extra_x else range(damage, damage + 1)
-        # One block per number of X: (X count, X placements, programs in the block).
-        self._blocks: list[tuple[int, tuple[tuple[int, ...], ...], int]] = []
+        # One block per number of X: (X count, X placements, programs in the block,
+        # programs per placement, the free steps of each placement).
+        self._blocks: list[tuple[int, _Spots, int, int, _Spots]] = []
         total = 0
         for xs in counts:
             spots = tuple(combinations(range(STEPS), xs))
-            size = len(spots) * len(FREE) ** (STEPS - xs)
-            self._blocks.append((xs, spots, size))
-            total += size
+            per_spot = len(FREE) ** (STEPS - xs)
+            free = tuple(tuple(i for i in range(STEPS) if i not in x_spots) for x_spots in spots)
+            self._blocks.append((xs, spots, len(spots) * per_spot, per_spot, free))
+            total += len(spots) * per_spot
         self._repair = damage > 0
         self._size = total + (1 if self._repair else 0)
 
@@ -279,29 +284,37 @@ class Programs(Actions[Program]):
         return self._size
 
     def __getitem__(self, index: int) -> Program:  # type: ignore[override]
-        if not isinstance(index, int):
-            raise TypeError(f"program indices are integers, not {type(index).__name__}")
+        if type(index) is not int:
+            if not isinstance(index, int):
+                raise TypeError(f"program indices are integers, not {type(index).__name__}")
+            index = int(index)
         if index < 0:
             index += self._size
         if not 0 <= index < self._size:
             raise IndexError(f"program index out of range (there are {self._size})")
-        for xs, spots, size in self._blocks:
+        free_commands = FREE
+        for xs, _spots, size, per_spot, free in self._blocks:
             if index < size:
-                where, rest = divmod(index, len(FREE) ** (STEPS - xs))
-                x_spots = spots[where]
-                out = []
-                for i in range(STEPS):
-                    if i in x_spots:
-                        out.append(DAMAGE)
-                    else:
-                        rest, digit = divmod(rest, len(FREE))
-                        out.append(FREE[digit])
+                where, rest = divmod(index, per_spot)
+                if not xs:
+                    # Eight free commands: each step is one base-8 digit, lowest first.
+                    return (
+                        free_commands[rest & 7],
+                        free_commands[rest >> 3 & 7],
+                        free_commands[rest >> 6 & 7],
+                        free_commands[rest >> 9 & 7],
+                        free_commands[rest >> 12 & 7],
+                    )
+                out = [DAMAGE] * STEPS
+                for step in free[where]:
+                    out[step] = free_commands[rest & 7]
+                    rest >>= 3
                 return (out[0], out[1], out[2], out[3], out[4])
             index -= size
         return REPAIR_PROGRAM
 
     def __iter__(self) -> Iterator[Program]:
-        for xs, spots, _size in self._blocks:
+        for xs, spots, _size, _per_spot, _free in self._blocks:
             for x_spots in spots:
                 free_steps = [i for i in range(STEPS) if i not in x_spots]
                 out = [DAMAGE] * STEPS
@@ -315,14 +328,32 @@ class Programs(Actions[Program]):
             yield REPAIR_PROGRAM
 
     def __contains__(self, item: object) -> bool:
-        if not (isinstance(item, tuple) and len(item) == STEPS):
+        if not isinstance(item, tuple) or len(item) != STEPS:
             return False
-        if not all(type(c) is int and 0 <= c < len(SYMBOLS) for c in item):
-            return False
+        for c in item:
+            if type(c) is not int or not 0 <= c < _COMMANDS:
+                return False
         return program_problem(item, self._damage, self._extra_x) is None
 
     def __repr__(self) -> str:
         return f"Programs(damage={self._damage}, extra_x={self._extra_x}, count={self._size})"
+
+
+_COMMANDS = len(SYMBOLS)
+# Programs per (damage, extra_x): immutable, so every state shares them.
+_PROGRAMS: dict[tuple[int, bool], Programs] = {}
+
+
+def programs_for(damage: int, extra_x: bool) -> Programs:
+    """The legal programs of a pig with ``damage`` (made once, then shared).
+
+    >>> programs_for(2, False) is programs_for(2, False)
+    True
+    """
+    found = _PROGRAMS.get((damage, extra_x))
+    if found is None:
+        found = _PROGRAMS[damage, extra_x] = Programs(damage, extra_x)
+    return found
 
 
 def count_programs(damage: int, extra_x: bool) -> int:
@@ -394,6 +425,11 @@ def resolve_moves(
     if tb >= 0:
         return a, (b if tb == a else tb)
     return a, b
+
+
+#: One step of a round as plain numbers: commands, squares before, facings before,
+#: squares after, facings after, damage after, hits (see :class:`Step`).
+_RawStep = tuple[int, int, int, int, int, int, int, int, int, int, int, int, bool, bool]
 
 
 class RoboPigs(Game):
@@ -499,6 +535,7 @@ class RoboPigsState(State):
     """A round about to be programmed, or half programmed (one pig has submitted)."""
 
     __slots__ = (
+        "_last_raw",
         "_pending",
         "_result",
         "damage",
@@ -507,7 +544,6 @@ class RoboPigsState(State):
         "last_damage",
         "last_programs",
         "last_repaired",
-        "last_steps",
         "round",
         "squares",
     )
@@ -529,7 +565,7 @@ class RoboPigsState(State):
         #: The programs and steps of the round just played (public once revealed),
         #: the damage the pigs had before it and whether each pig's repair counted.
         self.last_programs: tuple[Program, Program] | None = None
-        self.last_steps: tuple[Step, ...] = ()
+        self._last_raw: tuple[_RawStep, ...] = ()
         self.last_damage: tuple[int, int] = damage
         self.last_repaired: tuple[bool, bool] = (False, False)
         self._result: Result | None = None
@@ -539,7 +575,10 @@ class RoboPigsState(State):
     def to_act(self) -> tuple[int, ...]:
         if self._result is not None:
             return ()
-        return tuple(p for p in (0, 1) if self._pending[p] is None)
+        pending = self._pending
+        if pending[0] is None:
+            return _BOTH if pending[1] is None else _ONLY_A
+        return _ONLY_B if pending[1] is None else ()
 
     def player_name(self, player: int) -> str:
         return f"pig {PIG_NAMES[player]}" if player in (0, 1) else super().player_name(player)
@@ -547,7 +586,7 @@ class RoboPigsState(State):
     def legal_actions(self, player: int) -> Actions[Program]:
         if player not in self.to_act():
             return _NO_PROGRAMS
-        return Programs(self.damage[player], bool(self.game.options["extra_x"]))
+        return programs_for(self.damage[player], bool(self.game.options["extra_x"]))
 
     def _why_illegal(self, player: int, action: Any) -> str:
         problem = program_problem(action, self.damage[player], bool(self.game.options["extra_x"]))
@@ -570,13 +609,14 @@ class RoboPigsState(State):
         if repair_at_start:
             dmg_a -= repair_a
             dmg_b -= repair_b
-        steps = []
+        # Each step as plain numbers; the Step objects are made only when asked for.
+        steps: list[_RawStep] = []
         for i in range(STEPS):
             ca, cb = prog_a[i], prog_b[i]
             old_a, old_b = squares
+            was_a, was_b = fa, fb
             squares = resolve_moves(squares, (fa, fb), (ca, cb))
             sa, sb = squares
-            blocked = (_blocked(old_a, fa, ca, sa), _blocked(old_b, fb, cb, sb))
             if ca == TURN_LEFT:
                 fa = (fa + 3) % 4
             elif ca == TURN_RIGHT:
@@ -590,17 +630,7 @@ class RoboPigsState(State):
             hit_a = (cb == FIRE and sa in LASER[sb][fb]) or (cb == HIT and sa in FIST[sb][fb])
             dmg_a += hit_a
             dmg_b += hit_b
-            steps.append(
-                Step(
-                    (ca, cb),
-                    squares,
-                    (fa, fb),
-                    (dmg_a, dmg_b),
-                    (hit_a, hit_b),
-                    (sa != old_a, sb != old_b),
-                    blocked,
-                )
-            )
+            steps.append((ca, cb, old_a, old_b, was_a, was_b, sa, sb, fa, fb, dmg_a, dmg_b, hit_a, hit_b))
             if dmg_a >= LETHAL or dmg_b >= LETHAL:
                 break  # the game ends at once: the rest of the round is not played
         repaired = (repair_a and repair_at_start, repair_b and repair_at_start)
@@ -612,12 +642,28 @@ class RoboPigsState(State):
         self.facings = (fa, fb)
         self.damage = (dmg_a, dmg_b)
         self.last_programs = (prog_a, prog_b)
-        self.last_steps = tuple(steps)
+        self._last_raw = tuple(steps)
         self.last_damage = before
         self.last_repaired = repaired
         self._pending = [None, None]
         self.round += 1
         self._result = self._outcome()
+
+    @property
+    def last_steps(self) -> tuple[Step, ...]:
+        """The steps of the round just played, in order (empty before the first round ends)."""
+        return tuple(
+            Step(
+                (ca, cb),
+                (sa, sb),
+                (fa, fb),
+                (da, db),
+                (hit_a, hit_b),
+                (sa != old_a, sb != old_b),
+                (_blocked(old_a, was_a, ca, sa), _blocked(old_b, was_b, cb, sb)),
+            )
+            for ca, cb, old_a, old_b, was_a, was_b, sa, sb, fa, fb, da, db, hit_a, hit_b in self._last_raw
+        )
 
     def _outcome(self) -> Result | None:
         """The result if the game is over now (between rounds), else None."""
@@ -667,7 +713,7 @@ class RoboPigsState(State):
         other.round = self.round
         other._pending = list(self._pending)
         other.last_programs = self.last_programs
-        other.last_steps = self.last_steps
+        other._last_raw = self._last_raw
         other.last_damage = self.last_damage
         other.last_repaired = self.last_repaired
         other._result = self._result
@@ -681,7 +727,7 @@ class RoboPigsState(State):
         extra_x = bool(self.game.options["extra_x"])
         for p in (0, 1):
             if p != player and other._pending[p] is not None:
-                other._pending[p] = Programs(self.damage[p], extra_x).sample(rng)
+                other._pending[p] = programs_for(self.damage[p], extra_x).sample(rng)
         return other
 
     def observation(self, player: int) -> dict[str, Any]:
@@ -748,3 +794,4 @@ def _blocked(square: int, facing: int, command: int, now: int) -> str:
 
 
 _NO_PROGRAMS: ListActions[Program] = ListActions(())
+_BOTH, _ONLY_A, _ONLY_B = (0, 1), (0,), (1,)

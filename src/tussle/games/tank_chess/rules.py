@@ -57,6 +57,7 @@ from tussle.games.tank_chess.board import (
     SIDE_KEYS,
     SIDE_MASK,
     SIDE_NAMES,
+    SIZES,
     TANK,
     WHITE,
     WRECK,
@@ -131,49 +132,130 @@ ARC: tuple[tuple[int, ...], ...] = tuple(
 def reach(geo: Geometry, board: list[int], square: int, code: int) -> tuple[list[int], bool]:
     """Every (square, facing) state the tank ``code`` on ``square`` can end its movement in.
 
-    ``board[square]`` must already be empty (the tank has left it). Returns the
+    ``board[square]`` is taken as empty (the tank has left it). Returns the
     states other than the start, in the order found, and whether a Command tank
     can drive off the opponent's edge.
     """
+    states, escape, _ = _search(geo, board, square, code)
+    return states, escape
+
+
+def _search(geo: Geometry, board: list[int], square: int, code: int) -> tuple[list[int], bool, int]:
+    """:func:`reach`, and a bit mask of the squares whose contents it looked at.
+
+    Nothing else can change the answer, which is what makes it safe to reuse
+    while those squares stay as they are (see :func:`cached_reach`).
+    """
     kind = code >> 3 & 7
+    speed = SPEED[kind]
     fwd = geo.fwd
+    right, left = _TURNS[geo.size]
+    bits = _BITS
     exits = geo.exits[code >> 6 & 1] if kind == COMMAND else None
     start = square << 3 | code & 7
-    seen = bytearray(geo.nsq << 3)
-    seen[start] = 1
-    frontier = [start]
-    found: list[int] = []
+    # Breadth first, in one list: ``steps[st]`` is 1 + the steps to reach ``st``
+    # (0: not reached yet), so the search stops at the first state that took them all.
+    steps = bytearray(geo.nsq << 3)
+    steps[start] = 1
+    queue = [start]
+    push = queue.append
     escape = False
-    for _ in range(SPEED[kind]):
-        nxt: list[int] = []
-        for st in frontier:
-            f = st & 7
-            base = st ^ f
-            ns = base | (f + 1) & 7
-            if not seen[ns]:
-                seen[ns] = 1
-                nxt.append(ns)
-            ns = base | (f - 1) & 7
-            if not seen[ns]:
-                seen[ns] = 1
-                nxt.append(ns)
-            ns = fwd[st]
-            if ns >= 0:
-                if not seen[ns] and not board[ns >> 3]:
-                    seen[ns] = 1
-                    nxt.append(ns)
-            elif exits is not None and exits[st]:
-                escape = True
-        found += nxt
-        frontier = nxt
+    looked = 0
+    for st in queue:
+        done = steps[st]
+        if done > speed:
+            break
+        done += 1
+        ns = right[st]
+        if not steps[ns]:
+            steps[ns] = done
+            push(ns)
+        ns = left[st]
+        if not steps[ns]:
+            steps[ns] = done
+            push(ns)
+        ns = fwd[st]
+        if ns >= 0:
+            if not steps[ns]:
+                to = ns >> 3
+                looked |= bits[to]
+                if not board[to] or to == square:
+                    steps[ns] = done
+                    push(ns)
+        elif exits is not None and exits[st]:
+            escape = True
+    found = queue[1:]
     # Instead: one square backward, keeping the facing (the opposite facing is ``^ 4``).
     back = fwd[start ^ 4]
     if back >= 0:
-        if not board[back >> 3] and not seen[back ^ 4]:
+        looked |= bits[back >> 3]
+        if not board[back >> 3] and not steps[back ^ 4]:
             found.append(back ^ 4)
     elif exits is not None and exits[start ^ 4]:
         escape = True
-    return found, escape
+    return found, escape, looked & ~bits[square]
+
+
+_BITS = tuple(1 << square for square in range(max(SIZES) ** 2))
+
+#: The state after a 45 degree turn right, and left, of every state index, per board size.
+_TURNS = {
+    size: (
+        [st & -8 | (st + 1) & 7 for st in range(size * size * 8)],
+        [st & -8 | (st - 1) & 7 for st in range(size * size * 8)],
+    )
+    for size in SIZES
+}
+
+#: Movement found before, per board size: ``square << 8 | code`` -> a few
+#: ``(looked, occupied, states, escape)``, most recently found first, where
+#: ``looked`` is the mask of squares the search looked at and ``occupied`` which
+#: of them were not empty. The answer stands as long as those squares are as they
+#: were, and from one turn to the next most tanks' surroundings are, so their
+#: movement is looked up instead of searched again. Bounded: cleared when full.
+_REACH_CACHE: dict[int, dict[int, list[tuple[int, int, tuple[int, ...], bool]]]] = {
+    size: {} for size in SIZES
+}
+_REACH_CACHE_KEYS = 1 << 12
+_REACH_CACHE_DEPTH = 4
+
+
+def occupancy(board: list[int]) -> int:
+    """A bit mask with bit ``s`` set for every square ``s`` that is not empty.
+
+    >>> occupancy([0, 1, 0, 130])
+    10
+    """
+    occ = 0
+    for square, code in enumerate(board):
+        if code:
+            occ |= 1 << square
+    return occ
+
+
+def cached_reach(
+    geo: Geometry, board: list[int], occ: int, square: int, code: int
+) -> tuple[tuple[int, ...], bool]:
+    """What :func:`reach` gives for the tank ``code`` standing on ``square`` of ``board``.
+
+    ``occ`` is ``occupancy(board)``; ``board`` still holds the tank.
+    """
+    cache = _REACH_CACHE[geo.size]
+    key = square << 8 | code
+    entries = cache.get(key)
+    if entries is None:
+        if len(cache) >= _REACH_CACHE_KEYS:
+            cache.clear()
+        entries = cache[key] = []
+    else:
+        for looked, occupied, states, escape in entries:
+            if occ & looked == occupied:
+                return states, escape
+    found, escape, looked = _search(geo, board, square, code)
+    states = tuple(found)
+    entries.insert(0, (looked, occ & looked, states, escape))
+    del entries[_REACH_CACHE_DEPTH:]
+    return states, escape
 
 
 def fire_table(
@@ -209,106 +291,189 @@ def fire_table(
     return fire, target
 
 
+#: ``(fire, target, stops)``: :func:`fire_table`'s two tables for every tank of
+#: one gun at once, and ``stops``: square -> the lines ``(enemy, direction,
+#: state looking back from the enemy)`` that end on that square, not empty.
+FireTables = tuple[dict[int, int], dict[int, int], dict[int, list[tuple[int, int, int]]]]
+
+
+def fire_tables(geo: Geometry, board: list[int], gun: int, enemies: tuple[int, ...]) -> FireTables:
+    """:func:`fire_table` on ``board`` as it is, noting where each line stops.
+
+    A tank that moves leaves its square empty, which may open a line that its
+    own square stopped: :func:`lift` opens those for one tank.
+    """
+    fire: dict[int, int] = {}
+    target: dict[int, int] = {}
+    stops: dict[int, list[tuple[int, int, int]]] = {}
+    fwd = geo.fwd
+    far = geo.far
+    kills = KILLS[gun]
+    for e in enemies:
+        mask = kills[board[e] & 63]
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            d = low.bit_length() - 1
+            back = e << 3 | d ^ 4  # looking from the target towards the shooter
+            adjacent = fwd[back]
+            if adjacent < 0:
+                continue
+            if board[adjacent >> 3]:
+                stops.setdefault(adjacent >> 3, []).append((e, d, back))
+                continue
+            for r in far[back]:
+                if board[r]:
+                    stops.setdefault(r, []).append((e, d, back))
+                    break
+                fire[r] = fire.get(r, 0) | low
+                target[r << 3 | d] = e
+    return fire, target, stops
+
+
+def lift(
+    geo: Geometry, board: list[int], tables: FireTables, square: int
+) -> tuple[dict[int, int], dict[int, int]]:
+    """The fire and target tables of :func:`fire_tables` with ``square`` taken as empty."""
+    fire, target, stops = tables
+    lines = stops.get(square)
+    if not lines:
+        return fire, target
+    fire = dict(fire)
+    target = dict(target)
+    fwd = geo.fwd
+    far = geo.far
+    for e, d, back in lines:
+        adjacent = fwd[back] >> 3
+        if board[adjacent] and adjacent != square:
+            continue
+        low = 1 << d
+        for r in far[back]:
+            if board[r] and r != square:
+                break
+            fire[r] = fire.get(r, 0) | low
+            target[r << 3 | d] = e
+    return fire, target
+
+
 def tank_moves(
-    geo: Geometry, board: list[int], square: int, enemies: tuple[int, ...], out: list[int]
+    geo: Geometry,
+    board: list[int],
+    occ: int,
+    square: int,
+    fire: tuple[dict[int, int], dict[int, int]] | None,
+    *,
+    out: list[int],
 ) -> None:
     """Append every turn of the tank on ``square`` to ``out``.
 
-    ``board`` is a private copy: it is changed while the tank is lifted off and
-    restored before returning.
+    ``occ`` is the :func:`occupancy` of ``board``; ``fire`` is the tank's
+    :func:`fire_table` pair with its own square empty (None for a Heavy Mortar).
     """
     code = board[square]
     kind = code >> 3 & 7
-    board[square] = 0
-    states, escape = reach(geo, board, square, code)
+    states, escape = cached_reach(geo, board, occ, square, code)
     base = square | NO_TARGET << 21
     if escape:
         out.append(square | ESCAPE << 9 | NO_TARGET << 21)
-    if kind == MORTAR:
+    if kind == MORTAR or fire is None:
         tag = ENEMY_TAG[code >> 6 & 1]
         mortar = geo.mortar
         for st in states:
             out.append(base | st << 9)
             for r in mortar[st]:
-                if board[r] & SIDE_MASK == tag:
+                if board[r] & SIDE_MASK == tag:  # never the mortar's own square: that is no enemy
                     out.append(square | st << 9 | r << 21)
-    else:
-        fire, target = fire_table(geo, board, GUN[kind], enemies)
-        if not fire:
-            out.extend([base | st << 9 for st in states])
-        else:
-            arc = ARC[kind]
-            for st in states:
-                out.append(base | st << 9)
-                m = fire.get(st >> 3)
-                if m:
-                    m &= arc[st & 7]
-                    while m:
-                        low = m & -m
-                        m ^= low
-                        out.append(square | st << 9 | target[(st & -8) | (low.bit_length() - 1)] << 21)
-    board[square] = code
+        return
+    squares, target = fire
+    if not squares:
+        out.extend([base | st << 9 for st in states])
+        return
+    arc = ARC[kind]
+    for st in states:
+        out.append(base | st << 9)
+        m = squares.get(st >> 3)
+        if m:
+            m &= arc[st & 7]
+            while m:
+                low = m & -m
+                m ^= low
+                out.append(square | st << 9 | target[(st & -8) | (low.bit_length() - 1)] << 21)
 
 
-def can_destroy(geo: Geometry, board: list[int], mine: tuple[int, ...], victim: int) -> bool:
+def can_destroy(geo: Geometry, board: list[int], occ: int, mine: tuple[int, ...], victim: int) -> bool:
     """Whether one of the tanks on ``mine`` could destroy the tank on ``victim`` this turn."""
     b = list(board)
     mortar = geo.mortar
     for square in mine:
         code = b[square]
         kind = code >> 3 & 7
-        b[square] = 0
         if kind == MORTAR:
-            states, _ = reach(geo, b, square, code)
+            states, _ = cached_reach(geo, board, occ, square, code)
             if any(victim in mortar[st] for st in states):
                 return True
         else:
+            b[square] = 0
             fire, _ = fire_table(geo, b, GUN[kind], (victim,))
+            b[square] = code
             if fire:
                 arc = ARC[kind]
-                states, _ = reach(geo, b, square, code)
+                states, _ = cached_reach(geo, board, occ, square, code)
                 for st in states:
                     m = fire.get(st >> 3)
                     if m and m & arc[st & 7]:
                         return True
-        b[square] = code
     return False
 
 
-def can_escape(geo: Geometry, board: list[int], command: int) -> bool:
+def can_escape(geo: Geometry, board: list[int], occ: int, command: int) -> bool:
     """Whether the Command tank on ``command`` could drive off the opponent's edge this turn."""
-    b = list(board)
-    code = b[command]
-    b[command] = 0
-    return reach(geo, b, command, code)[1]
+    return cached_reach(geo, board, occ, command, board[command])[1]
+
+
+#: Shots tried per movement state when sampling, by kind: the three directions
+#: of a turret, the one of a fixed gun, the three ranges of a Heavy Mortar.
+_SHOT_SLOTS = tuple(3 if TURRET[kind] or kind == MORTAR else 1 for kind in range(6))
 
 
 class TankActions(Actions[int]):
     """The legal turns of one side, listed on first need.
 
-    ``in`` checks one action by generating only the moved tank's turns, so that
-    applying a chosen action does not list every other tank's.
+    ``in`` checks one action from the moved tank's movement alone, and
+    :meth:`sample` draws one from the tanks' movements without listing their
+    shots, so that a random turn is found and applied without listing every
+    tank's turns. Movements come from :func:`cached_reach`.
     """
 
-    __slots__ = ("_board", "_enemies", "_geo", "_list", "_mine", "_per_tank", "_set")
+    __slots__ = ("_blocks", "_board", "_enemies", "_geo", "_list", "_mine", "_occ", "_picked", "_total")
 
     def __init__(
-        self, geo: Geometry, board: list[int], mine: tuple[int, ...], enemies: tuple[int, ...]
+        self, geo: Geometry, board: list[int], occ: int, mine: tuple[int, ...], enemies: tuple[int, ...]
     ) -> None:
         self._geo = geo
         self._board = board  # never changed in place: states copy before they change it
+        self._occ = occ
         self._mine = mine
         self._enemies = enemies
         self._list: list[int] | None = None
-        self._set: frozenset[int] | None = None
-        self._per_tank: dict[int, frozenset[int]] = {}
+        self._blocks: list[tuple[int, int, int, tuple[int, ...], bool, int]] | None = None
+        self._total = 0
+        self._picked = -1  # the last action sample() returned: legal, so `in` needs no check
 
     def _all(self) -> list[int]:
         if self._list is None:
-            board = list(self._board)
+            geo, board = self._geo, self._board
+            tables: dict[int, FireTables] = {}  # one per gun strength
             out: list[int] = []
             for square in self._mine:
-                tank_moves(self._geo, board, square, self._enemies, out)
+                kind = board[square] >> 3 & 7
+                fire = None
+                if kind != MORTAR:
+                    gun = GUN[kind]
+                    if gun not in tables:
+                        tables[gun] = fire_tables(geo, board, gun, self._enemies)
+                    fire = lift(geo, board, tables[gun], square)
+                tank_moves(geo, board, self._occ, square, fire, out=out)
             self._list = out
         return self._list
 
@@ -321,22 +486,115 @@ class TankActions(Actions[int]):
     def __iter__(self) -> Any:
         return iter(self._all())
 
+    def _shot(self, square: int, code: int, st: int, slot: int) -> int:
+        """The enemy square that the tank from ``square``, ending in state ``st``, destroys
+        with its shot number ``slot`` (see ``_SHOT_SLOTS``), or -1 if that shot destroys nothing.
+        """
+        board = self._board
+        geo = self._geo
+        kind = code >> 3 & 7
+        tag = ENEMY_TAG[code >> 6 & 1]
+        if kind == MORTAR:
+            mortar = geo.mortar[st]
+            if slot < len(mortar) and board[mortar[slot]] & SIDE_MASK == tag:
+                return mortar[slot]
+            return -1
+        direction = (st + slot - 1) & 7 if TURRET[kind] else st & 7
+        line = (st & -8) | direction
+        adjacent = geo.fwd[line]
+        if adjacent < 0 or (board[adjacent >> 3] and adjacent >> 3 != square):
+            return -1  # off the board, or an adjacent tank or obstacle: no shot along this line
+        for r in geo.far[line]:
+            victim = board[r]
+            if victim and r != square:  # the shooter's own start square is empty now
+                if victim & SIDE_MASK == tag and KILLS[GUN[kind]][victim & 63] >> direction & 1:
+                    return r
+                return -1
+        return -1
+
+    def _sampling_blocks(self) -> list[tuple[int, int, int, tuple[int, ...], bool, int]]:
+        # One block per tank: (size, square, code, states, escape, slots), its
+        # escape and then each movement state with each of its possible shots: a
+        # superset of its turns that is quick to index. It depends on the
+        # position alone, so a seed draws the same turns however full the cache is.
+        if self._blocks is None:
+            geo, board, occ = self._geo, self._board, self._occ
+            cache = _REACH_CACHE[geo.size]
+            blocks = []
+            total = 0
+            for square in self._mine:
+                code = board[square]
+                slots = 1 + _SHOT_SLOTS[code >> 3 & 7]
+                # cached_reach, with the usual case (the latest entry holds) inline.
+                entries = cache.get(square << 8 | code)
+                if entries and occ & entries[0][0] == entries[0][1]:
+                    _, _, states, escape = entries[0]
+                else:
+                    states, escape = cached_reach(geo, board, occ, square, code)
+                size = len(states) * slots + escape
+                blocks.append((size, square, code, states, escape, slots))
+                total += size
+            self._blocks = blocks
+            self._total = total
+        return self._blocks
+
+    def sample(self, rng: random.Random) -> int:
+        """A uniformly random legal turn, without listing them all.
+
+        Draws uniformly from a superset (every movement state with each of its
+        possible shots) until the draw is a legal turn. Every legal turn is in
+        the superset exactly once, so each is equally likely; at least one draw
+        in four is a plain movement, which is always legal.
+        """
+        blocks = self._sampling_blocks()
+        total = self._total
+        if not total:
+            raise IndexError("no legal turn to sample")
+        draw = rng.random
+        while True:
+            # A float draw is uniform to within 2**-53 over far fewer than 2**20
+            # items, and much quicker than randrange.
+            u = int(draw() * total)
+            for block in blocks:
+                if u < block[0]:
+                    break
+                u -= block[0]
+            _, square, code, states, escape, slots = block
+            if escape:
+                if not u:
+                    self._picked = square | ESCAPE << 9 | NO_TARGET << 21
+                    return self._picked
+                u -= 1
+            index, slot = divmod(u, slots)
+            st = states[index]
+            if not slot:
+                self._picked = square | st << 9 | NO_TARGET << 21
+                return self._picked
+            target = self._shot(square, code, st, slot - 1)
+            if target >= 0:
+                self._picked = square | st << 9 | target << 21
+                return self._picked
+
     def __contains__(self, item: object) -> bool:
         if type(item) is not int or not 0 <= item < ACTION_LIMIT:
             return False
-        if self._list is not None:
-            if self._set is None:
-                self._set = frozenset(self._list)
-            return item in self._set
+        if item == self._picked:
+            return True
         square = item & 511
         if square not in self._mine:
             return False
-        moves = self._per_tank.get(square)
-        if moves is None:
-            out: list[int] = []
-            tank_moves(self._geo, list(self._board), square, self._enemies, out)
-            moves = self._per_tank[square] = frozenset(out)
-        return item in moves
+        end = item >> 9 & 4095
+        target = item >> 21
+        code = self._board[square]
+        states, escape = cached_reach(self._geo, self._board, self._occ, square, code)
+        if end == ESCAPE:
+            return escape and target == NO_TARGET
+        if end not in states:
+            return False
+        if target == NO_TARGET:
+            return True
+        slots = _SHOT_SLOTS[code >> 3 & 7]
+        return any(self._shot(square, code, end, slot) == target for slot in range(slots))
 
     def __repr__(self) -> str:
         return f"<TankActions of {len(self._mine)} tanks>"
@@ -524,6 +782,7 @@ class TankChessState(State):
         "game",
         "geo",
         "last",
+        "occ",
         "ply",
         "tanks",
         "turn",
@@ -541,6 +800,8 @@ class TankChessState(State):
         self.game = game
         self.geo = game.geo
         self.board = board
+        #: The squares that are not empty, as a bit mask (see :func:`occupancy`).
+        self.occ = occupancy(board)
         tanks: tuple[list[int], list[int]] = ([], [])
         commands = [-1, -1]
         for square, code in enumerate(board):
@@ -588,7 +849,9 @@ class TankChessState(State):
         if self._result is not None or player != self.turn:
             return _NO_ACTIONS
         if self._legal is None:
-            self._legal = TankActions(self.geo, self.board, self.tanks[player], self.tanks[1 - player])
+            self._legal = TankActions(
+                self.geo, self.board, self.occ, self.tanks[player], self.tanks[1 - player]
+            )
         return self._legal
 
     def _why_illegal(self, player: int, action: Any) -> str:
@@ -605,6 +868,7 @@ class TankChessState(State):
         mine.remove(start)
         theirs = self.tanks[1 - side]
         commands = list(self.commands)
+        occ = self.occ ^ 1 << start
         result = None
         if end == ESCAPE:
             commands[side] = -1
@@ -612,6 +876,7 @@ class TankChessState(State):
         else:
             to = end >> 3
             board[to] = (code & ~7) | (end & 7)
+            occ |= 1 << to
             bisect.insort(mine, to)
             if commands[side] == start:
                 commands[side] = to
@@ -624,6 +889,7 @@ class TankChessState(State):
                     side, 2, f"{SIDE_NAMES[side]} destroyed {SIDE_NAMES[1 - side]}'s Command tank"
                 )
         self.board = board
+        self.occ = occ
         self.tanks = (tuple(mine), theirs) if side == WHITE else (theirs, tuple(mine))
         self.commands = (commands[0], commands[1])
         self.turn = 1 - side
@@ -661,8 +927,8 @@ class TankChessState(State):
             else:
                 enemy = self.commands[self.turn]
                 self._announce = (
-                    can_destroy(self.geo, self.board, self.tanks[mover], enemy),
-                    can_escape(self.geo, self.board, self.commands[mover]),
+                    can_destroy(self.geo, self.board, self.occ, self.tanks[mover], enemy),
+                    can_escape(self.geo, self.board, self.occ, self.commands[mover]),
                 )
         return self._announce
 
@@ -713,6 +979,7 @@ class TankChessState(State):
         other.game = self.game
         other.geo = self.geo
         other.board = self.board
+        other.occ = self.occ
         other.tanks = self.tanks
         other.commands = self.commands
         other.turn = self.turn
