@@ -128,6 +128,9 @@ def test_the_same_games_are_played_for_the_same_seed() -> None:
         (["fight", "nope", "-s", TINY], ["unknown game 'nope'"]),
         (["--seconds", "0"], ["--seconds", "0.0"]),
         (["--seconds", "soon"], ["--seconds", "soon"]),
+        (["--vs-openspiel", "fite"], ["plays fightopia, tank-chess, not fite"]),
+        (["--vs-openspiel", "nope"], ["unknown game 'nope'"]),
+        (["--vs-openspiel", "--games", "0"], ["--games"]),
     ],
 )
 def test_bad_input_is_one_line(args: list[str], words: list[str]) -> None:
@@ -219,3 +222,12 @@ def test_robo_pigs_programs_index_as_they_list() -> None:
             for i in range(0, len(listed), step):
                 assert programs[i] == listed[i] and listed[i] in programs
             assert programs[-1] == listed[-1]
+
+
+def test_vs_openspiel_plays_mcts_against_mctsbot() -> None:
+    result = run("--vs-openspiel", "fightopia", "--games", "1", "--move-seconds", "0.02", "--json")
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.stdout)["vs_openspiel"]
+    assert row["game"] == "fightopia" and row["games"] == 1
+    assert row["tussle_wins"] + row["openspiel_wins"] + row["draws"] == 1
+    assert row["tussle_iterations_per_second"] > 0 and row["openspiel_iterations_per_second"] > 0

@@ -422,13 +422,13 @@ def test_play_small_game_lists_actions_and_shows_the_opponents_moves(tmp_path: P
     result = run("play", "take-away", "--seed", "0", "--record", str(path), stdin="?\n3\n1\n1\n1\n1\n")
     assert result.exit_code == 0, result.stderr
     out = result.stdout
-    assert "Take Away: player 0 = human, player 1 = random" in out  # no rule agent: random
+    assert "Take Away: player 0 = human, player 1 = medium" in out  # the default level, in every game
     assert "2 legal actions:" in out
     assert "'3': take 1 or 2 stones" in out
     record = Record.load(path)
     for player, text in record.events:
         if player == 1:
-            assert f"player 1 (random): {text}" in out
+            assert f"player 1 (medium): {text}" in out
     assert out.rstrip().splitlines()[-2].startswith("Player")
     assert "Record saved" in out
 

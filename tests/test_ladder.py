@@ -171,12 +171,17 @@ class FirstAgent(Agent):
 
 
 @pytest.fixture
-def dice_race(monkeypatch: pytest.MonkeyPatch) -> str:
-    """The toy dice race registered, with two made-up agents for it."""
-    monkeypatch.setitem(registry._GAMES, "dice-race", f"{DiceRace.__module__}:DiceRace")
+def toy_agents(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two made-up agents that never vary, `first` and `last`, for every game."""
     for name, cls in (("last", LastAgent), ("first", FirstAgent)):
         monkeypatch.setitem(agents._GENERAL, name, f"{__name__}:{cls.__name__}")
         monkeypatch.setitem(agents._HELP, name, cls.__doc__ or "")
+
+
+@pytest.fixture
+def dice_race(monkeypatch: pytest.MonkeyPatch, toy_agents: None) -> str:
+    """The toy dice race registered, with the two made-up agents."""
+    monkeypatch.setitem(registry._GAMES, "dice-race", f"{DiceRace.__module__}:DiceRace")
     return "dice-race"
 
 
@@ -265,6 +270,20 @@ def test_named_agents(dice_race: str) -> None:
     assert ladder.table()[-1].agent == "first"
 
 
+def test_repeated_games_are_counted_and_openings_vary_them(toy_agents: None) -> None:
+    # Robo Battle Pigs has no dice: two agents that never vary play one game per seat.
+    plain = run_ladder("robo-pigs", ["first", "last"], 4, options={"round_limit": 5})
+    assert plain.pairs[0].distinct == 2
+    assert plain.repeated() == [plain.pairs[0]]
+    varied = run_ladder("robo-pigs", ["first", "last"], 4, options={"round_limit": 5}, openings=1)
+    assert varied.pairs[0].distinct == 4
+    assert varied.repeated() == []
+    assert (plain.openings, varied.openings) == (0, 1)
+    assert varied.to_json()["openings"] == 1
+    with pytest.raises(TussleError, match="opening"):
+        run_ladder("robo-pigs", ["first", "last"], 4, openings=-1)
+
+
 class ThreeRace(DiceRace):
     info = GameInfo(**{**DiceRace.info.__dict__, "id": "three-race", "min_players": 3})
 
@@ -340,6 +359,17 @@ def test_ladder_table() -> None:
     assert "Elo scale, random = 0" in result.stdout
 
 
+def test_ladder_openings_and_repeated_games_in_the_table(toy_agents: None) -> None:
+    args = ("ladder", "robo-pigs", "first", "last", "-n", "2", "-o", "round_limit=3")
+    result = run(*args, "-n", "4")
+    assert result.exit_code == 0, result.stderr
+    assert "Repeated games" in result.stdout and "first-last 2 of 4" in result.stdout
+    result = run(*args, "--openings", "1")
+    assert result.exit_code == 0, result.stderr
+    assert "1 random opening moves" in result.stdout
+    assert "Repeated games" not in result.stdout
+
+
 def test_ladder_has_help_with_examples() -> None:
     result = run("ladder", "--help")
     assert result.exit_code == 0
@@ -357,6 +387,7 @@ def test_ladder_has_help_with_examples() -> None:
         (["robo-pigs", "random", "rule", "-o", "speed=3"], ["speed"]),
         (["robo-pigs", "random", "rule", "-n", "0"], ["--games"]),
         (["robo-pigs", "random", "rule", "--jobs", "0"], ["--jobs"]),
+        (["robo-pigs", "random", "rule", "--openings", "-1"], ["--openings"]),
         (["no-such-game", "random", "rule"], ["unknown game"]),
         (["robo-pigs"], ["AGENT"]),
     ],

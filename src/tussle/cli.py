@@ -229,8 +229,8 @@ def load_with_options(game_id: str, players: int, options: dict[str, str]) -> Ga
 
 
 def computer_agent(game_id: str) -> str:
-    """The default computer opponent: the game's rule-of-thumb agent if it has one."""
-    return "rule" if "rule" in agent_names(game_id) else "random"
+    """The default computer opponent: the ``medium`` level (docs/agents.md), which every game has."""
+    return "medium" if "medium" in agent_names(game_id) else "random"
 
 
 def describe_result(state: State, names: Sequence[str]) -> str:
@@ -982,6 +982,14 @@ def tournament(
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the whole ladder.")
 @click.option(
+    "--openings",
+    type=click.IntRange(min=0),
+    metavar="K",
+    default=0,
+    show_default=True,
+    help="Each player's first K moves are random, each opening played from both seats.",
+)
+@click.option(
     "--jobs",
     "-j",
     type=click.IntRange(min=1),
@@ -997,6 +1005,7 @@ def ladder(
     agents: tuple[str, ...],
     n: int,
     seed: int,
+    openings: int,
     jobs: int,
     as_json: bool,
     options: dict[str, str],
@@ -1009,7 +1018,8 @@ def ladder(
     rated 0 when it plays (else the first agent), with 95% intervals. The
     table says by how much each agent is above the next, with the interval
     of that difference. The same --seed gives the same ladder whatever --jobs.
-    See docs/ladder.md.
+    Agents that never vary replay the same games; --openings K starts every
+    game with K random moves a player to vary them. See docs/ladder.md.
 
     \b
     Examples:
@@ -1030,6 +1040,7 @@ def ladder(
             seed=seed,
             jobs=jobs,
             options=dict(options),
+            openings=openings,
             on_game=lambda done, total: advance(),
         )
     if as_json:
@@ -1037,7 +1048,9 @@ def ladder(
         return
     console = stdout_console()
     opts = ", ".join(f"{k}={_value_text(v)}" for k, v in result.options.items())
-    title = f"{result.game} ladder: {n} games per pair, seed {seed}" + (f" ({opts})" if opts else "")
+    title = f"{result.game} ladder: {n} games per pair, seed {seed}"
+    title += f", {openings} random opening moves" if openings else ""
+    title += f" ({opts})" if opts else ""
     table = Table(title=Text(title), title_justify="left")
     for column in ("#", "agent", "rating", "95% CI", "games", "score", "lead", "lead 95% CI", "sure"):
         table.add_column(column, justify="left" if column == "agent" else "right", no_wrap=True)
@@ -1069,6 +1082,16 @@ def ladder(
     for name, spec in zip(result.agents, result.specs, strict=True):
         if name != spec:
             console.print(f"{name} = {spec}", markup=False)
+    repeated = result.repeated()
+    if repeated:
+        listed = ", ".join(
+            f"{result.agents[p.a]}-{result.agents[p.b]} {p.distinct} of {p.games}" for p in repeated
+        )
+        console.print(
+            f"Repeated games (the intervals overstate what is known): distinct games {listed}; "
+            "--openings K varies them.",
+            markup=False,
+        )
     anchor = result.agents[result.fit.anchor]
     console.print(
         f"Elo scale, {anchor} = 0; a draw counts half a win. lead: how far the agent is above "
@@ -1104,9 +1127,40 @@ def ladder(
     help="The agent whose search iterations are counted; 'none' skips the search measurement.",
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the games played.")
+@click.option(
+    "--vs-openspiel",
+    "vs_openspiel",
+    is_flag=True,
+    help="Instead: tussle's MCTS against OpenSpiel's MCTSBot at the same time per move "
+    "(fightopia and tank-chess; needs the rl extra).",
+)
+@click.option(
+    "--games",
+    "vs_games",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Games per game id for --vs-openspiel.",
+)
+@click.option(
+    "--move-seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=0.5,
+    show_default=True,
+    help="Seconds per move of each side for --vs-openspiel.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 def bench(
-    *, game_list: tuple[str, ...], seconds: float, compare: bool, search_spec: str, seed: int, as_json: bool
+    *,
+    game_list: tuple[str, ...],
+    seconds: float,
+    compare: bool,
+    search_spec: str,
+    seed: int,
+    vs_openspiel: bool,
+    vs_games: int,
+    move_seconds: float,
+    as_json: bool,
 ) -> None:
     """Measure how fast the engines run: playouts, legal actions, search.
 
@@ -1122,7 +1176,13 @@ def bench(
       tussle bench
       tussle bench tank-chess fightopia --seconds 5
       tussle bench --compare --json
+      tussle bench --vs-openspiel fightopia --games 10 --move-seconds 0.5
     """
+    if vs_openspiel:
+        _bench_vs_openspiel(
+            list(game_list), games=vs_games, move_seconds=move_seconds, seed=seed, as_json=as_json
+        )
+        return
     from tussle.bench import TARGETS, run_bench
 
     search = None if search_spec.strip().lower() == "none" else search_spec
@@ -1178,6 +1238,58 @@ def bench(
         console.print(f"{verdict} (random-playout steps/s as a multiple of chess's: {known})", markup=False)
     for line in notes:
         console.print(line, markup=False)
+
+
+#: The games OpenSpiel's MCTSBot can search through the adapter: sequential, perfect information.
+VS_OPENSPIEL_GAMES = ("fightopia", "tank-chess")
+
+
+def _bench_vs_openspiel(
+    game_list: list[str], *, games: int, move_seconds: float, seed: int, as_json: bool
+) -> None:
+    chosen = game_list or list(VS_OPENSPIEL_GAMES)
+    for game_id in chosen:
+        if game_id not in VS_OPENSPIEL_GAMES:
+            game_info(game_id)  # an unknown id gets the registry's own message
+            raise TussleError(
+                f"--vs-openspiel plays {', '.join(VS_OPENSPIEL_GAMES)}, not {game_id} "
+                "(MCTSBot needs a sequential game of perfect information)"
+            )
+    try:
+        from tussle.adapters.openspiel_bench import compare_with_openspiel
+    except ImportError as exc:
+        raise TussleError(f"--vs-openspiel needs the rl extra (pip install 'tussle[rl]'): {exc}") from None
+    rows = []
+    with progress(len(chosen), "tussle MCTS vs OpenSpiel MCTSBot") as advance:
+        for game_id in chosen:
+            rows.append(compare_with_openspiel(game_id, move_seconds, games, seed))
+            advance()
+    if as_json:
+        click.echo(json.dumps({"vs_openspiel": rows}))
+        return
+    console = stdout_console()
+    table = Table(
+        title=Text(f"tussle MCTS vs OpenSpiel MCTSBot, {move_seconds:g} s a move, seed {seed}"),
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    for column in ("game", "games", "tussle wins", "MCTSBot wins", "draws", "tussle it/s", "MCTSBot it/s"):
+        table.add_column(column, justify="left" if column == "game" else "right", no_wrap=True)
+    for row in rows:
+        table.add_row(
+            *_cells(
+                row["game"],
+                str(row["games"]),
+                str(row["tussle_wins"]),
+                str(row["openspiel_wins"]),
+                str(row["draws"]),
+                _rate(row["tussle_iterations_per_second"]),
+                _rate(row["openspiel_iterations_per_second"]),
+            )
+        )
+    console.print(table)
 
 
 def _rate(value: float) -> str:

@@ -22,7 +22,9 @@ processes play it (``jobs``) nor on which other agents are in the ladder.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -31,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tussle.agents import make_agent
+from tussle.agents.base import Agent, PlayerView
 from tussle.errors import AgentError, TussleError
 from tussle.registry import game_info, load_game, simulation_options
 from tussle.runner import play_game
@@ -236,6 +239,7 @@ class PairResult:
     draws: int
     b_wins: int
     events: int  # over all the pair's games
+    distinct: int = 0  # how many of the games differ from every other one (0: not counted)
 
     @property
     def games(self) -> int:
@@ -324,6 +328,7 @@ class Ladder:
     seed: int
     pairs: tuple[PairResult, ...]
     fit: Fit
+    openings: int = 0  # random moves of each player at the start of every game
 
     def score_table(self) -> tuple[list[list[float]], list[list[float]]]:
         """``(score, games)`` as square tables by agent index."""
@@ -361,6 +366,10 @@ class Ladder:
             out.append(Margin(self.agents[upper], self.agents[lower], d, low, high))
         return out
 
+    def repeated(self) -> list[PairResult]:
+        """The pairs that played some game more than once, move for move (whose results count it twice)."""
+        return [p for p in self.pairs if 0 < p.distinct < p.games]
+
     def matrix(self) -> list[list[float | None]]:
         """``matrix[r][c]``: the fraction of points the r-th agent of the table took from the c-th."""
         score, games = self.score_table()
@@ -376,6 +385,7 @@ class Ladder:
             "specs": list(self.specs),
             "games_per_pair": self.games_per_pair,
             "seed": self.seed,
+            "openings": self.openings,
             "scale": "elo",
             "anchor": self.agents[self.fit.anchor],
             "prior_draws": PRIOR_DRAWS,
@@ -393,6 +403,7 @@ class Ladder:
                     "a_wins": p.a_wins,
                     "draws": p.draws,
                     "b_wins": p.b_wins,
+                    "distinct": p.distinct,
                     "mean_length": round(p.events / p.games, 2) if p.games else 0.0,
                 }
                 for p in self.pairs
@@ -408,6 +419,16 @@ class _Job:
     entries: tuple[tuple[str, str], tuple[str, str]]  # the pair's agents, a then b: (name, spec)
     index: int  # the game's number within the pair
     seed: int
+    openings: int
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    pair: int
+    index: int
+    points: float  # a's score
+    events: int
+    digest: str  # the seats and every event: equal digests, equal games
 
 
 def _seed(*parts: object) -> int:
@@ -415,20 +436,45 @@ def _seed(*parts: object) -> int:
     return random.Random("/".join(map(str, parts))).getrandbits(63)
 
 
-def _play(job: _Job) -> tuple[int, int, float, int]:
-    """Play one game; returns (pair, index, a's score, events)."""
+class _Opening(Agent):
+    """Plays its first ``moves`` decisions at random, then lets ``inner`` play."""
+
+    def __init__(self, inner: Agent, moves: int, seed: int) -> None:
+        super().__init__(inner.game, inner.player, seed, inner.spec)
+        self.inner = inner
+        self.left = moves
+
+    def act(self, view: PlayerView) -> Any:
+        if self.left > 0:
+            self.left -= 1
+            return view.legal_actions().sample(self.rng)
+        return self.inner.act(view)
+
+
+def _play(job: _Job) -> _Outcome:
+    """Play one game of a pair."""
     game = load_game(job.game_id, players=2, **dict(job.options))
     # Even games put a in the first seat, odd ones b: every pair plays both ways round.
     seated = job.entries if job.index % 2 == 0 else job.entries[::-1]
-    key = (job.seed, *job.entries[0], *job.entries[1], job.index)
-    agents = [make_agent(spec, game, s, seed=_seed(*key, s + 1)) for s, (_, spec) in enumerate(seated)]
-    state, record = play_game(game, agents, seed=_seed(*key, 0))
+    key = (job.seed, *job.entries[0], *job.entries[1])
+    agents = [
+        make_agent(spec, game, s, seed=_seed(*key, job.index, s + 1)) for s, (_, spec) in enumerate(seated)
+    ]
+    # Games 2i and 2i+1 share their chance seed and random opening, seats swapped:
+    # each deal and each opening is played from both sides.
+    deal = job.index // 2
+    if job.openings:
+        agents = [
+            _Opening(agent, job.openings, _seed(*key, deal, "opening", s)) for s, agent in enumerate(agents)
+        ]
+    state, record = play_game(game, agents, seed=_seed(*key, deal, 0))
     result = state.result()
     assert result is not None
     a_seat = 0 if job.index % 2 == 0 else 1
     mine, theirs = result.ranking[a_seat], result.ranking[1 - a_seat]
     points = 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
-    return job.pair, job.index, points, len(record.events)
+    digest = hashlib.sha256(json.dumps([a_seat, record.events]).encode()).hexdigest()[:16]
+    return _Outcome(job.pair, job.index, points, len(record.events), digest)
 
 
 def parse_agent(text: str) -> tuple[str, str]:
@@ -493,6 +539,7 @@ def run_ladder(
     seed: int = 0,
     jobs: int = 1,
     options: dict[str, Any] | None = None,
+    openings: int = 0,
     on_game: ProgressHook | None = None,
 ) -> Ladder:
     """Play a round robin of ``n`` games per pair and fit the ratings.
@@ -500,7 +547,13 @@ def run_ladder(
     Each of ``agents`` is ``SPEC`` or ``NAME=SPEC`` (see :func:`parse_agent`).
     The anchor (rated 0) is the first agent whose spec is ``random``, else
     the first agent. The result depends only on ``seed``, never on ``jobs``.
+    With ``openings`` each player's first that many decisions are random
+    moves, the same in games ``2i`` and ``2i + 1`` (seats swapped): agents
+    that never vary (a search with a fixed budget, in a game without dice)
+    would otherwise play the same two games over and over.
     """
+    if openings < 0:
+        raise TussleError(f"the random opening cannot be {openings} moves long")
     check_ladder(game_id, agents, n, options)
     entries = [parse_agent(text) for text in agents]
     names = tuple(name for name, _ in entries)
@@ -511,15 +564,14 @@ def run_ladder(
     pair_list = [(a, b) for a in range(len(specs)) for b in range(a + 1, len(specs))]
     frozen = tuple(sorted(game.options.items()))
     job_list = [
-        _Job(game_id, frozen, p, (entries[a], entries[b]), g, seed)
+        _Job(game_id, frozen, p, (entries[a], entries[b]), g, seed, openings)
         for p, (a, b) in enumerate(pair_list)
         for g in range(n)
     ]
-    outcomes: dict[tuple[int, int], tuple[float, int]] = {}
+    outcomes: dict[tuple[int, int], _Outcome] = {}
 
-    def collect(result: tuple[int, int, float, int]) -> None:
-        pair, index, points, events = result
-        outcomes[pair, index] = (points, events)
+    def collect(result: _Outcome) -> None:
+        outcomes[result.pair, result.index] = result
         if on_game:
             on_game(len(outcomes), len(job_list))
 
@@ -528,7 +580,7 @@ def run_ladder(
             collect(_play(job))
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            pending: set[Future[tuple[int, int, float, int]]] = {pool.submit(_play, j) for j in job_list}
+            pending: set[Future[_Outcome]] = {pool.submit(_play, j) for j in job_list}
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
@@ -540,15 +592,18 @@ def run_ladder(
             PairResult(
                 a,
                 b,
-                sum(1 for s, _ in results if s == 1.0),
-                sum(1 for s, _ in results if s == 0.5),
-                sum(1 for s, _ in results if s == 0.0),
-                sum(e for _, e in results),
+                sum(1 for r in results if r.points == 1.0),
+                sum(1 for r in results if r.points == 0.5),
+                sum(1 for r in results if r.points == 0.0),
+                sum(r.events for r in results),
+                len({r.digest for r in results}),
             )
         )
     anchor = specs.index(ANCHOR) if ANCHOR in specs else 0
     fit = fit_ratings(*score_tables(len(specs), pairs), anchor=anchor)
-    return Ladder(game_id, dict(game.non_default_options()), names, specs, n, seed, tuple(pairs), fit)
+    return Ladder(
+        game_id, dict(game.non_default_options()), names, specs, n, seed, tuple(pairs), fit, openings
+    )
 
 
 def interval_text(row: Row) -> str:

@@ -24,6 +24,13 @@ __all__ = ["Agent", "PlayerView", "agent_names", "make_agent", "parse_spec"]
 _GENERAL: dict[str, str] = {
     "random": "tussle.agents.random_agent:RandomAgent",
     "human": "tussle.agents.human:HumanAgent",
+    "mcts": "tussle.agents.search.mcts:MctsAgent",
+    "ismcts": "tussle.agents.search.ismcts:IsMctsAgent",
+    "smmcts": "tussle.agents.search.simultaneous:SmMctsAgent",
+    "alphabeta": "tussle.agents.search.alphabeta:AlphaBetaAgent",
+    "easy": "tussle.agents.levels:LevelAgent",
+    "medium": "tussle.agents.levels:LevelAgent",
+    "hard": "tussle.agents.levels:LevelAgent",
 }
 
 # Rule-of-thumb agents, one per game: game id -> "module:Class".
@@ -46,6 +53,13 @@ _HELP: dict[str, str] = {
     "human": "a person at the terminal, typing notation",
     "rule": "the game's rule-of-thumb agent",
     "fite:solved": "the solved strategy of a model of FITE (docs/fite-solver.md); tactics=value|plan",
+    "mcts": "UCT tree search (sequential perfect-information games); time=, iterations=, c=, depth=",
+    "ismcts": "information-set tree search over sampled hidden states (any game); time=, iterations=",
+    "smmcts": "tree search for simultaneous choices, decoupled UCT or regret matching; time=, select=",
+    "alphabeta": "iterative-deepening alpha-beta (two-player sequential games); time=, iterations=, depth=",
+    "easy": "the easy computer opponent of this game (see docs/agents.md)",
+    "medium": "the medium computer opponent, the default of tussle play (about half a second a move)",
+    "hard": "the hard computer opponent (a few seconds a move)",
 }
 
 

@@ -1,0 +1,492 @@
+"""Every tussle game as an OpenSpiel (pyspiel) Python game.
+
+Importing this module registers ``tussle_robo_pigs``, ``tussle_fite``,
+``tussle_fightopia``, ``tussle_tank_chess`` and ``tussle_fight`` (the game id
+with ``_`` for ``-``). Their parameters are ``players`` and the game's
+options, with the game's simulation defaults (ply, round and turn limits), so
+that every game ends and has a maximum length; a limit of 0 (none) is refused.
+
+- **Game type.** Dynamics, chance mode and information come from the game's
+  :class:`~tussle.game.GameInfo`. Robo Battle Pigs and FITE keep their
+  simultaneous steps (``SIMULTANEOUS`` dynamics: a node where every player
+  chooses at once; a step where only one player chooses is an ordinary node of
+  that player); ``pyspiel.convert_to_turn_based`` turns them into sequential
+  games for algorithms that need one. Every game is zero-sum (results give a
+  sole winner 1 and the others -1/(n-1), and shared places split that), with
+  terminal rewards.
+- **Actions** are the fixed integer space of :mod:`tussle.adapters.encoding`;
+  chance outcomes have their own numbers, below ``max_chance_outcomes``.
+- **Observations**: strings are the player's observation as compact JSON
+  (equal exactly when the observations are); tensors are the float arrays of
+  the encoding. No information-state (perfect recall) view is provided.
+- **Lengths**: ``max_game_length`` counts decision nodes (a simultaneous
+  step is one), bounded by the game's limit.
+
+>>> import pyspiel
+>>> import tussle.adapters.openspiel_game
+>>> game = pyspiel.load_game("tussle_fightopia")
+>>> game.num_distinct_actions(), game.max_chance_outcomes(), game.max_game_length()
+(11648, 2, 2000)
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), state.chance_outcomes()
+(True, [(0, 0.5), (1, 0.5)])
+>>> state.apply_action(0)
+>>> state.current_player(), len(state.legal_actions()), state.action_to_string(0, 144)
+(0, 30, 'c3-c4')
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found]
+
+from tussle.adapters.encoding import GameEncoding, LegalMap, encoding_for
+from tussle.agents.base import Agent, PlayerView
+from tussle.errors import ActionError, OptionError, TussleError
+from tussle.game import CHANCE, ChanceMode, Dynamics, Game, GameInfo, Information, Option, State
+from tussle.registry import game_ids, game_info, load_game
+
+__all__ = [
+    "TussleSpielGame",
+    "TussleSpielState",
+    "load",
+    "play",
+    "register_all",
+    "resampler",
+    "spiel_name",
+]
+
+_DYNAMICS = {
+    Dynamics.SEQUENTIAL: pyspiel.GameType.Dynamics.SEQUENTIAL,
+    Dynamics.SIMULTANEOUS: pyspiel.GameType.Dynamics.SIMULTANEOUS,
+}
+_CHANCE = {
+    ChanceMode.DETERMINISTIC: pyspiel.GameType.ChanceMode.DETERMINISTIC,
+    ChanceMode.EXPLICIT: pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+}
+_INFORMATION = {
+    Information.PERFECT: pyspiel.GameType.Information.PERFECT_INFORMATION,
+    Information.IMPERFECT: pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+}
+
+#: The option that bounds each game's length.
+_LIMITS = {
+    "robo-pigs": "round_limit",
+    "fite": "turn_limit",
+    "fightopia": "ply_limit",
+    "tank-chess": "ply_limit",
+}
+
+
+def spiel_name(game_id: str) -> str:
+    """The pyspiel name of a tussle game.
+
+    >>> spiel_name("robo-pigs")
+    'tussle_robo_pigs'
+    """
+    return "tussle_" + game_id.replace("-", "_")
+
+
+def _spiel_value(opt: Option, value: Any) -> Any:
+    """An option value as OpenSpiel's game strings read it back: digits are integers there."""
+    value = opt.parse(value)
+    if opt.kind == "choice" and all(c.isdigit() for c in opt.choices):
+        return int(value)
+    return value
+
+
+def _parameters(info: GameInfo) -> dict[str, Any]:
+    params: dict[str, Any] = {"players": info.min_players}
+    simulation = dict(info.simulation_defaults)
+    for opt in info.options:
+        params[opt.name] = _spiel_value(opt, simulation.get(opt.name, opt.default))
+    return params
+
+
+def _game_type(info: GameInfo) -> Any:
+    return pyspiel.GameType(
+        short_name=spiel_name(info.id),
+        long_name=f"tussle {info.name}",
+        dynamics=_DYNAMICS[info.dynamics],
+        chance_mode=_CHANCE[info.chance],
+        information=_INFORMATION[info.information],
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=info.max_players,
+        min_num_players=info.min_players,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_parameters(info),
+    )
+
+
+def _lengths(game: Game) -> tuple[int, int]:
+    """(decision nodes, chance nodes) that a game can take at most, from its limits."""
+    gid, n = game.info.id, game.num_players
+    if gid == "fight":
+        # Seven Fights, each a play and a Boost decision per player; chance:
+        # the deal, Arenas, backs of the top card, draws, abilities' draws, refills.
+        return 14 * n, 5 * n + 11 + 7 * (10 * n + 20)
+    name = _LIMITS.get(gid)
+    if name is None:
+        raise OptionError(f"{gid}: the OpenSpiel adapter does not know what bounds this game's length")
+    limit = int(game.options[name])
+    if limit <= 0:
+        raise OptionError(f"{gid}: OpenSpiel needs games of bounded length: set {name} above 0")
+    if gid == "robo-pigs":
+        return limit, 0
+    if gid == "fite":
+        # The SETUP placement, then per turn: placement, Swift, split, tactical choice; four rolls.
+        return 4 * limit + 1, 4 * limit
+    return limit, 1 if game.info.chance == ChanceMode.EXPLICIT else 0
+
+
+class _Core:
+    """The tussle state behind one pyspiel state, with caches; cloned by tussle's own ``clone``.
+
+    pyspiel copies a Python state by deep-copying its attributes, so this one
+    attribute defines its own copy (a tussle clone, sharing the encoding) and
+    its own pickling (the game and the actions so far, replayed on loading).
+    """
+
+    __slots__ = ("_chance", "_legal", "_state", "encoding", "events", "game")
+
+    def __init__(self, game: Game, encoding: GameEncoding, state: State | None = None) -> None:
+        self.game = game
+        self.encoding = encoding
+        self._state = state
+        self._legal: dict[int, LegalMap] = {}
+        self._chance: list[tuple[int, float, Any]] | None = None
+        #: The (player, index) events so far as nested pairs, shared by clones; None once resampled.
+        self.events: tuple[Any, ...] | None = ()
+
+    @property
+    def state(self) -> State:
+        # Made on first use: pyspiel builds a fresh state for every clone, then overwrites it.
+        if self._state is None:
+            self._state = self.game.new_initial_state()
+        return self._state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
+        other = _Core(self.game, self.encoding, self._state.clone() if self._state is not None else None)
+        other.events = self.events
+        return other
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self.events is None:
+            raise TussleError("a resampled state cannot be serialized: its history is not the game's")
+        flat: list[tuple[int, int]] = []
+        node = self.events
+        while node:
+            node, player, index = node
+            flat.append((player, index))
+        flat.reverse()
+        options = dict(self.game.options)
+        return (_restore, (self.game.info.id, self.game.num_players, options, flat))
+
+    def legal(self, player: int) -> LegalMap:
+        legal = self._legal.get(player)
+        if legal is None:
+            legal = self._legal[player] = self.encoding.legal(self.state, player)
+        return legal
+
+    def chance(self) -> list[tuple[int, float, Any]]:
+        if self._chance is None:
+            self._chance = self.encoding.chance_outcomes(self.state)
+        return self._chance
+
+    def apply(self, player: int, index: int) -> None:
+        state = self.state
+        if player == CHANCE:
+            outcomes = {i: outcome for i, _, outcome in self.chance()}
+            if index not in outcomes:
+                raise ActionError(f"{index} is not a possible chance outcome now")
+            action = outcomes[index]
+        else:
+            action = self.legal(player).action(state, index)
+        state.apply(player, action)
+        self._legal = {}
+        self._chance = None
+        if self.events is not None:
+            self.events = (self.events, player, index)
+
+
+def _restore(game_id: str, players: int, options: dict[str, Any], events: list[tuple[int, int]]) -> _Core:
+    game = load_game(game_id, players=players, **options)
+    core = _Core(game, encoding_for(game))
+    for player, index in events:
+        core.apply(player, index)
+    return core
+
+
+class TussleSpielGame(pyspiel.Game):  # type: ignore[misc]
+    """One tussle game with its parameters, as a pyspiel game; one subclass per game sets ``game_id``."""
+
+    game_id: ClassVar[str] = ""
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        game_id = self.game_id
+        params = params or {}
+        info = game_info(game_id)
+        values = {**_parameters(info), **dict(params)}
+        options = {k: v for k, v in values.items() if k != "players"}
+        game = load_game(game_id, players=int(values["players"]), **options)
+        encoding = encoding_for(game)
+        decisions, chance_nodes = _lengths(game)
+        n = game.num_players
+        super().__init__(
+            _game_type(info),
+            pyspiel.GameInfo(
+                num_distinct_actions=encoding.num_actions,
+                max_chance_outcomes=encoding.num_chance if info.chance == ChanceMode.EXPLICIT else 0,
+                num_players=n,
+                min_utility=-1.0 / (n - 1) if n > 1 else 0.0,
+                max_utility=1.0,
+                utility_sum=0.0,
+                max_game_length=decisions,
+            ),
+            values,
+        )
+        self.tussle_game = game
+        self.encoding = encoding
+        self._chance_nodes = chance_nodes
+
+    def new_initial_state(self) -> TussleSpielState:
+        return TussleSpielState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return self._chance_nodes
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
+    ) -> TussleObserver:
+        return TussleObserver(self.encoding, iig_obs_type, params)
+
+
+class TussleSpielState(pyspiel.State):  # type: ignore[misc]
+    """A pyspiel state holding a tussle state (``tussle_state``)."""
+
+    def __init__(self, game: TussleSpielGame) -> None:
+        super().__init__(game)
+        self._core = _Core(game.tussle_game, game.encoding)
+
+    @property
+    def tussle_state(self) -> State:
+        """The tussle state behind this one (read it; changing it desynchronizes the two)."""
+        return self._core.state
+
+    def current_player(self) -> int:
+        acting = self._core.state.to_act()
+        if not acting:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if acting == (CHANCE,):
+            return int(pyspiel.PlayerId.CHANCE)
+        if len(acting) == 1:
+            return acting[0]
+        return int(pyspiel.PlayerId.SIMULTANEOUS)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player not in self._core.state.to_act():
+            return []
+        return self._core.legal(player).indices
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(index, prob) for index, prob, _ in self._core.chance()]
+
+    def _apply_action(self, action: int) -> None:
+        acting = self._core.state.to_act()
+        if len(acting) != 1:
+            raise ActionError(f"{len(acting)} players act now: use apply_actions")
+        self._core.apply(acting[0], int(action))
+
+    def _apply_actions(self, actions: Sequence[int]) -> None:
+        acting = self._core.state.to_act()
+        # Read every choice before applying any, so that a bad one changes nothing.
+        chosen = [(p, self._core.legal(p).action(self._core.state, int(actions[p]))) for p in acting]
+        for p, action in chosen:
+            self._core.state.apply(p, action)
+        core = self._core
+        core._legal = {}
+        core._chance = None
+        if core.events is not None:
+            for p in acting:
+                core.events = (core.events, p, int(actions[p]))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        core = self._core
+        if player == CHANCE:
+            for index, _, outcome in core.chance() if core.state.is_chance() else []:
+                if index == action:
+                    return core.state.action_to_str(CHANCE, outcome)
+            return core.encoding.chance_label(int(action))
+        if player in core.state.to_act():
+            text = core.legal(player).text(core.state, int(action))
+            if text is not None:
+                return text
+        return core.encoding.label(int(action))
+
+    def is_terminal(self) -> bool:
+        return self._core.state.is_terminal()
+
+    def returns(self) -> list[float]:
+        result = self._core.state.result()
+        if result is None:
+            return [0.0] * self._core.game.num_players
+        return [float(r) for r in result.returns]
+
+    def rewards(self) -> list[float]:
+        return self.returns()
+
+    def __str__(self) -> str:
+        return self._core.state.render()
+
+
+class TussleObserver:
+    """Observation strings (compact JSON of the player's observation) and tensors (the encoding's arrays)."""
+
+    def __init__(self, encoding: GameEncoding, iig_obs_type: Any, params: Mapping[str, Any] | None) -> None:
+        if params:
+            raise OptionError(f"tussle observers take no parameters, got {dict(params)}")
+        if iig_obs_type is not None and getattr(iig_obs_type, "perfect_recall", False):
+            raise OptionError("tussle games offer no perfect-recall (information state) observations")
+        self._encoding = encoding
+        self.tensor = np.zeros(encoding.observation_shape, dtype=np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: TussleSpielState, player: int) -> None:
+        self.tensor[:] = self._encoding.observation(state.tussle_state, player)
+
+    def string_from(self, state: TussleSpielState, player: int) -> str:
+        return json.dumps(state.tussle_state.observation(player), sort_keys=True, separators=(",", ":"))
+
+
+#: The pyspiel game class of each tussle game id.
+GAME_CLASSES: dict[str, type[TussleSpielGame]] = {}
+
+
+def register_all() -> list[str]:
+    """Register every tussle game with pyspiel (once); return their pyspiel names."""
+    known = set(pyspiel.registered_names())
+    names = []
+    for gid in game_ids():
+        name = spiel_name(gid)
+        cls = GAME_CLASSES.get(gid)
+        if cls is None:
+            # A class per game (not a closure): pyspiel keeps the creator until the
+            # interpreter has shut down, and a class outlives that safely.
+            title = "".join(part.title() for part in gid.split("-"))
+            cls = GAME_CLASSES[gid] = type(
+                f"{title}SpielGame", (TussleSpielGame,), {"game_id": gid, "__module__": __name__}
+            )
+        if name not in known:
+            pyspiel.register_game(_game_type(game_info(gid)), cls)
+        names.append(name)
+    return names
+
+
+register_all()
+
+
+def load(game_id: str, players: int | None = None, **options: Any) -> TussleSpielGame:
+    """``pyspiel.load_game`` for a tussle game id, checking the parameters with tussle's messages.
+
+    >>> load("fight", players=3).num_players()
+    3
+    """
+    info = game_info(game_id)
+    params: dict[str, Any] = {"players": players if players is not None else info.min_players}
+    for name, value in options.items():
+        params[name] = _spiel_value(info.option(name), value)
+    game: TussleSpielGame = pyspiel.load_game(spiel_name(game_id), params)
+    return game
+
+
+def resampler(seed: int | None = None) -> Callable[[Any, int], Any]:
+    """A resampler for OpenSpiel's ISMCTS: a state redrawn by tussle's ``resample`` for the player.
+
+    Use it with ``bot.set_resampler(resampler(seed))`` and
+    ``use_observation_string=True``: the redrawn state shows the player
+    exactly the same observation (tussle's no-leak promise), so it falls in
+    the same node of the search.
+    """
+    rng = random.Random(seed)
+
+    def resample(state: Any, player: int) -> Any:
+        clone = state.clone()
+        core = _Core(clone._core.game, clone._core.encoding, state.tussle_state.resample(player, rng))
+        core.events = None
+        clone._core = core
+        return clone
+
+    return resample
+
+
+def play(
+    game: TussleSpielGame,
+    seats: Sequence[Agent | Any],
+    *,
+    seed: int | None = None,
+    on_move: Callable[[int, int, float], None] | None = None,
+) -> TussleSpielState:
+    """Play one game between tussle agents and OpenSpiel bots; return the final state.
+
+    ``seats[p]`` is a tussle :class:`~tussle.agents.base.Agent` (it sees its
+    own :class:`~tussle.agents.base.PlayerView` of the tussle state) or an
+    OpenSpiel bot (anything with ``step(state) -> action``). Chance outcomes
+    are drawn with ``seed``. ``on_move(player, action, seconds)`` is called
+    after every decision with the time it took.
+
+    >>> from tussle.agents import make_agent
+    >>> g = load("fightopia", ply_limit=6)
+    >>> agents = [make_agent("random", g.tussle_game, p, seed=p) for p in (0, 1)]
+    >>> final = play(g, agents, seed=1)
+    >>> final.is_terminal(), final.returns()
+    (True, [0.0, 0.0])
+    """
+    import time
+
+    rng = random.Random(seed)
+    encoding = game.encoding
+    state: TussleSpielState = game.new_initial_state()
+
+    def choose(player: int) -> int:
+        seat = seats[player]
+        started = time.perf_counter()
+        if isinstance(seat, Agent):
+            action = seat.act(PlayerView(state.tussle_state, player))
+            index = encoding.index(state.tussle_state, player, action)
+        else:
+            index = int(seat.step(state))
+        if on_move is not None:
+            on_move(player, index, time.perf_counter() - started)
+        return index
+
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            pick, total = rng.random(), 0.0
+            chosen = outcomes[-1][0]
+            for index, prob in outcomes:
+                total += prob
+                if pick < total:
+                    chosen = index
+                    break
+            state.apply_action(chosen)
+        elif state.is_simultaneous_node():
+            acting = state.tussle_state.to_act()
+            if any(not isinstance(seats[p], Agent) for p in acting):
+                raise TussleError("OpenSpiel bots play sequential games: use pyspiel.convert_to_turn_based")
+            joint = [0] * game.num_players()
+            for p in acting:
+                joint[p] = choose(p)
+            state.apply_actions(joint)
+        else:
+            state.apply_action(choose(state.current_player()))
+    return state

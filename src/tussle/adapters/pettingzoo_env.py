@@ -1,0 +1,378 @@
+"""PettingZoo environments for every tussle game: AEC (one agent at a time) and Parallel.
+
+Agents are ``player_0``, ``player_1``, ...: the game's seats. Each observation
+is a dict with ``observation`` (the player's observation as a float32 array,
+see :mod:`tussle.adapters.encoding`) and ``action_mask`` (int8, 1 for each
+legal action of the game's fixed integer action space; all 0 when the agent is
+not to act). Chance events are drawn inside the environment from its own
+random generator, seeded by ``reset(seed=...)``. Rewards are 0 until the game
+ends, then each player's return (from -1 to 1; they sum to 0).
+
+The AEC environment steps one agent at a time. At a simultaneous step (Robo
+Battle Pigs programs, FITE's secret choices) every acting agent steps in turn,
+and each submission is applied at once: tussle guarantees that a submitted
+choice changes nothing the other players observe, so the next agent chooses
+in the same ignorance as in a real simultaneous step. The Parallel environment
+takes the choices of all acting agents together; the actions of agents not
+acting in a step are ignored.
+
+An illegal action forfeits the game (``illegal_action="forfeit"``, as
+PettingZoo's classic environments do): the players who chose legally share
+the win and the offenders the loss. ``illegal_action="raise"`` raises
+:class:`~tussle.errors.ActionError` instead. Games use their simulation
+defaults (ply and round limits), so every game ends.
+
+>>> from tussle.adapters.pettingzoo_env import env
+>>> e = env("fightopia")
+>>> e.reset(seed=1)
+>>> e.agent_selection, int(e.action_space("player_0").n)
+('player_0', 11648)
+>>> obs, reward, terminated, truncated, info = e.last()
+>>> int(obs["action_mask"].sum()), obs["observation"].shape
+(30, (515,))
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
+
+from tussle.adapters.encoding import GameEncoding, LegalMap, encoding_for
+from tussle.errors import ActionError, OptionError
+from tussle.game import CHANCE, Game, State
+from tussle.registry import load_game, simulation_options
+
+__all__ = ["TussleAECEnv", "TussleParallelEnv", "env", "parallel_env"]
+
+Observation = dict[str, npt.NDArray[Any]]
+ILLEGAL_ACTION = ("forfeit", "raise")
+RENDER_MODES = ("ansi", "human")
+
+
+def forfeit_returns(players: int, offenders: set[int]) -> list[float]:
+    """Returns when ``offenders`` chose illegally: the others share first place, as in tussle results.
+
+    >>> forfeit_returns(2, {1}), forfeit_returns(3, {0}), forfeit_returns(2, {0, 1})
+    ([1.0, -1.0], [-0.5, 0.25, 0.25], [0.0, 0.0])
+    """
+    winners = players - len(offenders)
+    if winners in (0, players):
+        return [0.0] * players
+    win = (players - winners) / (winners * (players - 1))
+    return [-1.0 / (players - 1) if p in offenders else win for p in range(players)]
+
+
+class _Table:
+    """The game, its encoding, the true state and the chance generator, shared by both environments."""
+
+    def __init__(
+        self,
+        game_id: str,
+        players: int | None,
+        options: Mapping[str, Any] | None,
+        illegal_action: str,
+        render_mode: str | None,
+    ) -> None:
+        if illegal_action not in ILLEGAL_ACTION:
+            raise OptionError(f"illegal_action {illegal_action!r} is not one of {', '.join(ILLEGAL_ACTION)}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise OptionError(f"render_mode {render_mode!r} is not one of {', '.join(RENDER_MODES)}")
+        self.game: Game = load_game(game_id, players=players, **simulation_options(game_id, options))
+        self.encoding: GameEncoding = encoding_for(self.game)
+        self.illegal_action = illegal_action
+        self.agents = [f"player_{p}" for p in range(self.game.num_players)]
+        self.rng = random.Random()
+        self.state: State = self.game.new_initial_state()
+        self._legal: dict[int, LegalMap] = {}
+        self.observation_space = gymnasium.spaces.Dict(
+            {
+                "observation": gymnasium.spaces.Box(0.0, 1.0, self.encoding.observation_shape, np.float32),
+                "action_mask": gymnasium.spaces.Box(0, 1, (self.encoding.num_actions,), np.int8),
+            }
+        )
+        self.action_space = gymnasium.spaces.Discrete(self.encoding.num_actions)
+
+    def restart(self, seed: int | None) -> None:
+        if seed is not None:
+            self.rng = random.Random(seed)
+        self.state = self.game.new_initial_state()
+        self._legal = {}
+        self.settle()
+
+    def settle(self) -> None:
+        """Draw chance events until a player must act or the game is over."""
+        while self.state.is_chance():
+            self.state.apply(CHANCE, self.state.sample_chance(self.rng))
+            self._legal = {}
+
+    def legal(self, player: int) -> LegalMap:
+        legal = self._legal.get(player)
+        if legal is None:
+            legal = self._legal[player] = self.encoding.legal(self.state, player)
+        return legal
+
+    def choose(self, player: int, action: Any) -> Any | None:
+        """The legal action numbered ``action``, or None when it is illegal and forfeits the game."""
+        try:
+            index = int(action)
+        except (TypeError, ValueError):
+            if self.illegal_action == "raise":
+                raise ActionError(f"{action!r} is not an action number") from None
+            return None
+        try:
+            return self.legal(player).action(self.state, index)
+        except ActionError:
+            if self.illegal_action == "raise":
+                raise
+            return None
+
+    def apply(self, player: int, action: Any) -> None:
+        self.state.apply(player, action)
+        self._legal = {}
+
+    def observe(self, player: int, live: bool) -> Observation:
+        mask = (
+            self.encoding.mask(self.legal(player))
+            if live and player in self.state.to_act()
+            else np.zeros(self.encoding.num_actions, dtype=np.int8)
+        )
+        return {"observation": self.encoding.observation(self.state, player), "action_mask": mask}
+
+    def returns(self) -> list[float]:
+        result = self.state.result()
+        return [float(r) for r in result.returns] if result is not None else [0.0] * len(self.agents)
+
+    def render(self, render_mode: str | None) -> str | None:
+        if render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode (use 'ansi' or 'human')")
+            return None
+        text = self.state.render()
+        if render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+class TussleAECEnv(AECEnv):  # type: ignore[misc]
+    """A tussle game as a PettingZoo AEC environment (see the module docs)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo reads it from the class)
+        "render_modes": list(RENDER_MODES),
+        "name": "tussle_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        game_id: str,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        *,
+        render_mode: str | None = None,
+        illegal_action: str = "forfeit",
+    ) -> None:
+        super().__init__()
+        self._table = _Table(game_id, players, options, illegal_action, render_mode)
+        self.metadata = {**type(self).metadata, "name": f"tussle_{game_id.replace('-', '_')}_v0"}
+        self.render_mode = render_mode
+        self.possible_agents: list[str] = list(self._table.agents)
+        self.agents: list[str] = []
+        self._over = False
+
+    @property
+    def game(self) -> Game:
+        return self._table.game
+
+    @property
+    def encoding(self) -> GameEncoding:
+        return self._table.encoding
+
+    @property
+    def tussle_state(self) -> State:
+        """The true state of the game being played (read it, do not change it)."""
+        return self._table.state
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        # The same object every time (and for every agent), as PettingZoo requires for seeding.
+        return self._table.observation_space
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self._table.action_space
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self._table.restart(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._over = False
+        self._select()
+
+    def _select(self) -> None:
+        """Point ``agent_selection`` at the next player to act, or end the game."""
+        acting = self._table.state.to_act()
+        if acting:
+            self.agent_selection = self.possible_agents[acting[0]]
+            return
+        self._finish(self._table.returns())
+
+    def _finish(self, returns: list[float]) -> None:
+        self._over = True
+        for p, agent in enumerate(self.possible_agents):
+            self.rewards[agent] = returns[p]
+            self.terminations[agent] = True
+
+    def observe(self, agent: str) -> Observation:
+        return self._table.observe(self.possible_agents.index(agent), not self._over)
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        player = self.possible_agents.index(agent)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        chosen = self._table.choose(player, action)
+        if chosen is None:
+            self.infos[agent] = {
+                "illegal_action": int(action) if isinstance(action, int | np.integer) else -1
+            }
+            self._finish(forfeit_returns(len(self.possible_agents), {player}))
+        else:
+            self._table.apply(player, chosen)
+            self._table.settle()
+            self._select()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The whole game as text (every secret shown: for spectators and logs)."""
+        return self._table.render(self.render_mode)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class TussleParallelEnv(ParallelEnv):  # type: ignore[misc]
+    """A tussle game as a PettingZoo Parallel environment: the acting agents choose together."""
+
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "tussle_v0"}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game_id: str,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        *,
+        render_mode: str | None = None,
+        illegal_action: str = "forfeit",
+    ) -> None:
+        self._table = _Table(game_id, players, options, illegal_action, render_mode)
+        self.metadata = {**type(self).metadata, "name": f"tussle_{game_id.replace('-', '_')}_v0"}
+        self.render_mode = render_mode
+        self.possible_agents: list[str] = list(self._table.agents)
+        self.agents: list[str] = []
+
+    @property
+    def game(self) -> Game:
+        return self._table.game
+
+    @property
+    def encoding(self) -> GameEncoding:
+        return self._table.encoding
+
+    @property
+    def tussle_state(self) -> State:
+        """The true state of the game being played (read it, do not change it)."""
+        return self._table.state
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        # The same object every time (and for every agent), as PettingZoo requires for seeding.
+        return self._table.observation_space
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self._table.action_space
+
+    def _observations(self, live: bool) -> dict[str, Observation]:
+        return {agent: self._table.observe(p, live) for p, agent in enumerate(self.possible_agents)}
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
+        self._table.restart(seed)
+        self.agents = list(self.possible_agents)
+        return self._observations(True), {agent: {} for agent in self.agents}
+
+    def step(
+        self, actions: dict[str, int]
+    ) -> tuple[
+        dict[str, Observation],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        table = self._table
+        infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        if not self.agents:
+            raise ActionError("the game is over: call reset() to start another")
+        acting = table.state.to_act()
+        missing = [self.possible_agents[p] for p in acting if self.possible_agents[p] not in actions]
+        if missing:
+            raise ActionError(f"{', '.join(missing)} must act now and chose nothing")
+        # Every acting agent's choice is read before any is applied: a real simultaneous step.
+        chosen: list[tuple[int, Any]] = []
+        offenders: set[int] = set()
+        for p in acting:
+            action = table.choose(p, actions[self.possible_agents[p]])
+            if action is None:
+                offenders.add(p)
+                infos[self.possible_agents[p]] = {"illegal_action": -1}
+            chosen.append((p, action))
+        if offenders:
+            returns = forfeit_returns(len(self.possible_agents), offenders)
+            over = True
+        else:
+            for p, action in chosen:
+                table.apply(p, action)
+            table.settle()
+            over = table.state.is_terminal()
+            returns = table.returns() if over else [0.0] * len(self.possible_agents)
+        observations = self._observations(not over)
+        rewards = {agent: returns[p] for p, agent in enumerate(self.possible_agents)}
+        terminations = dict.fromkeys(self.possible_agents, over)
+        truncations = dict.fromkeys(self.possible_agents, False)
+        if over:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        """The whole game as text (every secret shown: for spectators and logs)."""
+        return self._table.render(self.render_mode)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def env(game_id: str, **kwargs: Any) -> TussleAECEnv:
+    """The AEC environment of ``game_id`` (keyword arguments as for :class:`TussleAECEnv`)."""
+    return TussleAECEnv(game_id, **kwargs)
+
+
+def parallel_env(game_id: str, **kwargs: Any) -> TussleParallelEnv:
+    """The Parallel environment of ``game_id`` (keyword arguments as for :class:`TussleParallelEnv`).
+
+    >>> e = parallel_env("robo-pigs")
+    >>> observations, infos = e.reset(seed=3)
+    >>> sorted(observations), int(observations["player_1"]["action_mask"].sum())
+    (['player_0', 'player_1'], 32768)
+    """
+    return TussleParallelEnv(game_id, **kwargs)

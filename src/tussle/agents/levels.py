@@ -1,0 +1,102 @@
+"""The computer opponents' strength levels: ``easy``, ``medium`` and ``hard`` for each game.
+
+Each level is an agent spec, chosen per game by measurement (docs/agents.md has
+the win rates): the search that plays that game best, with a budget. ``medium``
+is the default opponent of ``tussle play`` and answers within about half a
+second; ``easy`` is quicker and weaker, ``hard`` thinks longer.
+
+>>> level_spec("tank-chess", "medium")
+'mcts:time=0.5'
+
+>>> from tussle import load_game
+>>> from tussle.agents import make_agent
+>>> make_agent("easy", load_game("fite"), 0, seed=1)
+<LevelAgent 'easy' seat 0>
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tussle.agents.base import Agent, PlayerView
+from tussle.errors import AgentError
+from tussle.game import Game
+
+LEVEL_NAMES = ("easy", "medium", "hard")
+
+#: game id -> level -> the agent spec that plays it.
+LEVELS: dict[str, dict[str, str]] = {
+    "robo-pigs": {
+        "easy": "smmcts:time=0.1",
+        "medium": "smmcts:time=0.5",
+        "hard": "smmcts:time=2",
+    },
+    "fite": {
+        "easy": "smmcts:time=0.1",
+        "medium": "smmcts:time=0.5",
+        "hard": "smmcts:time=2",
+    },
+    "fightopia": {
+        "easy": "alphabeta:time=0.1",
+        "medium": "alphabeta:time=0.5",
+        "hard": "alphabeta:time=2",
+    },
+    "tank-chess": {
+        "easy": "mcts:time=0.1",
+        "medium": "mcts:time=0.5",
+        "hard": "mcts:time=2",
+    },
+    "fight": {
+        "easy": "ismcts:time=0.1",
+        "medium": "ismcts:time=0.5",
+        "hard": "ismcts:time=2",
+    },
+}
+
+#: The levels of a game not in the table: information-set search fits every game.
+DEFAULT_LEVELS = {"easy": "ismcts:time=0.1", "medium": "ismcts:time=0.5", "hard": "ismcts:time=2"}
+
+
+def level_spec(game_id: str, level: str) -> str:
+    """The agent spec of ``level`` in the game ``game_id``.
+
+    >>> level_spec("fight", "hard")
+    'ismcts:time=2'
+    """
+    if level not in LEVEL_NAMES:
+        raise AgentError(f"unknown level {level!r} (levels: {', '.join(LEVEL_NAMES)})")
+    return LEVELS.get(game_id, DEFAULT_LEVELS)[level]
+
+
+class LevelAgent(Agent):
+    """Plays a level (``easy``, ``medium``, ``hard``) by the agent the level table names for the game."""
+
+    def __init__(
+        self,
+        game: Game,
+        player: int,
+        seed: int | None = None,
+        spec: str = "",
+        params: dict[str, str] | None = None,
+    ) -> None:
+        from tussle.agents import make_agent, parse_spec
+
+        super().__init__(game, player, seed, spec or "medium")
+        level = parse_spec(self.spec)[0]
+        if params:
+            raise AgentError(
+                f"agent {self.spec!r}: a level takes no parameters "
+                f"(it plays {level_spec(game.info.id, level)!r}; give that spec to change the budget)"
+            )
+        self.inner = make_agent(level_spec(game.info.id, level), game, player, seed)
+        self.last_stats: dict[str, float] = {}
+
+    def act(self, view: PlayerView) -> Any:
+        started = time.perf_counter()
+        action = self.inner.act(view)
+        stats = dict(getattr(self.inner, "last_stats", {}))
+        stats.setdefault("iterations", 0.0)
+        stats["seconds"] = time.perf_counter() - started
+        self.last_stats = stats
+        return action

@@ -1,0 +1,113 @@
+"""Game knowledge for the search agents: evaluation, playout moves, move order.
+
+A :class:`GamePolicy` is what a search agent knows about one game beyond its
+rules. The base class knows nothing: every state is worth a draw until played
+out, playouts move at random, and moves come in the order the game lists them.
+Each game's policy (in :mod:`tussle.agents.search.games`) overrides what it can
+do better. A policy sees states through the core API only (observation,
+notation, legal actions, clone and apply), like every agent.
+
+>>> from tussle import load_game
+>>> policy = policy_for(load_game("robo-pigs"))
+>>> type(policy).__name__
+'RoboPigsPolicy'
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tussle.game import Actions, Game, State
+
+
+class GamePolicy:
+    """Search knowledge of one game; the defaults suit any game."""
+
+    #: Playout length (player decisions) before the evaluation takes over, when
+    #: the agent's ``depth`` is not given. A large number plays to the end.
+    default_depth = 10_000
+    #: The playout policy used when the agent's ``rollout`` is not given.
+    default_rollout = "random"
+    #: Progressive widening when the agent's ``widen`` is not given (0: off).
+    default_widen = 0.0
+    #: The UCB exploration constant when the agent's ``c`` is not given.
+    default_c = 0.7
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.players = game.num_players
+
+    def evaluate(self, state: State) -> list[float]:
+        """Each player's value of the unfinished ``state``, from -1 (lost) to 1 (won)."""
+        return [0.0] * self.players
+
+    def values(self, state: State) -> list[float]:
+        """Each player's value of ``state``: its returns once over, else :meth:`evaluate`."""
+        result = state.result()
+        if result is not None:
+            return list(result.returns)
+        return self.evaluate(state)
+
+    def rollout_action(self, state: State, player: int, rng: random.Random) -> Any:
+        """The move of ``player`` in a playout with the ``rule`` playout policy."""
+        return state.legal_actions(player).sample(rng)
+
+    def rollout_actions(self, state: State, acting: tuple[int, ...], rng: random.Random) -> list[Any]:
+        """The moves of every acting player in a playout (one each; a simultaneous step has several)."""
+        return [self.rollout_action(state, p, rng) for p in acting]
+
+    def tree_actions(self, state: State, acting: tuple[int, ...], rng: random.Random) -> list[Any] | None:
+        """Moves the search takes here without searching (steps better played by rule), or None.
+
+        One entry per acting player; None in an entry leaves that player's choice to the search.
+        """
+        return None
+
+    def order(self, state: State, player: int, actions: Actions[Any], root: bool = True) -> list[Any]:
+        """``actions`` with the most promising first (alpha-beta and progressive widening use it).
+
+        ``root`` is False deep in an alpha-beta search, where a policy may order more cheaply.
+        """
+        return list(actions)
+
+    def tokens(self, state: State, player: int, prefix: tuple[str, ...]) -> Sequence[str] | None:
+        """For games whose actions are built piece by piece: the pieces that may follow ``prefix``.
+
+        None means ``prefix`` is a whole action (or that this game's actions are not built so).
+        """
+        return None
+
+    def piece_source(self, state: State, player: int) -> Callable[[tuple[str, ...]], Sequence[str] | None]:
+        """:meth:`tokens` for one state and player, as a function of the prefix (a policy may cache)."""
+        return lambda prefix: self.tokens(state, player, prefix)
+
+    def factored(self, state: State, player: int) -> bool:
+        """Whether ``player``'s actions here are built piece by piece (:meth:`tokens`, :meth:`assemble`)."""
+        return False
+
+    def assemble(self, state: State, player: int, prefix: tuple[str, ...]) -> Any:
+        """The action that the pieces ``prefix`` make."""
+        raise NotImplementedError
+
+
+# Game id -> "module:Class" of its policy; games not listed get the base policy.
+_POLICIES: dict[str, str] = {
+    "robo-pigs": "tussle.agents.search.games:RoboPigsPolicy",
+    "fite": "tussle.agents.search.games:FitePolicy",
+    "fightopia": "tussle.agents.search.games:FightopiaPolicy",
+    "tank-chess": "tussle.agents.search.games:TankChessPolicy",
+    "fight": "tussle.agents.search.games:FightPolicy",
+}
+
+
+def policy_for(game: Game) -> GamePolicy:
+    """The search policy of ``game`` (the base policy for a game without one)."""
+    target = _POLICIES.get(game.info.id)
+    if target is None:
+        return GamePolicy(game)
+    module_name, _, class_name = target.partition(":")
+    cls: type[GamePolicy] = getattr(importlib.import_module(module_name), class_name)
+    return cls(game)

@@ -1,0 +1,219 @@
+"""OpenSpiel's own random simulation test on every tussle game, and OpenSpiel's bots playing them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found]
+import pytest
+from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
+
+import tussle
+from tussle import ActionError, OptionError, TussleError
+from tussle.adapters import openspiel_game as og
+from tussle.adapters.openspiel_bench import compare_with_openspiel, main
+from tussle.agents import make_agent
+
+#: (game id, parameters) for OpenSpiel's random simulations; limits keep them short.
+SIMS: list[tuple[str, dict[str, Any]]] = [
+    ("robo-pigs", {"round_limit": 3}),
+    ("fite", {}),
+    ("fite", {"power_a": "cunning", "power_b": "swift"}),
+    ("fightopia", {"ply_limit": 300}),
+    ("tank-chess", {"ply_limit": 60}),
+    ("fight", {}),
+    ("fight", {"players": 4}),
+]
+
+
+@pytest.mark.parametrize(("game_id", "params"), SIMS, ids=str)
+def test_random_sim_test(game_id: str, params: dict[str, Any]) -> None:
+    game = og.load(game_id, **params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("game_id", ["robo-pigs", "fite"])
+def test_simultaneous_games_turn_sequential_with_pyspiels_converter(game_id: str) -> None:
+    game = og.load(game_id, **({"round_limit": 2} if game_id == "robo-pigs" else {}))
+    turn_based = pyspiel.convert_to_turn_based(game)
+    assert turn_based.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    pyspiel.random_sim_test(turn_based, num_sims=1, serialize=False, verbose=False)
+
+
+def test_game_types_follow_the_game_info() -> None:
+    kinds = pyspiel.GameType
+    expected = {
+        "robo-pigs": (
+            kinds.Dynamics.SIMULTANEOUS,
+            kinds.ChanceMode.DETERMINISTIC,
+            kinds.Information.IMPERFECT_INFORMATION,
+        ),
+        "fite": (
+            kinds.Dynamics.SIMULTANEOUS,
+            kinds.ChanceMode.EXPLICIT_STOCHASTIC,
+            kinds.Information.IMPERFECT_INFORMATION,
+        ),
+        "fightopia": (
+            kinds.Dynamics.SEQUENTIAL,
+            kinds.ChanceMode.EXPLICIT_STOCHASTIC,
+            kinds.Information.PERFECT_INFORMATION,
+        ),
+        "tank-chess": (
+            kinds.Dynamics.SEQUENTIAL,
+            kinds.ChanceMode.DETERMINISTIC,
+            kinds.Information.PERFECT_INFORMATION,
+        ),
+        "fight": (
+            kinds.Dynamics.SEQUENTIAL,
+            kinds.ChanceMode.EXPLICIT_STOCHASTIC,
+            kinds.Information.IMPERFECT_INFORMATION,
+        ),
+    }
+    for game_id in tussle.game_ids():
+        game = pyspiel.load_game(og.spiel_name(game_id))
+        kind = game.get_type()
+        assert (kind.dynamics, kind.chance_mode, kind.information) == expected[game_id]
+        assert kind.utility == kinds.Utility.ZERO_SUM and kind.reward_model == kinds.RewardModel.TERMINAL
+        assert game.num_distinct_actions() == game.encoding.num_actions
+        assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
+    fight = og.load("fight", players=5)
+    assert (fight.min_utility(), fight.max_game_length()) == (-0.25, 70)
+    assert og.load("tank-chess").max_game_length() == tussle.simulation_options("tank-chess")["ply_limit"]
+    assert og.load("fite").max_game_length() == 4 * tussle.simulation_options("fite")["turn_limit"] + 1
+
+
+def test_parameters_are_checked_with_tussles_messages() -> None:
+    with pytest.raises(OptionError, match="OpenSpiel needs games of bounded length: set round_limit above 0"):
+        og.load("robo-pigs", round_limit=0)
+    with pytest.raises(OptionError, match="tank-chess has no option 'board'"):
+        og.load("tank-chess", board=20)
+    assert og.load("tank-chess", size=20).num_distinct_actions() == 2710800
+    game = pyspiel.load_game("tussle_tank_chess(size=20,ply_limit=10)")
+    assert game.tussle_game.options["size"] == "20"
+
+
+def test_observations_strings_and_tensors() -> None:
+    game = og.load("fight", players=3)
+    state = game.new_initial_state()
+    rng = np.random.RandomState(0)
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[rng.randint(len(outcomes))][0])
+    player = state.current_player()
+    tensor = np.array(state.observation_tensor(player))
+    assert tensor.shape == game.encoding.observation_shape and tensor.min() >= 0 and tensor.max() <= 1
+    assert game.observation_tensor_shape() == list(game.encoding.observation_shape)
+    text = state.observation_string(player)
+    assert text != state.observation_string((player + 1) % 3)
+    resample = og.resampler(seed=1)
+    for _ in range(3):
+        other = resample(state, player)
+        assert other.observation_string(player) == text
+        assert np.array_equal(np.array(other.observation_tensor(player)), tensor)
+    assert str(resample(state, player)) != str(state)  # the hidden hands were redrawn
+    with pytest.raises(TussleError, match="a resampled state cannot be serialized"):
+        pyspiel.serialize_game_and_state(game, resample(state, player))
+
+
+def test_states_serialize_and_clone() -> None:
+    game = og.load("fite")
+    state = game.new_initial_state()
+    state.apply_actions([4, 5])
+    state.apply_actions([0, 1])
+    text = pyspiel.serialize_game_and_state(game, state)
+    _, state2 = pyspiel.deserialize_game_and_state(text)
+    assert str(state2) == str(state) and state2.history() == state.history()
+    clone = state.clone()
+    clone.apply_actions(clone.legal_actions(0)[:1] + clone.legal_actions(1)[:1])
+    assert str(clone) != str(state) and state.history() == state2.history()
+
+
+def test_action_strings_name_legal_actions_and_describe_the_rest() -> None:
+    game = og.load("tank-chess")
+    state = game.new_initial_state()
+    legal = game.encoding.legal(state.tussle_state, 0)
+    first = state.legal_actions()[0]
+    assert state.action_to_string(0, first) == legal.text(state.tussle_state, first) == "Hc1-a3NW"
+    assert (
+        state.action_to_string(0, 0) == game.encoding.label(0) == "a1-off-boardN"
+    )  # not legal: what 0 means
+
+
+def short_game(game_id: str) -> Any:
+    return og.load(game_id, ply_limit=6)
+
+
+def mcts_against_mctsbot(game: Any, tussle_seat: int) -> tuple[Any, list[int], list[dict[str, float]]]:
+    """tussle's MCTS in ``tussle_seat`` against MCTSBot: the final state, moves, tussle's search stats."""
+    rng = np.random.RandomState(tussle_seat)
+    bot = mcts.MCTSBot(game, 2.0, 8, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    agent = make_agent("mcts:iterations=12", game.tussle_game, tussle_seat, seed=tussle_seat)
+    seats: list[Any] = [bot, bot]
+    seats[tussle_seat] = agent
+    moves = [0, 0]
+    searches: list[dict[str, float]] = []
+
+    def count(player: int, action: int, seconds: float) -> None:
+        moves[player] += 1
+        if player == tussle_seat:
+            searches.append(dict(getattr(agent, "last_stats", {})))
+
+    final = og.play(game, seats, seed=tussle_seat, on_move=count)
+    return final, moves, searches
+
+
+@pytest.mark.parametrize("game_id", ["fightopia", "tank-chess"])
+def test_tussle_mcts_plays_openspiel_mctsbot(game_id: str) -> None:
+    game = short_game(game_id)
+    for tussle_seat in (0, 1):
+        final, moves, searches = mcts_against_mctsbot(game, tussle_seat)
+        assert final.is_terminal() and sum(final.returns()) == 0.0
+        assert min(moves) >= 1
+        # Each move searched its 12 iterations, unless it saw a win at once.
+        assert searches and all(s.get("iterations") == 12 or s.get("won") for s in searches)
+
+
+def test_openspiel_ismcts_plays_fight_through_tussles_resampling() -> None:
+    game = og.load("fight")
+    rng = np.random.RandomState(3)
+    bot = ismcts.ISMCTSBot(
+        game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 6, random_state=rng, use_observation_string=True
+    )
+    bot.set_resampler(og.resampler(seed=4))
+    opponent = make_agent("rule", game.tussle_game, 1, seed=2)
+    final = og.play(game, [bot, opponent], seed=5)
+    assert final.is_terminal() and sum(final.returns()) == pytest.approx(0.0)
+
+
+def test_bots_need_sequential_games() -> None:
+    game = og.load("robo-pigs", round_limit=2)
+    bot = mcts.MCTSBot(pyspiel.load_game("tic_tac_toe"), 2.0, 2, mcts.RandomRolloutEvaluator())
+    agent = make_agent("random", game.tussle_game, 1)
+    with pytest.raises(TussleError, match="OpenSpiel bots play sequential games"):
+        og.play(game, [bot, agent], seed=1)
+
+
+def test_compare_with_openspiel_reports_wins_and_speeds(capsys: pytest.CaptureFixture[str]) -> None:
+    result = compare_with_openspiel("tank-chess", 0.02, 2, seed=1, options={"ply_limit": 4})
+    assert result["games"] == 2 == result["tussle_wins"] + result["openspiel_wins"] + result["draws"]
+    assert result["tussle_iterations_per_second"] > 0 and result["openspiel_iterations_per_second"] > 0
+    assert result["options"]["ply_limit"] == 4
+    with pytest.raises(OptionError, match="games must be at least 1"):
+        compare_with_openspiel("fightopia", 0.1, 0)
+    assert main(["fightopia", "--games", "1", "--seconds", "0.01", "-o", "ply_limit=2"]) == 0
+    assert '"game": "fightopia"' in capsys.readouterr().out
+    assert main(["fightopia", "-o", "ply_limit=-1"]) == 2
+    assert "option ply_limit: -1 is below the minimum 0" in capsys.readouterr().err
+
+
+def test_a_bad_action_is_refused_and_changes_nothing() -> None:
+    game = og.load("fite")
+    state = game.new_initial_state()
+    with pytest.raises(ActionError, match="action 4000 is not one of the 6 legal actions of fighter B now"):
+        state.apply_actions([0, 4000])
+    with pytest.raises(ActionError, match="2 players act now: use apply_actions"):
+        state.apply_action(0)
+    assert state.history() == [] and state.tussle_state.to_act() == (0, 1)
+    state.apply_actions([0, 5])
+    assert state.history() == [0, 5]

@@ -1,0 +1,171 @@
+"""PettingZoo's own checks on tussle's AEC and Parallel environments, and their tussle-specific promises."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from pettingzoo.test import (  # type: ignore[import-untyped]
+    api_test,
+    parallel_api_test,
+    parallel_seed_test,
+    seed_test,
+)
+
+import tussle
+from tussle import ActionError, OptionError, UnknownGameError
+from tussle.adapters.pettingzoo_env import TussleAECEnv, env, forfeit_returns, parallel_env
+
+#: (game id, players, options, cycles): the games PettingZoo's tests play, kept short.
+Case = tuple[str, int | None, dict[str, Any], int]
+GAMES: list[Case] = [
+    ("robo-pigs", None, {"round_limit": 15}, 100),
+    ("fite", None, {}, 200),
+    ("fightopia", None, {"ply_limit": 150}, 100),
+    ("tank-chess", None, {"ply_limit": 20}, 8),
+    ("fight", None, {}, 100),
+    ("fight", 4, {}, 100),
+]
+SIMULTANEOUS = [case for case in GAMES if case[0] in ("robo-pigs", "fite")]
+
+#: The two warnings PettingZoo's api_test gives every environment with an action mask in a
+#: dict observation (its own classic games are exempted by name).
+EXPECTED_WARNINGS = (
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be",
+)
+
+
+def ids(case: tuple[Any, ...]) -> str:
+    return f"{case[0]}-{case[1] or 'default'}p"
+
+
+@pytest.mark.parametrize("case", GAMES, ids=ids)
+def test_api_test(case: Case) -> None:
+    game_id, players, options, cycles = case
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env(game_id, players=players, options=options), num_cycles=cycles)
+    unexpected = [str(w.message) for w in caught if not str(w.message).startswith(EXPECTED_WARNINGS)]
+    assert unexpected == []
+
+
+@pytest.mark.parametrize("case", GAMES, ids=ids)
+def test_seed_test(case: Case) -> None:
+    game_id, players, options, cycles = case
+    seed_test(lambda: env(game_id, players=players, options=options), num_cycles=min(cycles, 60))
+
+
+@pytest.mark.parametrize("case", SIMULTANEOUS, ids=ids)
+def test_parallel_api_and_seed_tests(case: Case) -> None:
+    game_id, players, options, cycles = case
+    parallel_api_test(parallel_env(game_id, players=players, options=options), num_cycles=cycles)
+    parallel_seed_test(lambda: parallel_env(game_id, players=players, options=options), num_cycles=cycles)
+
+
+def masked_random(obs: dict[str, np.ndarray], rng: random.Random) -> int:
+    return rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+
+
+@pytest.mark.parametrize("game_id", ["robo-pigs", "fite"])
+def test_parallel_games_played_with_masks_end_with_zero_sum_rewards(game_id: str) -> None:
+    e = parallel_env(game_id, options={"round_limit": 30} if game_id == "robo-pigs" else {})
+    rng = random.Random(2)
+    observations, _ = e.reset(seed=5)
+    rewards: dict[str, float] = {}
+    steps = 0
+    while e.agents:
+        actions = {
+            agent: masked_random(obs, rng) if obs["action_mask"].any() else 0
+            for agent, obs in observations.items()
+        }
+        observations, rewards, terminations, truncations, _ = e.step(actions)
+        steps += 1
+        assert not any(truncations.values())
+    assert all(terminations.values()) and abs(sum(rewards.values())) < 1e-9
+    assert e.tussle_state.is_terminal() and steps > 1
+
+
+def test_aec_simultaneous_step_hides_the_first_submission() -> None:
+    e = env("robo-pigs")
+    e.reset(seed=1)
+    assert e.agent_selection == "player_0"
+    before = e.observe("player_1")["observation"]
+    obs = e.observe("player_0")
+    e.step(masked_random(obs, random.Random(1)))
+    assert e.agent_selection == "player_1"
+    assert np.array_equal(e.observe("player_1")["observation"], before)
+    assert not e.observe("player_0")["action_mask"].any()  # it has submitted: nothing left to choose
+
+
+def test_an_illegal_action_forfeits_the_aec_game() -> None:
+    e = env("fightopia")
+    e.reset(seed=3)
+    agent = e.agent_selection
+    loser = int(agent.split("_")[1])
+    e.step(0)  # a1's Pawn step north: there is no Pawn on a1
+    assert all(e.terminations.values())
+    assert e.rewards == {f"player_{p}": (-1.0 if p == loser else 1.0) for p in range(2)}
+    assert e.infos[agent] == {"illegal_action": 0}
+    for _ in e.agent_iter():
+        assert e.last()[2]
+        e.step(None)
+    assert e.agents == []
+
+
+def test_raise_mode_refuses_an_illegal_action_and_changes_nothing() -> None:
+    e = env("fightopia", illegal_action="raise")
+    e.reset(seed=3)
+    position = e.tussle_state.position()
+    with pytest.raises(ActionError, match="action 0 is not one of the 30 legal actions"):
+        e.step(0)
+    assert e.tussle_state.position() == position and not any(e.terminations.values())
+
+
+def test_an_illegal_parallel_choice_forfeits_and_a_missing_one_is_an_error() -> None:
+    e = parallel_env("fite")
+    e.reset(seed=1)
+    with pytest.raises(ActionError, match="player_1 must act now"):
+        e.step({"player_0": 0})
+    _, rewards, terminations, _, infos = e.step({"player_0": 0, "player_1": 5000})
+    assert rewards == {"player_0": 1.0, "player_1": -1.0} and all(terminations.values())
+    assert infos["player_1"] == {"illegal_action": -1} and e.agents == []
+    with pytest.raises(ActionError, match="the game is over"):
+        e.step({"player_0": 0, "player_1": 0})
+
+
+def test_forfeits_share_the_result_like_tussle_results() -> None:
+    assert forfeit_returns(4, {2}) == [1 / 9, 1 / 9, -1 / 3, 1 / 9]
+    assert forfeit_returns(3, {0, 1}) == [-0.5, -0.5, 1.0]
+
+
+def test_seeds_repeat_the_chance_events() -> None:
+    def deal(seed: int) -> list[str]:
+        e = TussleAECEnv("fight", players=3)
+        e.reset(seed=seed)
+        return [card["name"] for card in e.tussle_state.observation(0)["seats"][0]["hand"]]
+
+    assert deal(11) == deal(11) != deal(12)
+
+
+def test_render_modes_and_bad_arguments() -> None:
+    e = env("tank-chess", render_mode="ansi")
+    e.reset(seed=0)
+    assert "Tank Chess" in str(e.render())
+    with pytest.raises(OptionError, match="render_mode 'rgb' is not one of ansi, human"):
+        env("fite", render_mode="rgb")
+    with pytest.raises(OptionError, match="illegal_action 'ignore' is not one of forfeit, raise"):
+        parallel_env("fite", illegal_action="ignore")
+    with pytest.raises(UnknownGameError, match="unknown game 'chess'"):
+        env("chess")
+    with pytest.raises(OptionError, match="robo-pigs has no option 'speed'"):
+        env("robo-pigs", options={"speed": 3})
+
+
+def test_simulation_defaults_bound_every_game() -> None:
+    e = env("fightopia")
+    assert e.game.options["ply_limit"] == tussle.simulation_options("fightopia")["ply_limit"]
+    assert e.metadata["name"] == "tussle_fightopia_v0"

@@ -1,0 +1,342 @@
+"""Tests of the search agents (mcts, ismcts, smmcts, alphabeta) and the strength levels.
+
+Every search here runs on an iteration budget, so each test is reproducible and
+quick; the agents' strength is measured elsewhere (docs/agents.md), not here.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from tussle import AgentError, load_game, simulation_options
+from tussle.agents import agent_names, make_agent
+from tussle.agents.base import PlayerView
+from tussle.agents.fightopia import evaluate as rule_evaluate
+from tussle.agents.levels import LEVEL_NAMES, LEVELS, LevelAgent, level_spec
+from tussle.agents.search.games import (
+    RoboPigsPolicy,
+    TankChessPolicy,
+    escape_distance,
+    escape_steps,
+    fightopia_score,
+)
+from tussle.game import CHANCE, Game, State
+from tussle.registry import game_ids
+from tussle.runner import play_game
+
+# Short games: options that end them early, so that a few games take a moment.
+SHORT: dict[str, dict[str, Any]] = {
+    "robo-pigs": {"round_limit": 3},
+    "fite": {"turn_limit": 3},
+    "fightopia": {"ply_limit": 16},
+    "tank-chess": {"ply_limit": 8},
+    "fight": {},
+}
+
+# Which agent plays which game.
+APPLICABLE = {
+    "mcts": ("fightopia", "tank-chess"),
+    "alphabeta": ("fightopia", "tank-chess"),
+    "ismcts": ("robo-pigs", "fite", "fightopia", "tank-chess", "fight"),
+    "smmcts": ("robo-pigs", "fite"),
+}
+BUDGET = {
+    "mcts": "iterations=30",
+    "alphabeta": "iterations=60",
+    "ismcts": "iterations=25",
+    "smmcts": "iterations=40",
+}
+
+CASES = [(name, game) for name, games in APPLICABLE.items() for game in games]
+
+
+def short_game(game_id: str, players: int | None = None) -> Game:
+    return load_game(game_id, players=players, **simulation_options(game_id, SHORT[game_id]))
+
+
+def to_decision(state: State, rng: random.Random) -> State:
+    """Play chance events (and nothing else) until a player must decide."""
+    while state.to_act() == (CHANCE,):
+        state.apply(CHANCE, state.sample_chance(rng))
+    return state
+
+
+# --- playing ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "game_id"), CASES)
+def test_search_agents_play_whole_games(name: str, game_id: str) -> None:
+    game = short_game(game_id)
+    spec = f"{name}:{BUDGET[name]}"
+    agents = [make_agent(spec, game, 0, seed=1), make_agent("random", game, 1, seed=2)]
+    state, _ = play_game(game, agents, seed=3)
+    assert state.is_terminal()
+    stats = agents[0].last_stats  # type: ignore[attr-defined]
+    assert {"iterations", "seconds"} <= set(stats)
+    assert all(isinstance(v, float) for v in stats.values())
+
+
+@pytest.mark.parametrize("game_id", ["fite", "robo-pigs"])
+def test_regret_matching_plays_simultaneous_steps(game_id: str) -> None:
+    game = short_game(game_id)
+    agents = [make_agent("smmcts:iterations=30,select=rm,final=mix", game, p, seed=p) for p in range(2)]
+    state, _ = play_game(game, agents, seed=6)
+    assert state.is_terminal()
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_ismcts_plays_fight_with_several_players(players: int) -> None:
+    game = short_game("fight", players)
+    agents = [make_agent("ismcts:iterations=10", game, p, seed=p) for p in range(players)]
+    state, _ = play_game(game, agents, seed=5)
+    assert state.is_terminal()
+
+
+@pytest.mark.parametrize(("name", "game_id"), CASES)
+def test_the_budget_of_iterations_is_kept(name: str, game_id: str) -> None:
+    game = short_game(game_id)
+    state = to_decision(game.new_initial_state(), random.Random(1))
+    player = state.to_act()[0]
+    agent = make_agent(f"{name}:iterations=37", game, player, seed=4)
+    action = agent.act(PlayerView(state, player))
+    assert action in state.legal_actions(player)
+    done = agent.last_stats["iterations"]  # type: ignore[attr-defined]
+    # Tree searches stop exactly at the budget; alpha-beta stops at it or earlier,
+    # once its deepest search is done.
+    assert done == 37 if name != "alphabeta" else 1 <= done <= 37
+
+
+@pytest.mark.parametrize(("name", "game_id"), CASES)
+def test_a_seed_and_iterations_repeat_a_game_exactly(name: str, game_id: str) -> None:
+    def play() -> list[Any]:
+        game = short_game(game_id)
+        agents = [make_agent(f"{name}:iterations=12", game, p, seed=10 + p) for p in range(2)]
+        if game_id == "fightopia":  # a long game otherwise: two searches, a few moves
+            game = load_game("fightopia", ply_limit=6)
+            agents = [make_agent(f"{name}:iterations=12", game, p, seed=10 + p) for p in range(2)]
+        _, record = play_game(game, agents, seed=7)
+        return record.events
+
+    assert play() == play()
+
+
+def test_a_level_plays_each_game_from_the_table() -> None:
+    for game_id in game_ids():
+        game = short_game(game_id)
+        agent = make_agent("easy", game, 0, seed=1)
+        assert isinstance(agent, LevelAgent)
+        assert agent.inner.spec == level_spec(game_id, "easy")
+
+
+def test_every_game_has_every_level_and_each_names_a_working_agent() -> None:
+    assert set(LEVELS) == set(game_ids())
+    for game_id, levels in LEVELS.items():
+        assert tuple(levels) == LEVEL_NAMES
+        game = short_game(game_id)
+        for spec in levels.values():
+            make_agent(spec, game, 0, seed=0)  # a bad spec in the table raises here
+            assert "time=" in spec  # levels answer in bounded time
+
+
+def test_the_levels_and_search_agents_are_listed_with_help() -> None:
+    names = agent_names("fite")
+    for name in ("mcts", "ismcts", "smmcts", "alphabeta", "easy", "medium", "hard"):
+        assert names[name]
+
+
+def test_medium_is_the_default_computer_opponent() -> None:
+    from tussle.cli import computer_agent
+
+    assert all(computer_agent(game_id) == "medium" for game_id in game_ids())
+
+
+# --- never reading hidden information ---------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["smmcts", "ismcts"])
+def test_the_opponents_secret_program_does_not_change_the_choice(name: str) -> None:
+    game = load_game("robo-pigs")
+    choices = set()
+    for secret in ("F F F X X", "^ X TL X v", "X \\ X TR F"):
+        state = game.state_from_position("c5E1 f5W2 3")
+        state.apply_str(1, secret)  # pig B has submitted; A cannot see what
+        agent = make_agent(f"{name}:iterations=200", game, 0, seed=5)
+        choices.add(agent.act(PlayerView(state, 0)))
+    assert len(choices) == 1
+
+
+@pytest.mark.parametrize("name", ["smmcts", "ismcts"])
+def test_the_opponents_secret_split_does_not_change_the_choice(name: str) -> None:
+    game = load_game("fite", setup_placement=False)
+    choices = set()
+    for secret in ("1/8", "4/5", "8/1"):
+        state = game.new_initial_state()
+        state.apply_str(0, "tac 5")
+        state.apply_str(1, "off 1")
+        state.apply_str(1, secret)  # B has split; A cannot see how
+        agent = make_agent(f"{name}:iterations=60", game, 0, seed=6)
+        choices.add(state.action_to_str(0, agent.act(PlayerView(state, 0))))
+    assert len(choices) == 1
+
+
+class _SamplesFrom(PlayerView):
+    """A view of one state whose sampled states come from another one that the player cannot tell apart."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, state: State, player: int, source: State) -> None:
+        super().__init__(state, player)
+        self.source = source
+
+    def sample_state(self, rng: random.Random) -> State:
+        return self.source.resample(self.player, rng)
+
+
+def test_the_hands_of_the_other_players_do_not_change_the_choice() -> None:
+    """Two Fight! states that differ only in what p0 cannot see: p0's choice is the same.
+
+    Both views sample from the same source, so anything an agent learns through
+    the view is the same in both; an agent that looked past the view would see
+    different hands.
+    """
+    game = load_game("fight", players=3)
+    rng = random.Random(8)
+    state = to_decision(game.new_initial_state(), rng)
+    while state.to_act() != (0,):
+        state.apply(state.to_act()[0], state.legal_actions(state.to_act()[0]).sample(rng))
+        to_decision(state, rng)
+    other = state.resample(0, random.Random(9))
+    assert other.observation(0) == state.observation(0)
+    assert other.observation(1) != state.observation(1)  # the others' hands differ
+    choices = set()
+    for true_state in (state, other):
+        agent = make_agent("ismcts:iterations=80", game, 0, seed=3)
+        choices.add(agent.act(_SamplesFrom(true_state, 0, state)))
+    assert len(choices) == 1
+
+
+# --- finding wins ------------------------------------------------------------------------
+
+# White kills Black's last Tank with its Giant.
+FIGHTOPIA_WIN_IN_ONE = "8/gg6/gg6/2GGv3/2GGv3/8/8/HH6 w 40"
+# White's Giant steps to rank 7, then to rank 8 whatever Black does (Black needs two moves).
+FIGHTOPIA_WIN_IN_TWO = "v7/v7/3GG3/3GG3/6gg/6gg/8/HH6 w 20"
+# White's Command tank on h15 drives off the far edge at once.
+TANK_CHESS_WIN_IN_ONE = "turn=white white=Ch15N,Hc1N black=Ca3S,Hn16S"
+
+
+def _wins_at_once(state: State, player: int) -> bool:
+    for action in state.legal_actions(player):
+        child = state.clone()
+        child.apply(player, action)
+        result = child.result()
+        if result is not None and result.winner == player:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("spec", ["mcts:iterations=50", "ismcts:iterations=50", "alphabeta:iterations=200"])
+def test_a_win_in_one_is_taken(spec: str) -> None:
+    for game_id, position in (("fightopia", FIGHTOPIA_WIN_IN_ONE), ("tank-chess", TANK_CHESS_WIN_IN_ONE)):
+        game = load_game(game_id)
+        state = game.state_from_position(position)
+        agent = make_agent(spec, game, 0, seed=2)
+        state.apply(0, agent.act(PlayerView(state, 0)))
+        assert state.result() is not None and state.result().winner == 0, (spec, game_id)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("spec", ["mcts:iterations=600", "alphabeta:depth=3"])
+def test_a_forced_win_in_two_is_found(spec: str) -> None:
+    game = load_game("fightopia")
+    state = game.state_from_position(FIGHTOPIA_WIN_IN_TWO)
+    assert not _wins_at_once(state, 0)
+    agent = make_agent(spec, game, 0, seed=2)
+    state.apply(0, agent.act(PlayerView(state, 0)))
+    for reply in state.legal_actions(1):  # whatever Black does, White then wins at once
+        after = state.clone()
+        after.apply(1, reply)
+        assert _wins_at_once(after, 0), state.action_to_str(1, reply)
+
+
+def test_alphabeta_scores_a_forced_win_as_won() -> None:
+    game = load_game("fightopia")
+    agent = make_agent("alphabeta:depth=3", game, 0, seed=1)
+    agent.act(PlayerView(game.state_from_position(FIGHTOPIA_WIN_IN_TWO), 0))
+    assert agent.last_stats["value"] > 90  # type: ignore[attr-defined]
+
+
+# --- bad parameters ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spec", "game_id", "message"),
+    [
+        ("mcts:iterations=0", "fightopia", r"iterations=0 is below the minimum 1"),
+        ("mcts:iterations=ten", "fightopia", r"iterations='ten' is not a whole number"),
+        ("mcts:time=-1", "fightopia", r"time=-1 is below the minimum"),
+        ("mcts:time=nan", "fightopia", r"time='nan' is not a finite number"),
+        ("mcts:cc=1", "fightopia", r"unknown parameter 'cc' \(parameters: time, iterations, c, "),
+        ("mcts:rollout=smart", "tank-chess", r"rollout='smart' is not one of random, rule"),
+        ("ismcts:depth=-2", "fight", r"depth=-2 is below the minimum 0"),
+        ("smmcts:select=best", "fite", r"select='best' is not one of ucb, rm"),
+        ("alphabeta:depth=0", "fightopia", r"depth=0 is below the minimum 1"),
+        ("mcts:iterations=5", "fight", r"mcts is for sequential games of perfect information"),
+        ("alphabeta", "robo-pigs", r"alphabeta is for two-player sequential games"),
+        ("smmcts", "tank-chess", r"smmcts is for games with simultaneous steps"),
+        ("medium:time=2", "fite", r"a level takes no parameters"),
+    ],
+)
+def test_bad_parameters_are_one_line_agent_errors(spec: str, game_id: str, message: str) -> None:
+    with pytest.raises(AgentError, match=message) as caught:
+        make_agent(spec, load_game(game_id), 0, seed=0)
+    assert "\n" not in str(caught.value)
+
+
+# --- the game policies -----------------------------------------------------------------------
+
+
+def test_the_fast_fightopia_score_matches_the_rule_agents_evaluation() -> None:
+    game = load_game("fightopia")
+    rng = random.Random(4)
+    state = to_decision(game.new_initial_state(), rng)
+    for _ in range(150):
+        if state.is_terminal():
+            break
+        assert fightopia_score(state.position()) == pytest.approx(rule_evaluate(state.observation(0), 0))
+        player = state.to_act()[0]
+        state.apply(player, state.legal_actions(player).sample(rng))
+
+
+@pytest.mark.parametrize("extra_x", [False, True])
+def test_programs_are_built_command_by_command_into_legal_programs(extra_x: bool) -> None:
+    game = load_game("robo-pigs", extra_x=extra_x)
+    policy = RoboPigsPolicy(game)
+    rng = random.Random(2)
+    for damage in range(5):
+        state = game.state_from_position(f"c5E{damage} f5W0 3")
+        seen_repair = False
+        for _ in range(40):
+            prefix: tuple[str, ...] = ()
+            while (pieces := policy.tokens(state, 0, prefix)) is not None:
+                prefix += (rng.choice(list(pieces)),)
+            action = policy.assemble(state, 0, prefix)
+            assert action in state.legal_actions(0)
+            seen_repair |= prefix == ("R",) * 5
+        assert seen_repair == (damage > 0)
+
+
+def test_the_escape_distance_goes_round_tanks_in_the_way() -> None:
+    table = escape_steps(16, frozenset(), 0)
+    assert escape_distance(16, table, set(), (3, 14, 0)) == 2  # forward, then off
+    assert escape_distance(16, table, {(3, 15)}, (3, 14, 0)) == 3  # turn, diagonal step, off
+
+
+def test_the_tank_chess_evaluation_favours_the_command_tank_nearer_its_edge() -> None:
+    game = load_game("tank-chess")
+    policy = TankChessPolicy(game)
+    ahead = game.state_from_position("turn=black white=Ch12N,Hc1N black=Ci16S,Hn16S")
+    behind = game.state_from_position("turn=black white=Ch2N,Hc1N black=Ci16S,Hn16S")
+    assert policy.evaluate(ahead)[0] > policy.evaluate(behind)[0]
