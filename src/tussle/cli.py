@@ -40,7 +40,7 @@ from tussle.agents.human import HumanAgent, PlayerQuitError
 from tussle.errors import AgentError, TussleError
 from tussle.game import CHANCE, Game, GameInfo, Information, Option, State
 from tussle.record import Record
-from tussle.registry import game_ids, game_info, load_game
+from tussle.registry import game_ids, game_info, load_game, simulation_options
 from tussle.runner import GameSummary, MatchSummary, play_game, run_match
 
 #: Exit codes: success (a game stopped with quit counts), bad input of any kind, Ctrl-C.
@@ -653,7 +653,8 @@ def match(
       tussle match robo-pigs random random -n 200 --seed 1 --json
       tussle match robo-pigs rule random -n 1000 --jobs 4 --record games/
     """
-    the_game = load_with_options(game, len(agents), options)
+    # The summary names the options the games really use, simulation defaults included.
+    the_game = load_with_options(game, len(agents), simulation_options(game, options))
     for seat, spec in enumerate(agents):
         if make_agent(spec, the_game, seat, seed=0).interactive:
             raise AgentError(f"{spec!r} needs a person at the terminal; use tussle play for that, not match")
