@@ -63,7 +63,10 @@ class RoboPigsPolicy(GamePolicy):
 
     def _damage(self, state: State, player: int) -> int:
         # The number of legal programs tells the damage without building an observation.
-        return _DAMAGE_BY_COUNT[self.extra_x].get(len(state.legal_actions(player)), 0)
+        damage = _DAMAGE_BY_COUNT[self.extra_x].get(len(state.legal_actions(player)))
+        if damage is None:
+            damage = int(state.observation(player)["pigs"][player]["damage"])
+        return damage
 
     def factored(self, state: State, player: int) -> bool:
         return True
@@ -125,12 +128,16 @@ class RoboPigsPolicy(GamePolicy):
 
 
 def _damage_table(extra_x: bool) -> dict[int, int]:
+    """Damage by the number of legal programs (the counts in docs/games/robo-pigs.md).
+
+    A damaged pig has the repair program too; with ``extra_x`` any number of X
+    from the damage up is allowed.
+    """
     table = {}
     for damage in range(5):
-        count = math.comb(5, damage) * 8 ** (5 - damage) if not extra_x else 0
-        if extra_x:
-            count = sum(math.comb(5, x) * 8 ** (5 - x) for x in range(damage, 6))
-        table[count + (1 if damage else 0)] = damage
+        xs = range(damage, 6) if extra_x else (damage,)
+        count = sum(math.comb(5, x) * 8 ** (5 - x) for x in xs)
+        table[count + (damage > 0)] = damage
     return table
 
 
