@@ -138,7 +138,9 @@ def test_every_game_has_every_level_and_each_names_a_working_agent() -> None:
         game = short_game(game_id)
         for spec in levels.values():
             make_agent(spec, game, 0, seed=0)  # a bad spec in the table raises here
-            assert "time=" in spec  # levels answer in bounded time
+            # A budget of iterations: a level plays the same moves for a seed on any machine,
+            # so the measured ladder (docs/strength.md) is the level people play.
+            assert "iterations=" in spec and "time=" not in spec
 
 
 def test_the_levels_and_search_agents_are_listed_with_help() -> None:
@@ -248,7 +250,7 @@ def test_a_win_in_one_is_taken(spec: str) -> None:
         assert state.result() is not None and state.result().winner == 0, (spec, game_id)  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("spec", ["mcts:iterations=600", "alphabeta:depth=3"])
+@pytest.mark.parametrize("spec", ["mcts:iterations=600", "alphabeta:depth=3", "alphabeta:depth=3,width=2"])
 def test_a_forced_win_in_two_is_found(spec: str) -> None:
     game = load_game("fightopia")
     state = game.state_from_position(FIGHTOPIA_WIN_IN_TWO)
@@ -268,6 +270,26 @@ def test_alphabeta_scores_a_forced_win_as_won() -> None:
     assert agent.last_stats["value"] > 90  # type: ignore[attr-defined]
 
 
+def test_alphabeta_width_prunes_only_from_the_agents_second_move() -> None:
+    game = load_game("fightopia")
+    state = game.state_from_position(FIGHTOPIA_WIN_IN_TWO)
+    nodes = {}
+    for width in (0, 1):
+        agent = make_agent(f"alphabeta:depth=3,width={width}", game, 0, seed=1)
+        agent.act(PlayerView(state, 0))
+        nodes[width] = agent.last_stats["iterations"]  # type: ignore[attr-defined]
+    # Width 1: every move and every reply, then one move each: at most 1 + n + n * m * 2 states.
+    first = len(state.legal_actions(0))
+    most_replies = 0
+    for move in state.legal_actions(0):
+        after = state.clone()
+        after.apply(0, move)
+        if after.result() is None:
+            most_replies = max(most_replies, len(after.legal_actions(1)))
+    assert nodes[1] < nodes[0]
+    assert nodes[1] <= 3 * (1 + first + first * most_replies * 2)
+
+
 # --- bad parameters ------------------------------------------------------------------------
 
 
@@ -283,6 +305,7 @@ def test_alphabeta_scores_a_forced_win_as_won() -> None:
         ("ismcts:depth=-2", "fight", r"depth=-2 is below the minimum 0"),
         ("smmcts:select=best", "fite", r"select='best' is not one of ucb, rm"),
         ("alphabeta:depth=0", "fightopia", r"depth=0 is below the minimum 1"),
+        ("alphabeta:width=-1", "tank-chess", r"width=-1 is below the minimum 0"),
         ("mcts:iterations=5", "fight", r"mcts is for sequential games of perfect information"),
         ("alphabeta", "robo-pigs", r"alphabeta is for two-player sequential games"),
         ("smmcts", "tank-chess", r"smmcts is for games with simultaneous steps"),

@@ -1,12 +1,15 @@
 """The computer opponents' strength levels: ``easy``, ``medium`` and ``hard`` for each game.
 
-Each level is an agent spec, chosen per game by measurement (docs/agents.md has
-the win rates): the search that plays that game best, with a budget. ``medium``
-is the default opponent of ``tussle play`` and answers within about half a
-second; ``easy`` is quicker and weaker, ``hard`` thinks longer.
+Each level is an agent spec, chosen per game by measurement (docs/strength.md
+has the ladders): the search that plays that game best, with a budget of
+iterations rather than seconds, so that a level plays the same moves for a seed
+on any machine and the measured ladder is the level people meet. ``medium`` is
+the default opponent of ``tussle play`` and answers within about a second on a
+2-core machine (docs/agents.md has the times); ``easy`` is quicker and weaker,
+``hard`` thinks longer.
 
 >>> level_spec("tank-chess", "medium")
-'mcts:time=0.5'
+'alphabeta:iterations=2500'
 
 >>> from tussle import load_game
 >>> from tussle.agents import make_agent
@@ -28,41 +31,45 @@ LEVEL_NAMES = ("easy", "medium", "hard")
 #: game id -> level -> the agent spec that plays it.
 LEVELS: dict[str, dict[str, str]] = {
     "robo-pigs": {
-        "easy": "smmcts:time=0.1",
-        "medium": "smmcts:time=0.5",
-        "hard": "smmcts:time=2",
+        "easy": "smmcts:iterations=500",
+        "medium": "smmcts:iterations=4000",
+        "hard": "smmcts:iterations=16000",
     },
     "fite": {
-        "easy": "smmcts:time=0.1",
-        "medium": "smmcts:time=0.5",
-        "hard": "smmcts:time=2",
+        "easy": "smmcts:iterations=100",
+        "medium": "smmcts:iterations=500",
+        "hard": "smmcts:iterations=2000",
     },
     "fightopia": {
-        "easy": "alphabeta:time=0.1",
-        "medium": "alphabeta:time=0.5",
-        "hard": "alphabeta:time=2",
+        "easy": "alphabeta:iterations=500",
+        "medium": "alphabeta:iterations=2500",
+        "hard": "alphabeta:iterations=10000",
     },
     "tank-chess": {
-        "easy": "mcts:time=0.1",
-        "medium": "mcts:time=0.5",
-        "hard": "mcts:time=2",
+        "easy": "alphabeta:iterations=400",
+        "medium": "alphabeta:iterations=2500",
+        "hard": "alphabeta:iterations=10000,width=10",
     },
     "fight": {
-        "easy": "ismcts:time=0.1",
-        "medium": "ismcts:time=0.5",
-        "hard": "ismcts:time=2",
+        "easy": "ismcts:iterations=200",
+        "medium": "ismcts:iterations=1000",
+        "hard": "ismcts:iterations=4000",
     },
 }
 
 #: The levels of a game not in the table: information-set search fits every game.
-DEFAULT_LEVELS = {"easy": "ismcts:time=0.1", "medium": "ismcts:time=0.5", "hard": "ismcts:time=2"}
+DEFAULT_LEVELS = {
+    "easy": "ismcts:iterations=300",
+    "medium": "ismcts:iterations=1500",
+    "hard": "ismcts:iterations=6000",
+}
 
 
 def level_spec(game_id: str, level: str) -> str:
     """The agent spec of ``level`` in the game ``game_id``.
 
     >>> level_spec("fight", "hard")
-    'ismcts:time=2'
+    'ismcts:iterations=4000'
     """
     if level not in LEVEL_NAMES:
         raise AgentError(f"unknown level {level!r} (levels: {', '.join(LEVEL_NAMES)})")

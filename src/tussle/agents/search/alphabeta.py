@@ -44,6 +44,13 @@ class AlphaBetaAgent(SearchAgent):
 
     PARAMS: ClassVar[dict[str, Param]] = {
         "depth": Param("int", 64, "the deepest search, in plies", minimum=1, maximum=64),
+        "width": Param(
+            "int",
+            0,
+            "from the agent's second move on, search only this many of the most promising moves (0: all)",
+            minimum=0,
+            maximum=10**6,
+        ),
     }
 
     def __init__(
@@ -60,6 +67,7 @@ class AlphaBetaAgent(SearchAgent):
             self.budget.seconds = None
         self.policy = policy_for(game)
         self.nodes = 0
+        self.width = int(self.params["width"])
         self._killers: dict[int, list[Any]] = {}
 
     def _check_game(self, game: Game) -> None:
@@ -167,6 +175,10 @@ class AlphaBetaAgent(SearchAgent):
             front = [k for k in killers if k in legal]
             if front:
                 moves = front + [m for m in moves if m not in front]
+        if self.width and ply >= 2:
+            # Forward pruning buys depth: the agent's first move and every reply to it are
+            # searched in full, so no threat one move away is missed.
+            moves = moves[: self.width]
         maximise = player == me
         best = -WIN * 2 if maximise else WIN * 2
         for move in moves:

@@ -621,8 +621,14 @@ class TankChessPolicy(GamePolicy):
         enemy_command = next(t[1:].rstrip("NESW") for t in fields[enemy].split(",") if t[0] == "C")
         values = {t[1:].rstrip("NESW"): _TANK_VALUE[t[0]] for t in fields[enemy].split(",")}
         scored = []
+        to_str = state.action_to_str
+        rest = (3, 0.0)
         for i, action in enumerate(actions):
-            text = state.action_to_str(player, action)
+            text = to_str(player, action)
+            # Most turns move a tank other than the Command tank and shoot nothing: test that first.
+            if text[0] != "C" and " x" not in text:
+                scored.append((rest, i, action))
+                continue
             move, _, target = text.partition(" x")
             if move.endswith("-off") or target == enemy_command:
                 key = (0, 0.0)

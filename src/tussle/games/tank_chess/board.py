@@ -109,8 +109,7 @@ def square_name(geo: Geometry, square: int) -> str:
     >>> square_name(GEOMETRY[20], 399)
     't20'
     """
-    rank, file = divmod(square, geo.size)
-    return FILES[file] + str(rank + 1)
+    return geo.names[square]
 
 
 def parse_square(geo: Geometry, text: str) -> int:
@@ -152,9 +151,12 @@ class Geometry:
     * ``mortar[st]``: the squares 3 to 5 steps ahead;
     * ``exits[side][st]``: 1 where the step from ``st`` leaves the board over the
       opponent's edge without passing through a corner (how a Command tank escapes).
+    * ``names[sq]``, ``ends[st]``, ``targets[sq]``: the pieces of move notation
+      (``c3``; ``-d4NE``; `` xg5``), made once because search agents format
+      every legal move to order them.
     """
 
-    __slots__ = ("exits", "far", "fwd", "mortar", "nsq", "rays", "size")
+    __slots__ = ("ends", "exits", "far", "fwd", "mortar", "names", "nsq", "rays", "size", "targets")
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -186,6 +188,9 @@ class Geometry:
         self.far = [ray[1:] for ray in rays]
         self.mortar = [ray[2:5] for ray in rays]
         self.exits = (bytes(exits[0]), bytes(exits[1]))
+        self.names = tuple(FILES[sq % size] + str(sq // size + 1) for sq in range(self.nsq))
+        self.ends = tuple(f"-{self.names[st >> 3]}{FACING_NAMES[st & 7]}" for st in range(self.nsq * 8))
+        self.targets = tuple(" x" + name for name in self.names)
 
     def __repr__(self) -> str:
         return f"<Geometry {self.size}x{self.size}>"

@@ -70,14 +70,17 @@ def format_move(geo: Geometry, board: list[int], action: int) -> str:
     'Hc1-d2NE xg5'
     """
     start, end, target = decode(action)
-    code = board[start]
-    head = KIND_LETTERS[code_kind(code)] + square_name(geo, start)
+    return format_parts(geo, board, start, end, target)
+
+
+def format_parts(geo: Geometry, board: list[int], start: int, end: int, target: int) -> str:
+    """:func:`format_move` of an action already unpacked by ``decode``."""
+    head = KIND_LETTERS[code_kind(board[start])] + geo.names[start]
     if end == ESCAPE:
         return head + "-off"
-    text = f"{head}-{square_name(geo, end >> 3)}{FACING_NAMES[end & 7]}"
     if target != NO_TARGET:
-        text += " x" + square_name(geo, target)
-    return text
+        return head + geo.ends[end] + geo.targets[target]
+    return head + geo.ends[end]
 
 
 _SQUARE = r"[a-t][0-9]+"

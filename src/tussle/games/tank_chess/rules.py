@@ -73,6 +73,7 @@ from tussle.games.tank_chess.notation import (
     Setup,
     basic_setup,
     format_move,
+    format_parts,
     format_position,
     parse_move,
     parse_position,
@@ -944,7 +945,7 @@ class TankChessState(State):
                 and (end == ESCAPE or end >> 3 < nsq)
                 and (target == NO_TARGET or target < nsq)
             ):
-                return format_move(self.geo, self.board, action)
+                return format_parts(self.geo, self.board, start, end, target)
         raise ActionError(f"{action!r} is not a Tank Chess turn here")
 
     def _parse_action(self, player: int, text: str) -> int:
