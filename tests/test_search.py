@@ -1,12 +1,13 @@
 """Tests of the search agents (mcts, ismcts, smmcts, alphabeta) and the strength levels.
 
 Every search here runs on an iteration budget, so each test is reproducible and
-quick; the agents' strength is measured elsewhere (docs/agents.md), not here.
+quick; the agents' strength is measured by `tussle ladder` (docs/strength.md), not here.
 """
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -363,3 +364,17 @@ def test_the_tank_chess_evaluation_favours_the_command_tank_nearer_its_edge() ->
     ahead = game.state_from_position("turn=black white=Ch12N,Hc1N black=Ci16S,Hn16S")
     behind = game.state_from_position("turn=black white=Ch2N,Hc1N black=Ci16S,Hn16S")
     assert policy.evaluate(ahead)[0] > policy.evaluate(behind)[0]
+
+
+def test_the_docs_show_the_shipped_levels() -> None:
+    # The level table in docs/agents.md and the ladders in docs/strength.md must be of
+    # the levels people play: a level changed in levels.py without a new ladder fails here.
+    root = Path(__file__).resolve().parent.parent
+    agents_doc = (root / "docs" / "agents.md").read_text(encoding="utf-8")
+    strength_doc = (root / "docs" / "strength.md").read_text(encoding="utf-8")
+    for game_id, levels in LEVELS.items():
+        row = f"| {game_id} | " + " | ".join(f"`{levels[name]}`" for name in LEVEL_NAMES) + " |"
+        assert row in agents_doc, row
+        section = strength_doc.split(f"(`{game_id}`)\n", 1)[1].split("\n## ", 1)[0]
+        for name in LEVEL_NAMES:
+            assert f"| {name} | `{levels[name]}` |" in section, (game_id, name)

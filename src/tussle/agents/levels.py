@@ -31,9 +31,9 @@ LEVEL_NAMES = ("easy", "medium", "hard")
 #: game id -> level -> the agent spec that plays it.
 LEVELS: dict[str, dict[str, str]] = {
     "robo-pigs": {
-        "easy": "smmcts:iterations=500",
-        "medium": "smmcts:iterations=4000",
-        "hard": "smmcts:iterations=16000",
+        "easy": "smmcts:iterations=1000",
+        "medium": "smmcts:iterations=8000",
+        "hard": "smmcts:iterations=32000",
     },
     "fite": {
         "easy": "smmcts:iterations=100",
@@ -41,7 +41,7 @@ LEVELS: dict[str, dict[str, str]] = {
         "hard": "smmcts:iterations=2000",
     },
     "fightopia": {
-        "easy": "alphabeta:iterations=500",
+        "easy": "alphabeta:iterations=300",
         "medium": "alphabeta:iterations=2500",
         "hard": "alphabeta:iterations=10000",
     },
@@ -51,7 +51,7 @@ LEVELS: dict[str, dict[str, str]] = {
         "hard": "alphabeta:iterations=10000,width=10",
     },
     "fight": {
-        "easy": "ismcts:iterations=200",
+        "easy": "ismcts:iterations=150",
         "medium": "ismcts:iterations=1000",
         "hard": "ismcts:iterations=4000",
     },

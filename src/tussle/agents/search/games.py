@@ -663,7 +663,10 @@ class FightPolicy(GamePolicy):
     the many playouts that end the same way and makes the averages steadier.
     """
 
-    default_depth = 6
+    # Thirty moves reach the end of most games from anywhere: measured against `rule`, 1000
+    # iterations won 28 of 40 games with depth 30 and with depth 100, but 21 of 40 with depth 6,
+    # whose playouts mostly stop before a Fight is decided.
+    default_depth = 30
     default_rollout = "random"
     scale = 8.0
 
