@@ -27,7 +27,6 @@ from typing import Any, ClassVar
 
 from tussle.agents.base import PlayerView
 from tussle.agents.search.common import Param, SearchAgent
-from tussle.agents.search.policy import policy_for
 from tussle.errors import AgentError
 from tussle.game import CHANCE, Dynamics, Game, Information, State
 
@@ -65,7 +64,6 @@ class AlphaBetaAgent(SearchAgent):
         # A fixed depth alone is a budget too: no time limit then.
         if params and "depth" in params and "time" not in params and "iterations" not in params:
             self.budget.seconds = None
-        self.policy = policy_for(game)
         self.nodes = 0
         self.width = int(self.params["width"])
         self._killers: dict[int, list[Any]] = {}

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from tussle.agents.base import Agent, PlayerView
+from tussle.agents.search.policy import GamePolicy, policy_for
 from tussle.errors import AgentError
 from tussle.game import Game
 
@@ -154,6 +155,8 @@ class SearchAgent(Agent):
         self.budget = Budget(self.params["time"], self.params["iterations"])
         self.last_stats: dict[str, float] = {}
         self._check_game(game)
+        #: The game's search knowledge: evaluation, move order, playouts.
+        self.policy: GamePolicy = policy_for(game)
 
     def _check_game(self, game: Game) -> None:
         """Raise :class:`AgentError` if this agent cannot play ``game``."""

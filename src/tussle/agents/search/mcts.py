@@ -33,7 +33,7 @@ from typing import Any, ClassVar
 from tussle.agents.base import PlayerView
 from tussle.agents.search.bandits import PrefixBandit, RegretBandit, UcbBandit
 from tussle.agents.search.common import Param, SearchAgent
-from tussle.agents.search.policy import GamePolicy, policy_for
+from tussle.agents.search.policy import GamePolicy
 from tussle.errors import AgentError
 from tussle.game import CHANCE, ChanceMode, Dynamics, Game, Information, State
 
@@ -262,17 +262,6 @@ class TreeAgent(SearchAgent):
     #: Whether each iteration draws a fresh state from the view (hidden information).
     resample_each = False
     select = "ucb"
-
-    def __init__(
-        self,
-        game: Game,
-        player: int,
-        seed: int | None = None,
-        spec: str = "",
-        params: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(game, player, seed, spec, params)
-        self.policy = policy_for(game)
 
     def make_search(self, view: PlayerView) -> Mcts:
         p = self.params
