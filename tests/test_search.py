@@ -24,6 +24,7 @@ from tussle.agents.search.games import (
     escape_steps,
     fightopia_score,
 )
+from tussle.agents.search.policy import GamePolicy
 from tussle.game import CHANCE, Game, State
 from tussle.registry import game_ids
 from tussle.runner import play_game
@@ -291,6 +292,27 @@ def test_alphabeta_width_prunes_only_from_the_agents_second_move() -> None:
     assert nodes[1] <= 3 * (1 + first + first * most_replies * 2)
 
 
+def test_alphabeta_does_not_walk_back_into_a_position_of_the_game() -> None:
+    game = load_game("fightopia")
+    state = game.new_initial_state()
+    state.apply(CHANCE, state.chance_outcomes()[0][0])
+    moves = {}
+    for contempt in ("0", "1"):
+        agent = make_agent(f"alphabeta:depth=2,contempt={contempt}", game, state.to_act()[0], seed=1)
+        # Meeting the same position twice is what a repetition looks like to the agent.
+        view = PlayerView(state, state.to_act()[0])
+        moves[contempt] = (agent.act(view), agent.act(view))
+    # Nothing has repeated yet at the first look, so contempt changes nothing there...
+    assert moves["0"][0] == moves["1"][0]
+    # ... but at the second, the move that leads back into a position already met is the worst.
+    assert moves["1"][0] != moves["1"][1]
+
+
+def test_a_game_without_a_repetition_key_never_scores_repetitions() -> None:
+    game = load_game("fightopia")
+    assert GamePolicy(game).repetition_key(game.new_initial_state()) is None
+
+
 # --- bad parameters ------------------------------------------------------------------------
 
 
@@ -322,6 +344,18 @@ def test_bad_parameters_are_one_line_agent_errors(spec: str, game_id: str, messa
 # --- the game policies -----------------------------------------------------------------------
 
 
+def test_the_fightopia_evaluation_fears_the_giant_that_moves_next() -> None:
+    game = load_game("fightopia")
+    # White has just moved; Black's Giant touches White's Tank on c5-c6 and Black moves next.
+    exposed = game.state_from_position("v6v/v6v/2Vgg3/2Vgg3/8/8/3GG2V/3GG2V b 10")
+    away = game.state_from_position("v6v/v6v/3gg3/V2gg3/V7/8/3GG2V/3GG2V b 10")
+    assert rule_evaluate(exposed.observation(0), 0) < rule_evaluate(away.observation(0), 0) - 30
+    assert fightopia_score(exposed.position()) < fightopia_score(away.position()) - 30
+    # With White to move instead, White's Tank simply leaves: much less is at stake.
+    flipped = game.state_from_position("v6v/v6v/2Vgg3/2Vgg3/8/8/3GG2V/3GG2V w 10")
+    assert fightopia_score(flipped.position()) > fightopia_score(exposed.position()) + 25
+
+
 def test_the_fast_fightopia_score_matches_the_rule_agents_evaluation() -> None:
     game = load_game("fightopia")
     rng = random.Random(4)
@@ -329,8 +363,11 @@ def test_the_fast_fightopia_score_matches_the_rule_agents_evaluation() -> None:
     for _ in range(150):
         if state.is_terminal():
             break
-        assert fightopia_score(state.position()) == pytest.approx(rule_evaluate(state.observation(0), 0))
         player = state.to_act()[0]
+        # Scored for the player who has just moved, as the rule agent scores its choices.
+        moved = 1 - player
+        expected = rule_evaluate(state.observation(moved), moved) * (1 if moved == 0 else -1)
+        assert fightopia_score(state.position()) == pytest.approx(expected)
         state.apply(player, state.legal_actions(player).sample(rng))
 
 

@@ -17,15 +17,16 @@ from tussle.game import State
 
 Square = tuple[int, int]
 
-# Weights of the evaluation, in Pawns.
+# Weights of the evaluation. The position is scored just after ``me`` has moved, so the
+# opponent moves next: their threats are worth more than ours (they strike first).
 TANK = 40.0
 PAWN = 2.0
 ADVANCE = 5.0  # per rank a Giant has come towards the far side
-TANK_IN_REACH = 38.0  # our Tank touches their Giant: it dies next turn
-THREAT = 8.0  # our Giant touches their Tank
+TANK_IN_REACH = 38.0  # their Giant touches our Tank, and they move next: it dies
+THREAT = 8.0  # our Giant touches their Tank (they may still move it away)
 HUNT = 1.0  # per square between our Giant and their nearest Tank
-IN_SIGHT = 1.5  # a Pawn the enemy can shoot next turn
-TARGET = 1.0  # a Pawn we can shoot next turn
+IN_SIGHT = 1.5  # their Tank can shoot one of our Pawns next turn
+TARGET = 1.0  # our Tank has one of their Pawns in its line
 OPEN_ROAD = 1.0  # per clear square straight ahead of our Giant
 WIN = 10_000.0
 
@@ -83,7 +84,7 @@ def _gap(giant: list[Square], tank: list[Square]) -> int:
 
 
 def evaluate(obs: dict[str, Any], me: int) -> float:
-    """How good the observed position is for player ``me`` (higher is better).
+    """How good the observed position is for player ``me``, who has just moved (higher is better).
 
     >>> from tussle import load_game
     >>> evaluate(load_game("fightopia").new_initial_state().observation(0), 0)
@@ -112,13 +113,13 @@ def evaluate(obs: dict[str, Any], me: int) -> float:
         enemy_tanks = board.tanks[1 - color]
         for tank in enemy_tanks:
             if _touches(giant, tank):
-                score += sign * (THREAT if color == me else -TANK_IN_REACH)
+                score += sign * (THREAT if color == me else TANK_IN_REACH)
         if enemy_tanks:
             score -= sign * HUNT * min(_gap(giant, t) for t in enemy_tanks)
         for tank in board.tanks[color]:
             for who, kind in board.first_in_line(tank):
                 if kind == "pawn" and who != color:
-                    score += sign * (TARGET if color == me else -IN_SIGHT)
+                    score += sign * (TARGET if color == me else IN_SIGHT)
     return score
 
 

@@ -36,8 +36,8 @@ LEVELS: dict[str, dict[str, str]] = {
         "hard": "smmcts:iterations=32000",
     },
     "fite": {
-        "easy": "smmcts:iterations=100",
-        "medium": "smmcts:iterations=500",
+        "easy": "smmcts:iterations=30",
+        "medium": "smmcts:iterations=100",
         "hard": "smmcts:iterations=2000",
     },
     "fightopia": {

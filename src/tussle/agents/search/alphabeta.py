@@ -7,7 +7,10 @@ game's evaluation (:mod:`tussle.agents.search.games`); a won game scores more
 than any evaluation, and sooner more than later. Moves are tried in the order
 of the game's policy, the previous iteration's best first at the root, and the
 moves that caused cut-offs at the same depth before others ("killers"). Chance
-events are averaged over their outcomes. ``iterations`` counts the states the
+events are averaged over their outcomes. In games whose positions recur (the
+policy's ``repetition_key``), a position met before in the game, or earlier on
+the line being searched, scores as a draw less the ``contempt``: the searching
+side looks for progress instead of moving back and forth. ``iterations`` counts the states the
 search visits, so a budget of iterations gives the same move every time.
 
 >>> from tussle import load_game
@@ -50,6 +53,14 @@ class AlphaBetaAgent(SearchAgent):
             minimum=0,
             maximum=10**6,
         ),
+        "contempt": Param(
+            "float",
+            None,
+            "how much worse than a draw a repeated position is to the searching player, "
+            "from 0 to 1 (default: the game's)",
+            minimum=0,
+            maximum=1,
+        ),
     }
 
     def __init__(
@@ -66,7 +77,13 @@ class AlphaBetaAgent(SearchAgent):
             self.budget.seconds = None
         self.nodes = 0
         self.width = int(self.params["width"])
+        given = self.params["contempt"]
+        self.contempt = self.policy.default_contempt if given is None else float(given)
         self._killers: dict[int, list[Any]] = {}
+        # The positions of this game the agent has seen (an agent plays one game), and those
+        # on the line being searched: meeting one again scores as a draw.
+        self._seen: set[str] = set()
+        self._line: set[str] = set()
 
     def _check_game(self, game: Game) -> None:
         info = game.info
@@ -84,6 +101,9 @@ class AlphaBetaAgent(SearchAgent):
     def search(self, view: PlayerView) -> tuple[Any, dict[str, float]]:
         root = view.sample_state(self.rng)
         me = view.player
+        key = self.policy.repetition_key(root)
+        if key is not None:
+            self._seen.add(key)
         self.nodes = 0
         self._killers = {}
         budget = self.budget
@@ -110,6 +130,12 @@ class AlphaBetaAgent(SearchAgent):
             if abs(value) >= WIN - 64 or budget.spent(self.nodes):
                 break  # a forced result is known, or nothing is left for a deeper look
         seconds = time.perf_counter() - started
+        if key is not None:
+            after = root.clone()
+            after.apply(me, best)
+            after_key = self.policy.repetition_key(after)
+            if after_key is not None:
+                self._seen.add(after_key)
         return best, {
             "iterations": float(self.nodes),
             "iterations_per_second": self.nodes / seconds if seconds > 0 else 0.0,
@@ -125,6 +151,7 @@ class AlphaBetaAgent(SearchAgent):
         alpha = -WIN * 2
         best: Any = first
         scored: list[tuple[float, int, Any]] = []
+        self._line = set()  # a search cut short by the budget leaves it unfinished
         for i, move in enumerate(order):
             child = root.clone()
             child.apply(me, move)
@@ -161,6 +188,9 @@ class AlphaBetaAgent(SearchAgent):
                 child.apply(CHANCE, outcome)
                 total += prob * self._value(child, me, depth, ply, (-WIN * 2, WIN * 2))
             return total
+        key = self.policy.repetition_key(state)
+        if key is not None and (key in self._seen or key in self._line):
+            return -self.contempt
         if depth <= 0:
             return self.policy.evaluate(state)[me]
         player = acting[0]
@@ -179,6 +209,8 @@ class AlphaBetaAgent(SearchAgent):
             moves = moves[: self.width]
         maximise = player == me
         best = -WIN * 2 if maximise else WIN * 2
+        if key is not None:
+            self._line.add(key)
         for move in moves:
             child = state.clone()
             child.apply(player, move)
@@ -196,4 +228,6 @@ class AlphaBetaAgent(SearchAgent):
                     slot.insert(0, move)
                     del slot[2:]
                 break
+        if key is not None:
+            self._line.discard(key)
         return best

@@ -321,11 +321,15 @@ _FO = fightopia_rule
 _FO_KIND = {"P": "pawn", "G": "giant", "V": "tank", "H": "tank"}
 
 
-def fightopia_score(position: str) -> float:
+def fightopia_score(position: str, pawn: float = _FO.PAWN, lines: float = 0.0) -> float:
     """The rule-of-thumb agent's evaluation for White, read from a position (much faster).
 
     Same weights and terms as :func:`tussle.agents.fightopia.evaluate` on the
-    observation, which the tests check.
+    observation, scored for the player who has just moved (the one not to
+    move) and negated when that is Black; the tests check it. Whoever moves
+    next strikes first, so their threats weigh more. The search scores with two
+    changes: ``pawn`` (the weight of a Pawn, the rule agent's by default) and
+    ``lines`` (per clear square out of either end of a Tank, 0 by default).
 
     >>> fightopia_score("vppggppv/v1pggp1v/2pppp2/8/8/2PPPP2/V1PGGP1V/VPPGGPPV w 0")
     0.0
@@ -336,7 +340,10 @@ def fightopia_score(position: str) -> float:
     standing: list[list[tuple[int, int]]] = [[], []]
     lying: list[list[tuple[int, int]]] = [[], []]
     rank = 7
-    for row in position.split(" ", 1)[0].split("/"):
+    board, _, rest = position.partition(" ")
+    # The player who has just moved (White before the first move is drawn).
+    moved = 0 if rest[:1] != "w" else 1
+    for row in board.split("/"):
         f = 0
         for ch in row:
             if ch.isdigit():
@@ -368,7 +375,7 @@ def fightopia_score(position: str) -> float:
                 left.discard(sq)
                 left.discard(other)
                 tanks[color].append([sq, other])
-    score = _FO.TANK * (len(tanks[0]) - len(tanks[1])) + _FO.PAWN * (pawns[0] - pawns[1])
+    score = _FO.TANK * (len(tanks[0]) - len(tanks[1])) + pawn * (pawns[0] - pawns[1])
     for color, sign in ((0, 1.0), (1, -1.0)):
         giant = giants[color]
         ranks = [r for _, r in giant]
@@ -384,10 +391,11 @@ def fightopia_score(position: str) -> float:
         enemy = tanks[1 - color]
         for tank in enemy:
             if any(abs(g[0] - t[0]) + abs(g[1] - t[1]) == 1 for g in giant for t in tank):
-                score += sign * (_FO.THREAT if color == 0 else -_FO.TANK_IN_REACH)
+                score += sign * (_FO.THREAT if color == moved else _FO.TANK_IN_REACH)
         if enemy:
             gap = min(max(abs(g[0] - t[0]), abs(g[1] - t[1])) for g in giant for tank in enemy for t in tank)
             score -= sign * _FO.HUNT * gap
+        clear = 0  # squares out of the ends of color's Tanks, counted whole so that even sides sum to 0
         for tank in tanks[color]:
             (af, ar), (bf, br) = tank
             df, dr = bf - af, br - ar
@@ -397,21 +405,40 @@ def fightopia_score(position: str) -> float:
                     hit = at.get((f, r))
                     if hit is not None:
                         if hit[1] == "pawn" and hit[0] != color:
-                            score += sign * (_FO.TARGET if color == 0 else -_FO.IN_SIGHT)
+                            score += sign * (_FO.TARGET if color == moved else _FO.IN_SIGHT)
                         break
+                    clear += 1
                     f, r = f + sf, r + sr
+        score += sign * lines * clear
     return score
 
 
 class FightopiaPolicy(GamePolicy):
-    """The rule-of-thumb agent's evaluation, squashed to -1..1; captures and Giant moves first."""
+    """The rule-of-thumb agent's evaluation tuned for progress, in -1..1; captures and Giant moves first.
+
+    With the rule agent's own weights, searches of every depth built Pawn walls
+    and drew every game at the ply limit. Pawns weigh three times as much here
+    (a Tank's shot is worth taking), a Tank gains for each clear square out of
+    its ends (Tanks leave their corners and open lines of fire), and a position
+    met before scores a little below a draw (see ``default_contempt``).
+    """
 
     default_depth = 0
     scale = 60.0
+    # Without contempt both sides shuffle a Pawn back and forth behind their walls to the ply limit.
+    default_contempt = 0.05
+    # Measured, medium against hard, 6 games from 3 random opening moves a side: pawn 2 and no
+    # lines drew all 6; pawn 6 with lines 0.3 gave hard 3 wins and 3 draws; pawn 10, lines 0.5: 6 draws.
+    pawn = 6.0
+    lines = 0.3
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         self._cache: dict[str, float] = {}
+
+    def repetition_key(self, state: State) -> str | None:
+        # The board and the side to move; the ply count differs every move.
+        return state.position().rsplit(" ", 1)[0]
 
     def evaluate(self, state: State) -> list[float]:
         board = state.position().rsplit(" ", 1)[0]
@@ -419,7 +446,7 @@ class FightopiaPolicy(GamePolicy):
         if v is None:
             if len(self._cache) > 200_000:
                 self._cache.clear()
-            v = self._cache[board] = math.tanh(fightopia_score(board) / self.scale)
+            v = self._cache[board] = math.tanh(fightopia_score(board, self.pawn, self.lines) / self.scale)
         return [v, -v]
 
     def order(self, state: State, player: int, actions: Actions[Any], root: bool = True) -> list[Any]:

@@ -35,6 +35,9 @@ class GamePolicy:
     default_widen = 0.0
     #: The UCB exploration constant when the agent's ``c`` is not given.
     default_c = 0.7
+    #: How much worse than a draw alpha-beta scores a repeated position, when its
+    #: ``contempt`` is not given (see :meth:`repetition_key`).
+    default_contempt = 0.0
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -50,6 +53,15 @@ class GamePolicy:
         if result is not None:
             return list(result.returns)
         return self.evaluate(state)
+
+    def repetition_key(self, state: State) -> str | None:
+        """What makes ``state`` the same position as another, for games whose positions recur.
+
+        Alpha-beta scores a position met before in the game, or earlier on the
+        line it is searching, as a draw less its ``contempt``, so that it plays on
+        instead of shuffling back and forth. None (the default) turns that off.
+        """
+        return None
 
     def rollout_action(self, state: State, player: int, rng: random.Random) -> Any:
         """The move of ``player`` in a playout with the ``rule`` playout policy."""
