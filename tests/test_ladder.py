@@ -16,7 +16,7 @@ from tussle.agents.base import Agent, PlayerView
 from tussle.cli import cli
 from tussle.errors import AgentError, OptionError
 from tussle.game import GameInfo
-from tussle.ladder import ELO, PairResult, fit_ratings, parse_agent, run_ladder, score_tables
+from tussle.ladder import ELO, PairResult, fit_ratings, parse_agent, reusable_games, run_ladder, score_tables
 
 # --- the fit on made-up results ------------------------------------------------------
 
@@ -232,6 +232,65 @@ def test_a_pair_plays_the_same_games_whoever_else_is_in_the_ladder(dice_race: st
     assert run_ladder(dice_race, ["random", "last"], 10, seed=6).pairs[0] != two.pairs[0]
 
 
+def test_a_ladder_reusing_an_earlier_one_equals_one_played_in_full(dice_race: str) -> None:
+    earlier = run_ladder(dice_race, ["random", "last"], 6, seed=5, options={"target": 6})
+    seen: list[int] = []
+    kept = reusable_games(
+        earlier.to_json(), dice_race, ["random", "last", "first"], seed=5, options={"target": 6}
+    )
+    assert kept == {
+        ("random", "last"): (earlier.pairs[0].points, earlier.to_json()["pairs"][0]["mean_length"])
+    }
+    again = run_ladder(
+        dice_race,
+        ["random", "last", "first"],
+        10,
+        seed=5,
+        options={"target": 6},
+        reuse=kept,
+        on_game=lambda done, total: seen.append(total),
+    )
+    full = run_ladder(dice_race, ["random", "last", "first"], 10, seed=5, options={"target": 6})
+    assert [p.points for p in again.pairs] == [p.points for p in full.pairs]
+    assert again.to_json()["ratings"] == full.to_json()["ratings"]
+    assert set(seen) == {4 + 10 + 10}  # only the games not played before
+    # Fewer games than before: the first ones are taken.
+    fewer = run_ladder(dice_race, ["random", "last"], 4, seed=5, options={"target": 6}, reuse=kept)
+    assert fewer.pairs[0].points == earlier.pairs[0].points[:4]
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"seed": 6}, "seed"),
+        ({"version": "0.0.0"}, "version"),
+        ({"openings": 2}, "openings"),
+        ({"options": {"target": 9}}, "options"),
+        ({"pairs": None}, "not the JSON"),
+        ({"plays": []}, "not the JSON"),
+    ],
+)
+def test_an_earlier_ladder_that_does_not_fit_is_refused(
+    dice_race: str, change: dict[str, Any], words: str
+) -> None:
+    earlier = run_ladder(dice_race, ["random", "last"], 2, seed=5, options={"target": 6}).to_json()
+    earlier.update(change)
+    with pytest.raises(TussleError, match=words):
+        reusable_games(earlier, dice_race, ["random", "last"], seed=5, options={"target": 6})
+
+
+def test_bad_points_in_an_earlier_ladder_are_refused(dice_race: str) -> None:
+    earlier = run_ladder(dice_race, ["random", "last"], 2, seed=5).to_json()
+    earlier["pairs"][0]["points"] = "1x"
+    with pytest.raises(TussleError, match="bad points"):
+        reusable_games(earlier, dice_race, ["random", "last"], seed=5)
+
+
+def test_an_agent_that_plays_something_else_now_plays_its_games_again(dice_race: str) -> None:
+    earlier = run_ladder(dice_race, ["random", "x=last"], 2, seed=5).to_json()
+    assert reusable_games(earlier, dice_race, ["random", "x=first"], seed=5) == {}
+
+
 def test_progress_is_reported_for_every_game(dice_race: str) -> None:
     seen: list[tuple[int, int]] = []
     run_ladder(
@@ -390,6 +449,8 @@ def test_ladder_has_help_with_examples() -> None:
         (["robo-pigs", "random", "rule", "--openings", "-1"], ["--openings"]),
         (["no-such-game", "random", "rule"], ["unknown game"]),
         (["robo-pigs"], ["AGENT"]),
+        (["robo-pigs", "random", "rule", "--reuse", "no-such-file.json"], ["cannot read no-such-file.json"]),
+        (["robo-pigs", "random", "rule", "--reuse", "pyproject.toml"], ["pyproject.toml is not JSON"]),
     ],
 )
 def test_ladder_bad_input_is_one_line(args: list[str], words: list[str]) -> None:

@@ -999,6 +999,12 @@ def tournament(
     help="Processes to use; the results are the same for any number.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with everything instead.")
+@click.option(
+    "--reuse",
+    metavar="FILE",
+    default=None,
+    help="Count the games of an earlier ladder's --json output that this one would play again.",
+)
 @game_options_option
 def ladder(
     *,
@@ -1009,6 +1015,7 @@ def ladder(
     openings: int,
     jobs: int,
     as_json: bool,
+    reuse: str | None,
     options: dict[str, str],
 ) -> None:
     """Rate computer AGENTs at GAME: a round robin of N games per pair, then a rating fit.
@@ -1020,7 +1027,10 @@ def ladder(
     table says by how much each agent is above the next, with the interval
     of that difference. The same --seed gives the same ladder whatever --jobs.
     Agents that never vary replay the same games; --openings K starts every
-    game with K random moves a player to vary them. See docs/ladder.md.
+    game with K random moves a player to vary them. With --reuse FILE (a
+    ladder's --json output, same seed, options and openings) the games a pair
+    already played there are counted, not played again: more games a pair, or
+    a new agent, cost only the new games. See docs/ladder.md.
 
     \b
     Examples:
@@ -1028,12 +1038,24 @@ def ladder(
       tussle ladder fite random rule easy medium -n 40 --jobs 2 --seed 1
       tussle ladder fightopia random rule quick=alphabeta:iterations=500 -n 10
       tussle ladder tank-chess random rule -n 10 --json
+      tussle ladder fite random rule -n 40 --reuse fite20.json --json
     """
-    from tussle.ladder import check_ladder, interval_text, run_ladder
+    from tussle.ladder import check_ladder, interval_text, reusable_games, run_ladder
 
     check_ladder(game, agents, n, dict(options))
+    kept: dict[tuple[str, str], tuple[str, float]] = {}
+    if reuse is not None:
+        try:
+            with open(reuse, encoding="utf-8") as handle:
+                previous = json.load(handle)
+        except OSError as exc:
+            raise TussleError(f"cannot read {reuse}: {exc.strerror or exc}") from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise TussleError(f"{reuse} is not JSON: {exc}") from None
+        kept = reusable_games(previous, game, agents, options=dict(options), seed=seed, openings=openings)
     pairs = len(agents) * (len(agents) - 1) // 2
-    with progress(pairs * n, f"{game} ladder") as advance:
+    played = sum(min(len(points), n) for points, _ in kept.values())
+    with progress(pairs * n - played, f"{game} ladder") as advance:
         result = run_ladder(
             game,
             agents,
@@ -1043,6 +1065,7 @@ def ladder(
             options=dict(options),
             openings=openings,
             on_game=lambda done, total: advance(),
+            reuse=kept,
         )
     if as_json:
         click.echo(json.dumps(result.to_json()))

@@ -32,8 +32,10 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any
 
+from tussle import __version__
 from tussle.agents import make_agent
 from tussle.agents.base import Agent, PlayerView
+from tussle.agents.levels import LEVEL_NAMES, level_spec
 from tussle.errors import AgentError, TussleError
 from tussle.registry import game_info, load_game, simulation_options
 from tussle.runner import play_game
@@ -240,6 +242,7 @@ class PairResult:
     b_wins: int
     events: int  # over all the pair's games
     distinct: int = 0  # how many of the games differ from every other one (0: not counted)
+    points: str = ""  # a's result in each game, in order: 1 won, = drew, 0 lost ("" if not kept)
 
     @property
     def games(self) -> int:
@@ -383,6 +386,8 @@ class Ladder:
             "options": self.options,
             "agents": list(self.agents),
             "specs": list(self.specs),
+            "plays": [plays(self.game, spec) for spec in self.specs],
+            "version": __version__,
             "games_per_pair": self.games_per_pair,
             "seed": self.seed,
             "openings": self.openings,
@@ -405,6 +410,7 @@ class Ladder:
                     "b_wins": p.b_wins,
                     "distinct": p.distinct,
                     "mean_length": round(p.events / p.games, 2) if p.games else 0.0,
+                    "points": p.points,
                 }
                 for p in self.pairs
             ],
@@ -541,6 +547,7 @@ def run_ladder(
     options: dict[str, Any] | None = None,
     openings: int = 0,
     on_game: ProgressHook | None = None,
+    reuse: dict[tuple[str, str], tuple[str, float]] | None = None,
 ) -> Ladder:
     """Play a round robin of ``n`` games per pair and fit the ratings.
 
@@ -550,7 +557,9 @@ def run_ladder(
     With ``openings`` each player's first that many decisions are random
     moves, the same in games ``2i`` and ``2i + 1`` (seats swapped): agents
     that never vary (a search with a fixed budget, in a game without dice)
-    would otherwise play the same two games over and over.
+    would otherwise play the same two games over and over. ``reuse`` (from
+    :func:`reusable_games`) gives pairs' games already played, which are
+    counted, not played again.
     """
     if openings < 0:
         raise TussleError(f"the random opening cannot be {openings} moves long")
@@ -563,10 +572,12 @@ def run_ladder(
     game = load_game(game_id, players=2, **used)
     pair_list = [(a, b) for a in range(len(specs)) for b in range(a + 1, len(specs))]
     frozen = tuple(sorted(game.options.items()))
+    earlier = [(reuse or {}).get((names[a], names[b]), ("", 0.0)) for a, b in pair_list]
+    kept = [points[:n] for points, _ in earlier]
     job_list = [
         _Job(game_id, frozen, p, (entries[a], entries[b]), g, seed, openings)
         for p, (a, b) in enumerate(pair_list)
-        for g in range(n)
+        for g in range(len(kept[p]), n)
     ]
     outcomes: dict[tuple[int, int], _Outcome] = {}
 
@@ -587,16 +598,20 @@ def run_ladder(
                     collect(future.result())
     pairs = []
     for p, (a, b) in enumerate(pair_list):
-        results = [outcomes[p, g] for g in range(n)]
+        results = [outcomes[p, g] for g in range(len(kept[p]), n)]
+        points = kept[p] + "".join(_POINTS[r.points] for r in results)
+        # Of the games kept only the results and their mean length are known.
+        events = sum(r.events for r in results) + round(earlier[p][1] * len(kept[p]))
         pairs.append(
             PairResult(
                 a,
                 b,
-                sum(1 for r in results if r.points == 1.0),
-                sum(1 for r in results if r.points == 0.5),
-                sum(1 for r in results if r.points == 0.0),
-                sum(r.events for r in results),
-                len({r.digest for r in results}),
+                points.count("1"),
+                points.count("="),
+                points.count("0"),
+                events,
+                0 if kept[p] else len({r.digest for r in results}),
+                points,
             )
         )
     anchor = specs.index(ANCHOR) if ANCHOR in specs else 0
@@ -604,6 +619,71 @@ def run_ladder(
     return Ladder(
         game_id, dict(game.non_default_options()), names, specs, n, seed, tuple(pairs), fit, openings
     )
+
+
+def plays(game_id: str, spec: str) -> str:
+    """The agent spec a ladder entry plays: a level's own spec (from the level table), else ``spec``.
+
+    >>> plays("tank-chess", "medium"), plays("tank-chess", "rule")
+    ('alphabeta:iterations=2500', 'rule')
+    """
+    return level_spec(game_id, spec) if spec in LEVEL_NAMES else spec
+
+
+_POINTS = {1.0: "1", 0.5: "=", 0.0: "0"}
+_NOT_A_LADDER = "the earlier ladder is not the JSON of `tussle ladder --json`"
+
+
+def reusable_games(
+    previous: Any,
+    game_id: str,
+    agents: Sequence[str],
+    *,
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+    openings: int = 0,
+) -> dict[tuple[str, str], tuple[str, float]]:
+    """The games of an earlier ladder (its ``--json``) that this one would play again, by pair.
+
+    A game depends only on the seed, the game and its options, the random
+    openings, the two agents (names and what they play) and its number in
+    the pair, so those must all agree, and the tussle version too. Returns the
+    kept points and mean length of every pair that can be taken over, by ``(a, b)`` names;
+    an earlier ladder that does not fit raises a one-line :class:`TussleError`.
+    """
+    if not isinstance(previous, dict) or not isinstance(previous.get("pairs"), list):
+        raise TussleError(_NOT_A_LADDER)
+    used = load_game(game_id, players=2, **simulation_options(game_id, options)).non_default_options()
+    for key, want in (("game", game_id), ("version", __version__), ("seed", seed), ("openings", openings)):
+        if previous.get(key) != want:
+            raise TussleError(
+                f"the earlier ladder has {key} {previous.get(key)!r}, this one {want!r}: its games differ"
+            )
+    if previous.get("options") != json.loads(json.dumps(used)):
+        raise TussleError(f"the earlier ladder has options {previous.get('options')!r}, this one {used!r}")
+    try:
+        theirs = dict(
+            zip(previous["agents"], zip(previous["specs"], previous["plays"], strict=True), strict=True)
+        )
+        kept = {}
+        for pair in previous["pairs"]:
+            points = pair["points"]
+            if (
+                not isinstance(points, str)
+                or set(points) - set(_POINTS.values())
+                or len(points) != pair["games"]
+            ):
+                raise TussleError(f"{_NOT_A_LADDER} (pair {pair['a']}-{pair['b']}: bad points)")
+            length = float(pair["mean_length"])
+            kept[pair["a"], pair["b"]] = (theirs[pair["a"]], theirs[pair["b"]], (points, length))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise TussleError(f"{_NOT_A_LADDER} ({type(exc).__name__}: {exc})") from None
+    mine = {name: (spec, plays(game_id, spec)) for name, spec in map(parse_agent, agents)}
+    return {
+        (a, b): games
+        for (a, b), (was_a, was_b, games) in kept.items()
+        if mine.get(a) == tuple(was_a) and mine.get(b) == tuple(was_b)
+    }
 
 
 def interval_text(row: Row) -> str:
