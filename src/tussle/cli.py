@@ -37,7 +37,7 @@ from tussle import __version__
 from tussle.agents import agent_names, make_agent, parse_spec
 from tussle.agents.base import Agent
 from tussle.agents.human import HumanAgent, PlayerQuitError
-from tussle.errors import AgentError, TussleError
+from tussle.errors import AgentError, TussleError, read_text
 from tussle.game import CHANCE, Game, GameInfo, Information, Option, State
 from tussle.record import Record
 from tussle.registry import game_ids, game_info, load_game, simulation_options
@@ -1045,12 +1045,10 @@ def ladder(
     check_ladder(game, agents, n, dict(options))
     kept: dict[tuple[str, str], tuple[str, float]] = {}
     if reuse is not None:
+        text = read_text(reuse)
         try:
-            with open(reuse, encoding="utf-8") as handle:
-                previous = json.load(handle)
-        except OSError as exc:
-            raise TussleError(f"cannot read {reuse}: {exc.strerror or exc}") from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            previous = json.loads(text)
+        except (json.JSONDecodeError, RecursionError) as exc:
             raise TussleError(f"{reuse} is not JSON: {exc}") from None
         kept = reusable_games(previous, game, agents, options=dict(options), seed=seed, openings=openings)
     pairs = len(agents) * (len(agents) - 1) // 2

@@ -7,6 +7,8 @@ traceback for a :class:`TussleError`.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 
 class TussleError(Exception):
     """Base class of every error tussle raises on bad input."""
@@ -37,3 +39,18 @@ class RecordError(TussleError):
 
 class AgentError(TussleError):
     """An unknown or badly written agent spec."""
+
+
+def read_text(path: str | Path, error: type[TussleError] = TussleError) -> str:
+    """The UTF-8 text of the file at ``path``, or a one-line ``error`` naming it.
+
+    >>> read_text("no-such-file.json")
+    Traceback (most recent call last):
+    tussle.errors.TussleError: cannot read no-such-file.json: No such file or directory
+    """
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise error(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise error(f"cannot read {path}: not UTF-8 text") from None

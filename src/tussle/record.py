@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tussle.errors import RecordError, TussleError
+from tussle.errors import RecordError, TussleError, read_text
 from tussle.game import CHANCE, JSON, Game, State
 from tussle.registry import game_class
 
@@ -142,13 +142,7 @@ class Record:
 
     @classmethod
     def load(cls, path: str | Path) -> Record:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
-        except UnicodeDecodeError:
-            raise RecordError(f"cannot read {path}: not UTF-8 text") from None
-        return cls.loads(text)
+        return cls.loads(read_text(path, RecordError))
 
     # --- replay -------------------------------------------------------------
 

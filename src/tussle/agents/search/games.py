@@ -342,7 +342,7 @@ def fightopia_score(position: str, pawn: float = _FO.PAWN, lines: float = 0.0) -
     rank = 7
     board, _, rest = position.partition(" ")
     # The player who has just moved (White before the first move is drawn).
-    moved = 0 if rest[:1] != "w" else 1
+    moved = 1 if rest.startswith("w") else 0
     for row in board.split("/"):
         f = 0
         for ch in row:
@@ -436,12 +436,16 @@ class FightopiaPolicy(GamePolicy):
         super().__init__(game)
         self._cache: dict[str, float] = {}
 
-    def repetition_key(self, state: State) -> str | None:
-        # The board and the side to move; the ply count differs every move.
+    @staticmethod
+    def _board(state: State) -> str:
+        # The board and the side to move: the position without its ply count.
         return state.position().rsplit(" ", 1)[0]
 
+    def repetition_key(self, state: State) -> str | None:
+        return self._board(state)
+
     def evaluate(self, state: State) -> list[float]:
-        board = state.position().rsplit(" ", 1)[0]
+        board = self._board(state)
         v = self._cache.get(board)
         if v is None:
             if len(self._cache) > 200_000:
