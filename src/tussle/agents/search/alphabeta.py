@@ -192,7 +192,7 @@ class AlphaBetaAgent(SearchAgent):
         if key is not None and (key in self._seen or key in self._line):
             return -self.contempt
         if depth <= 0:
-            return self.policy.evaluate(state)[me]
+            return self.policy.evaluate_keyed(state, key)[me]
         player = acting[0]
         legal = state.legal_actions(player)
         if not len(legal):

@@ -445,7 +445,11 @@ class FightopiaPolicy(GamePolicy):
         return self._board(state)
 
     def evaluate(self, state: State) -> list[float]:
-        board = self._board(state)
+        return self.evaluate_keyed(state, None)
+
+    def evaluate_keyed(self, state: State, key: str | None) -> list[float]:
+        # The repetition key is the board: alpha-beta's leaves need not build it twice.
+        board = self._board(state) if key is None else key
         v = self._cache.get(board)
         if v is None:
             if len(self._cache) > 200_000:

@@ -47,6 +47,10 @@ class GamePolicy:
         """Each player's value of the unfinished ``state``, from -1 (lost) to 1 (won)."""
         return [0.0] * self.players
 
+    def evaluate_keyed(self, state: State, key: str | None) -> list[float]:
+        """:meth:`evaluate`, given ``state``'s :meth:`repetition_key` already made (a policy may reuse it)."""
+        return self.evaluate(state)
+
     def values(self, state: State) -> list[float]:
         """Each player's value of ``state``: its returns once over, else :meth:`evaluate`."""
         result = state.result()
