@@ -33,6 +33,7 @@ from tussle.games.fight.cards import (
     Effect,
     family_mask,
     multiply_digits,
+    parse_condition,
     parse_deck,
     replace_digit,
     reverse_digits,
@@ -376,6 +377,7 @@ def test_the_four_player_example_fight(tmp_path: Path) -> None:
         "name": "Pit",
         "glory": 7,
         "condition": "Power closest to 25 wins",
+        "rule": {"goal": "closest", "value": 25},
     }
     act(
         state,
@@ -972,6 +974,35 @@ def test_the_default_deck_round_trips_through_a_json_file(tmp_path: Path) -> Non
     path.write_text(json.dumps(source), encoding="utf-8")
     copy = load_deck(str(path))
     assert copy.warriors == deck.warriors and copy.arenas == deck.arenas
+
+
+def test_an_arenas_rule_in_the_observation_reads_back_as_its_condition(tmp_path: Path) -> None:
+    source = tomllib.loads((Path(inspect.getfile(Fight)).parent / "deck.toml").read_text(encoding="utf-8"))
+    source["arena"].append(
+        {
+            "name": "Odd Den",
+            "glory": 5,
+            "condition": {
+                "goal": "lowest",
+                "measure": "digit_sum",
+                "parity": "odd",
+                "family": ["Robot", "Alien"],
+                "min_power": 3,
+                "max_power": 20,
+            },
+        }
+    )
+    path = tmp_path / "deck.json"
+    path.write_text(json.dumps(source), encoding="utf-8")
+    deck = load_deck(str(path))
+    for arena in deck.arenas:
+        assert parse_condition(arena.condition.to_json()) == arena.condition
+    assert deck.arena("Odd Den").condition.to_json() == source["arena"][-1]["condition"]
+    rule = load_game("fight").new_initial_state()
+    while rule.to_act() == (CHANCE,) and rule.observation(0)["arena"] is None:
+        rule.apply(CHANCE, rule.sample_chance(random.Random(1)))
+    arena = rule.observation(1)["arena"]
+    assert parse_condition(arena["rule"]) == default_deck().arena(arena["name"]).condition
 
 
 def test_the_docs_list_the_default_deck_and_say_it_is_a_reconstruction() -> None:

@@ -338,6 +338,29 @@ class Condition:
             return -m
         return -abs(m - self.value)
 
+    def to_json(self) -> dict[str, Any]:
+        """The condition as plain data, in the deck file's terms (fields at their defaults left out).
+
+        >>> Condition("closest", 25).to_json()
+        {'goal': 'closest', 'value': 25}
+        >>> Condition("lowest", min_power=10).to_json()
+        {'goal': 'lowest', 'min_power': 10}
+        """
+        out: dict[str, Any] = {"goal": self.goal}
+        if self.goal == "closest":
+            out["value"] = self.value
+        if self.measure != "power":
+            out["measure"] = self.measure
+        if self.parity:
+            out["parity"] = self.parity
+        if self.families != ANY_FAMILY:
+            out["family"] = family_list(self.families)
+        if self.min_power is not None:
+            out["min_power"] = self.min_power
+        if self.max_power is not None:
+            out["max_power"] = self.max_power
+        return out
+
     def text(self) -> str:
         """A short English description.
 

@@ -844,7 +844,12 @@ class FightState(State):
 
     def _arena_json(self, a: int) -> dict[str, Any]:
         arena = self.deck.arenas[a]
-        return {"name": arena.name, "glory": arena.glory, "condition": arena.text}
+        return {
+            "name": arena.name,
+            "glory": arena.glory,
+            "condition": arena.text,
+            "rule": arena.condition.to_json(),
+        }
 
     def _observe(self, player: int, mask: int) -> dict[str, Any]:
         n = self.game.num_players
