@@ -18,14 +18,19 @@ from tussle.agents.base import PlayerView
 from tussle.agents.fightopia import evaluate as rule_evaluate
 from tussle.agents.levels import LEVEL_NAMES, LEVELS, LevelAgent, level_spec
 from tussle.agents.search.games import (
+    FightPolicy,
     RoboPigsPolicy,
     TankChessPolicy,
+    _arena_key,
     escape_distance,
     escape_steps,
     fightopia_score,
 )
+from tussle.agents.search.mcts import Mcts
 from tussle.agents.search.policy import GamePolicy
 from tussle.game import CHANCE, Game, State
+from tussle.games.fight import default_deck
+from tussle.games.fight.cards import FAMILIES
 from tussle.registry import game_ids
 from tussle.runner import play_game
 
@@ -220,6 +225,67 @@ def test_the_hands_of_the_other_players_do_not_change_the_choice() -> None:
         agent = make_agent("ismcts:iterations=80", game, 0, seed=3)
         choices.add(agent.act(_SamplesFrom(true_state, 0, state)))
     assert len(choices) == 1
+
+
+def _fight_play_step(seed: int) -> State:
+    """A two-player Fight! state where p1 plays, after p0 has played at random."""
+    rng = random.Random(seed)
+    state = to_decision(load_game("fight").new_initial_state(), rng)
+    while state.to_act() != (1,) or not isinstance(state.legal_actions(1)[0], tuple):
+        p = state.to_act()[0]
+        state.apply(p, state.legal_actions(p).sample(rng))
+        to_decision(state, rng)
+    return state
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_fight_opponent_model_takes_the_arena_if_it_can_else_plays_its_worst_main(seed: int) -> None:
+    state = _fight_play_step(seed)
+    obs = state.observation(-2)
+    deck = default_deck()
+    condition = deck.arena(obs["arena"]["name"]).condition
+    table = obs["seats"][0]["main"]
+    bar = condition.key(FAMILIES.index(table["family"]), table["current_power"])
+
+    def key(text: str) -> float:
+        w = deck.warrior(text.split(" boost ", maxsplit=1)[0][5:])
+        k = condition.key(w.family, w.power)
+        return -1000.0 if k is None else k
+
+    legal = state.legal_actions(1)
+    keys = [key(state.action_to_str(1, a)) for a in legal]
+    chosen = key(
+        state.action_to_str(
+            1, FightPolicy(load_game("fight")).opponent_play(state, 1, legal, random.Random(seed))
+        )
+    )
+    winners = [k for k in keys if k > -1000.0 and (bar is None or k > bar)]
+    assert chosen == (max(winners) if winners else min(keys))
+
+
+def test_the_fight_arena_rules_read_as_the_game_reads_them() -> None:
+    for arena in default_deck().arenas:
+        key = _arena_key(arena.condition.to_json())
+        for family, name in enumerate(FAMILIES):
+            for power in range(0, 100):
+                expected = arena.condition.key(family, power) if power >= 1 else None
+                assert key(name, power) == expected, (arena.name, name, power)
+
+
+def test_the_fight_search_tree_tells_an_opponents_plays_apart_by_the_main_only() -> None:
+    game = load_game("fight")
+    state = to_decision(game.new_initial_state(), random.Random(2))
+    policy = FightPolicy(game)
+    view = PlayerView(state, 0)
+    rng = random.Random(3)
+    tree = Mcts(policy, 0, rng, c=0.7, rollout="random", depth=30, widen=0.0, resample=True)
+    for _ in range(300):
+        tree.iterate(view.sample_state(rng))
+    mine = list(tree.root.children)
+    assert mine and all(isinstance(joint[0], tuple) for joint in mine)  # my own play, Main and Boost
+    theirs = [joint for child in tree.root.children.values() for joint in child.children]
+    assert theirs and all(isinstance(joint[0], int) for joint in theirs)  # p1's play: its Main only
+    assert policy.seen(1, (4, 9), 0) == 4 and policy.seen(0, (4, 9), 0) == (4, 9)
 
 
 # --- finding wins ------------------------------------------------------------------------

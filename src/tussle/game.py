@@ -433,6 +433,22 @@ class State(ABC):
             raise ActionError(f"{self._describe(player, action)} is not legal now")
         self._apply(player, action)
 
+    def apply_unchecked(self, player: int, action: Any) -> None:
+        """Apply an action that this very state offered, skipping :meth:`apply`'s checks.
+
+        For search and simulation code that plays only what the state itself
+        gave (one of ``legal_actions(player)`` for an acting ``player``, or an
+        outcome of ``sample_chance``): in some games the checks cost as much as
+        the move. Anything else may corrupt the state; use :meth:`apply`.
+
+        >>> from tussle import load_game
+        >>> state = load_game("fightopia").new_initial_state()
+        >>> state.apply_unchecked(CHANCE, state.chance_outcomes()[0][0])
+        >>> state.to_act()
+        (0,)
+        """
+        self._apply(player, action)
+
     def _is_possible(self, player: int, action: Any) -> bool:
         """Whether ``action`` is a legal action, or a possible chance outcome, of an acting ``player``."""
         try:

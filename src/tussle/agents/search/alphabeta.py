@@ -132,7 +132,7 @@ class AlphaBetaAgent(SearchAgent):
         seconds = time.perf_counter() - started
         if key is not None:
             after = root.clone()
-            after.apply(me, best)
+            after.apply_unchecked(me, best)
             after_key = self.policy.repetition_key(after)
             if after_key is not None:
                 self._seen.add(after_key)
@@ -154,7 +154,7 @@ class AlphaBetaAgent(SearchAgent):
         self._line = set()  # a search cut short by the budget leaves it unfinished
         for i, move in enumerate(order):
             child = root.clone()
-            child.apply(me, move)
+            child.apply_unchecked(me, move)
             try:
                 value = self._value(child, me, depth - 1, 1, (alpha, WIN * 2))
             except _BudgetSpentError:
@@ -185,7 +185,7 @@ class AlphaBetaAgent(SearchAgent):
             total = 0.0
             for outcome, prob in state.chance_outcomes():
                 child = state.clone()
-                child.apply(CHANCE, outcome)
+                child.apply_unchecked(CHANCE, outcome)
                 total += prob * self._value(child, me, depth, ply, (-WIN * 2, WIN * 2))
             return total
         key = self.policy.repetition_key(state)
@@ -213,7 +213,7 @@ class AlphaBetaAgent(SearchAgent):
             self._line.add(key)
         for move in moves:
             child = state.clone()
-            child.apply(player, move)
+            child.apply_unchecked(player, move)
             value = self._value(child, me, depth - 1, ply + 1, (alpha, beta))
             if maximise:
                 if value > best:

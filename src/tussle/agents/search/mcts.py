@@ -91,6 +91,8 @@ class Mcts:
         self.gamma = gamma
         # Whether the legal actions at a node can differ between iterations.
         self.check = resample or policy.game.info.chance == ChanceMode.EXPLICIT
+        # Whether the tree keys other players' moves by what the root player sees of them.
+        self.hidden = resample
         self.root = Node()
         self.iterations = 0
         self.max_depth = 0
@@ -104,12 +106,15 @@ class Mcts:
         node = self.root
         path: list[list[tuple[int, Bandit, Any]]] = []
         depth = 0
+        hidden = self.hidden
+        seen = policy.seen
+        me = self.player
         while True:
             acting = state.to_act()
             if not acting:
                 break
             if acting[0] == CHANCE:
-                state.apply(CHANCE, state.sample_chance(rng))
+                state.apply_unchecked(CHANCE, state.sample_chance(rng))
                 continue
             chosen: list[tuple[int, Bandit, Any]] = []
             moves: list[Any] = []
@@ -125,10 +130,13 @@ class Mcts:
                 chosen.append((p, bandit, key))
                 moves.append(action)
             for p, action in zip(acting, moves, strict=True):
-                state.apply(p, action)
+                state.apply_unchecked(p, action)
             path.append(chosen)
             depth += 1
-            joint = tuple(moves)
+            if hidden:
+                joint = tuple(seen(p, a, me) for p, a in zip(acting, moves, strict=True))
+            else:
+                joint = tuple(moves)
             child = node.children.get(joint)
             if child is None:
                 node.children[joint] = Node()
@@ -188,14 +196,14 @@ class Mcts:
             if not acting:
                 break
             if acting[0] == CHANCE:
-                state.apply(CHANCE, state.sample_chance(rng))
+                state.apply_unchecked(CHANCE, state.sample_chance(rng))
                 continue
             if rule:
                 chosen = policy.rollout_actions(state, acting, rng)
             else:
                 chosen = [state.legal_actions(p).sample(rng) for p in acting]
             for p, action in zip(acting, chosen, strict=True):
-                state.apply(p, action)
+                state.apply_unchecked(p, action)
             moves += 1
         return policy.values(state)
 
@@ -222,7 +230,7 @@ def winning_move(view: PlayerView, rng: random.Random, limit: int = 4096) -> Any
     me = view.player
     for action in legal:
         child = root.clone()
-        child.apply(me, action)
+        child.apply_unchecked(me, action)
         result = child.result()
         if result is not None and result.winner == me:
             return action

@@ -82,6 +82,15 @@ class GamePolicy:
         """
         return None
 
+    def seen(self, player: int, action: Any, observer: int) -> Any:
+        """What ``observer`` sees of ``player``'s ``action``: the tree search's key for the move.
+
+        The default is the whole action. A game whose moves are partly secret
+        returns the visible part, so that the searching player's tree does not
+        branch on what that player could not know.
+        """
+        return action
+
     def order(self, state: State, player: int, actions: Actions[Any], root: bool = True) -> list[Any]:
         """``actions`` with the most promising first (alpha-beta and progressive widening use it).
 
