@@ -245,6 +245,17 @@ class Playout:
             assert snapshot(old) == old_snap, f"{where}: playing on the original changed an earlier clone"
         kept = state.clone()
         self.held = (kept, snapshot(kept))
+        # apply_unchecked plays what the state offered exactly as apply does.
+        if not state.is_terminal():
+            checked, unchecked = state.clone(), state.clone()
+            player = state.to_act()[0]
+            if player == CHANCE:
+                action = state.sample_chance(self.rng)
+            else:
+                action = state.legal_actions(player).sample(self.rng)
+            checked.apply(player, action)
+            unchecked.apply_unchecked(player, action)
+            assert snapshot(unchecked) == snapshot(checked), f"{where}: apply_unchecked differs from apply"
 
     def check_resample(self, where: str) -> None:
         state = self.state

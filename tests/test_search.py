@@ -6,6 +6,7 @@ quick; the agents' strength is measured by `tussle ladder` (docs/strength.md), n
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -481,3 +482,21 @@ def test_the_docs_show_the_shipped_levels() -> None:
         section = strength_doc.split(f"(`{game_id}`)\n", 1)[1].split("\n## ", 1)[0]
         for name in LEVEL_NAMES:
             assert f"| {name} | `{levels[name]}` |" in section, (game_id, name)
+
+
+def test_the_kept_ladders_are_the_tables_in_the_strength_doc() -> None:
+    # docs/ladders/<game>.json is what a ladder's --reuse extends: its ratings must be the ones shown.
+    root = Path(__file__).resolve().parent.parent
+    strength_doc = (root / "docs" / "strength.md").read_text(encoding="utf-8")
+    kept = sorted((root / "docs" / "ladders").glob("*.json"))
+    assert kept
+    for path in kept:
+        ladder = json.loads(path.read_text(encoding="utf-8"))
+        assert path.stem == ladder["game"]
+        section = strength_doc.split(f"(`{ladder['game']}`)\n", 1)[1].split("\n## ", 1)[0]
+        assert f"ladders/{path.name}" in section
+        assert f"{ladder['games_per_pair']} games per pair, seed {ladder['seed']}" in section
+        plays = dict(zip(ladder["agents"], ladder["plays"], strict=True))
+        for row in ladder["ratings"]:
+            line = f"| {row['agent']} | `{plays[row['agent']]}` | {row['rating']:.0f} | "
+            assert line in section, (path.name, line)

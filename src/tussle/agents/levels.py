@@ -51,9 +51,9 @@ LEVELS: dict[str, dict[str, str]] = {
         "hard": "alphabeta:iterations=10000,width=10",
     },
     "fight": {
-        "easy": "ismcts:iterations=150",
-        "medium": "ismcts:iterations=1000",
-        "hard": "ismcts:iterations=4000",
+        "easy": "ismcts:iterations=60",
+        "medium": "ismcts:iterations=500",
+        "hard": "ismcts:iterations=2000",
     },
 }
 
@@ -69,7 +69,7 @@ def level_spec(game_id: str, level: str) -> str:
     """The agent spec of ``level`` in the game ``game_id``.
 
     >>> level_spec("fight", "hard")
-    'ismcts:iterations=4000'
+    'ismcts:iterations=2000'
     """
     if level not in LEVEL_NAMES:
         raise AgentError(f"unknown level {level!r} (levels: {', '.join(LEVEL_NAMES)})")

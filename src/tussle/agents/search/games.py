@@ -750,6 +750,12 @@ class FightPolicy(GamePolicy):
         # The search fixes only the opponents' plays (its own stay searched, see Mcts.iterate).
         return [self.opponent_play(state, p, legal, rng)]
 
+    def rollout_action(self, state: State, player: int, rng: random.Random) -> Any:
+        legal = state.legal_actions(player)
+        if len(legal) > 1 and isinstance(legal[0], tuple):
+            return self.opponent_play(state, player, legal, rng)
+        return legal.sample(rng)
+
     def seen(self, player: int, action: Any, observer: int) -> Any:
         # An opponent's Boost goes down face down: the observer's tree tells plays apart by the Main.
         if player != observer and isinstance(action, tuple):
