@@ -705,12 +705,9 @@ class FightPolicy(GamePolicy):
     apart by the Main alone (:meth:`seen`), since the Boost goes down face down.
     """
 
-    #: Whether the search's opponents play their Warriors by :meth:`opponent_play` (A/B switch).
-    model_opponents = True
-
     def __init__(self, game: Game) -> None:
         super().__init__(game)
-        # Arena rule (as data) -> its key function; action -> its Main Warrior's name.
+        # Arena name -> its rule's key function; action -> its Main Warrior's name.
         self._keys: dict[str, Callable[[str, int], float | None]] = {}
         self._mains: dict[Any, str] = {}
 
@@ -741,8 +738,6 @@ class FightPolicy(GamePolicy):
         return [0.5 * r + 0.5 * m for r, m in zip(result.returns, margins, strict=True)]
 
     def tree_actions(self, state: State, acting: tuple[int, ...], rng: random.Random) -> list[Any] | None:
-        if not self.model_opponents:
-            return None
         p = acting[0]
         legal = state.legal_actions(p)
         if len(legal) < 2 or not isinstance(legal[0], tuple):
@@ -762,11 +757,11 @@ class FightPolicy(GamePolicy):
             return action[0]
         return action
 
-    def _key(self, rule: dict[str, Any]) -> Callable[[str, int], float | None]:
-        name = repr(sorted(rule.items()))
-        key = self._keys.get(name)
+    def _key(self, arena: dict[str, Any]) -> Callable[[str, int], float | None]:
+        # A deck's Arena names are unique, so the name stands for the rule.
+        key = self._keys.get(arena["name"])
         if key is None:
-            key = self._keys[name] = _arena_key(rule)
+            key = self._keys[arena["name"]] = _arena_key(arena["rule"])
         return key
 
     def opponent_play(self, state: State, player: int, legal: Actions[Any], rng: random.Random) -> Any:
@@ -778,7 +773,7 @@ class FightPolicy(GamePolicy):
         come. The Boost is drawn at random among the rest.
         """
         obs = state.observation(player)
-        key = self._key(obs["arena"]["rule"])
+        key = self._key(obs["arena"])
         seats = obs["seats"]
         table = [key(s["main"]["family"], s["main"]["current_power"]) for s in seats if s["main"] is not None]
         bar = max((k for k in table if k is not None), default=None)
