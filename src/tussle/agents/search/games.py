@@ -321,6 +321,27 @@ _FO = fightopia_rule
 _FO_KIND = {"P": "pawn", "G": "giant", "V": "tank", "H": "tank"}
 
 
+# A rank of a position as it is written -> its pieces as (file, color, letter, kind).
+_FO_RANKS: dict[str, tuple[tuple[int, int, str, str], ...]] = {}
+
+
+def _fo_rank(row: str) -> tuple[tuple[int, int, str, str], ...]:
+    # Searches score many positions and a board has few distinct ranks: read each once.
+    out = []
+    f = 0
+    for ch in row:
+        if ch.isdigit():
+            f += int(ch)
+            continue
+        letter = ch.upper()
+        out.append((f, 0 if ch.isupper() else 1, letter, _FO_KIND[letter]))
+        f += 1
+    if len(_FO_RANKS) > 100_000:
+        _FO_RANKS.clear()
+    pieces = _FO_RANKS[row] = tuple(out)
+    return pieces
+
+
 def fightopia_score(position: str, pawn: float = _FO.PAWN, lines: float = 0.0) -> float:
     """The rule-of-thumb agent's evaluation for White, read from a position (much faster).
 
@@ -344,15 +365,12 @@ def fightopia_score(position: str, pawn: float = _FO.PAWN, lines: float = 0.0) -
     # The player who has just moved (White before the first move is drawn).
     moved = 1 if rest.startswith("w") else 0
     for row in board.split("/"):
-        f = 0
-        for ch in row:
-            if ch.isdigit():
-                f += int(ch)
-                continue
-            color = 0 if ch.isupper() else 1
-            letter = ch.upper()
+        pieces = _FO_RANKS.get(row)
+        if pieces is None:
+            pieces = _fo_rank(row)
+        for f, color, letter, kind in pieces:
             square = (f, rank)
-            at[square] = (color, _FO_KIND[letter])
+            at[square] = (color, kind)
             if letter == "P":
                 pawns[color] += 1
             elif letter == "G":
@@ -361,7 +379,6 @@ def fightopia_score(position: str, pawn: float = _FO.PAWN, lines: float = 0.0) -
                 standing[color].append(square)
             else:
                 lying[color].append(square)
-            f += 1
         rank -= 1
     tanks: list[list[list[tuple[int, int]]]] = [[], []]
     for color in (0, 1):
@@ -389,11 +406,21 @@ def fightopia_score(position: str, pawn: float = _FO.PAWN, lines: float = 0.0) -
         if 0 <= front < 8:
             score += sign * _FO.OPEN_ROAD * sum(1 for f, r in giant if r == behind and (f, front) not in at)
         enemy = tanks[1 - color]
-        for tank in enemy:
-            if any(abs(g[0] - t[0]) + abs(g[1] - t[1]) == 1 for g in giant for t in tank):
-                score += sign * (_FO.THREAT if color == moved else _FO.TANK_IN_REACH)
         if enemy:
-            gap = min(max(abs(g[0] - t[0]), abs(g[1] - t[1])) for g in giant for tank in enemy for t in tank)
+            # Distances from a square to the Giant's 2x2 block: the nearest of its squares
+            # is the nearest file and the nearest rank of the block, chosen independently.
+            gf = min(f for f, _ in giant)
+            gap = 99
+            for tank in enemy:
+                touch = False
+                for tf, tr in tank:
+                    dx = gf - tf if tf < gf else (tf - gf - 1 if tf > gf + 1 else 0)
+                    dy = low - tr if tr < low else (tr - low - 1 if tr > low + 1 else 0)
+                    if dx + dy == 1:
+                        touch = True
+                    gap = min(gap, max(dx, dy))
+                if touch:
+                    score += sign * (_FO.THREAT if color == moved else _FO.TANK_IN_REACH)
             score -= sign * _FO.HUNT * gap
         clear = 0  # squares out of the ends of color's Tanks, counted whole so that even sides sum to 0
         for tank in tanks[color]:

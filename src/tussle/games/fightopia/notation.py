@@ -203,6 +203,10 @@ class Board:
         self.ply = ply
 
 
+_RANKS: dict[str, str] = {}  # a rank with "." for each empty square -> its written form
+_EMPTY_RUN = re.compile(r"\.+")
+
+
 def format_position(board: Board) -> str:
     """Write a position.
 
@@ -210,7 +214,7 @@ def format_position(board: Board) -> str:
     >>> format_position(b)
     'v2gg3/v2gg3/5p2/8/8/2P5/V2GG3/V2GG3 w 7'
     """
-    grid = [""] * (SIZE * SIZE)
+    grid = ["."] * (SIZE * SIZE)
     for color in (WHITE, BLACK):
         pawn, giant, standing, lying = ("P", "G", "V", "H") if color == WHITE else ("p", "g", "v", "h")
         pawns = board.pawns[color]
@@ -225,19 +229,15 @@ def format_position(board: Board) -> str:
             for s in tank_squares(code):
                 grid[s] = standing if code & 1 else lying
     rows = []
-    for rank in range(SIZE - 1, -1, -1):
-        row, empty = "", 0
-        for letter in grid[rank * SIZE : rank * SIZE + SIZE]:
-            if not letter:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += letter
-        if empty:
-            row += str(empty)
-        rows.append(row)
+    for start in range(SIZE * (SIZE - 1), -1, -SIZE):
+        row = "".join(grid[start : start + SIZE])
+        # Searches write a position at every node, and a board has few distinct ranks.
+        text = _RANKS.get(row)
+        if text is None:
+            if len(_RANKS) > 100_000:
+                _RANKS.clear()
+            text = _RANKS[row] = _EMPTY_RUN.sub(lambda m: str(len(m.group())), row)
+        rows.append(text)
     side = "-" if board.side < 0 else "wb"[board.side]
     return f"{'/'.join(rows)} {side} {board.ply}"
 

@@ -102,6 +102,15 @@ class FightopiaActions(ListActions[int]):
 
 
 _NONE = FightopiaActions(())
+_ACTION_TEXT: dict[int, str] = {}  # every player's action named so far: a few thousand at most
+
+
+def _action_text(action: int) -> str:
+    # Searches name every action they play and order; a name depends on the action alone.
+    text = _ACTION_TEXT.get(action)
+    if text is None:
+        text = _ACTION_TEXT[action] = format_action(action)
+    return text
 
 
 class Fightopia(Game):
@@ -212,7 +221,7 @@ class FightopiaState(State):
         return None
 
     def settle(self) -> None:
-        """Decide whether the game is over now; otherwise list the mover's actions."""
+        """Decide whether the game is over now (the legal actions are listed when first asked for)."""
         self._legal = None
         self._result = None
         side = self.side
@@ -227,11 +236,9 @@ class FightopiaState(State):
         if limit and self.ply >= limit:
             self._result = Result.draw(2, f"ply limit of {limit} reached")
             return
-        legal = FightopiaActions(sorted(self.generate(side)))
-        if not legal:
+        # The list itself waits for legal_actions: a search's leaves never ask for it.
+        if next(self.generate(side), None) is None:
             self._result = Result.draw(2, f"{COLOR_NAMES[side]} has no legal action")
-            return
-        self._legal = legal
 
     # --- move generation --------------------------------------------------------
 
@@ -324,7 +331,7 @@ class FightopiaState(State):
             self.side = action
             self.settle()
             return
-        self.last = (player, format_action(action))
+        self.last = (player, _action_text(action))
         kind, a, b = action >> 16, (action >> 8) & 255, action & 255
         if kind == PAWN_STEP:
             self.pawns[player] ^= 1 << a | 1 << b
@@ -352,7 +359,7 @@ class FightopiaState(State):
             if action not in (WHITE, BLACK):
                 raise ActionError(f"{action!r} is not a chance outcome of Fightopia")
             return format_chance(action)
-        return format_action(action)
+        return _action_text(action)
 
     def _parse_action(self, player: int, text: str) -> int:
         if player == CHANCE:
