@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from tussle.cli import cli
 from tussle.errors import AgentError, OptionError
 from tussle.game import GameInfo
 from tussle.ladder import ELO, PairResult, fit_ratings, parse_agent, reusable_games, run_ladder, score_tables
+from tussle.record import Record
 
 # --- the fit on made-up results ------------------------------------------------------
 
@@ -451,6 +453,7 @@ def test_ladder_has_help_with_examples() -> None:
         (["robo-pigs"], ["AGENT"]),
         (["robo-pigs", "random", "rule", "--reuse", "no-such-file.json"], ["cannot read no-such-file.json"]),
         (["robo-pigs", "random", "rule", "--reuse", "pyproject.toml"], ["pyproject.toml is not JSON"]),
+        (["robo-pigs", "random", "rule", "--record", "pyproject.toml/games"], ["record directory"]),
     ],
 )
 def test_ladder_bad_input_is_one_line(args: list[str], words: list[str]) -> None:
@@ -463,3 +466,56 @@ def test_ladder_bad_input_is_one_line(args: list[str], words: list[str]) -> None
     for word in words:
         assert word in lines[0]
     assert result.stdout == ""
+
+
+def test_a_ladder_saves_every_game_played_and_each_replays(tmp_path: Path) -> None:
+    where = tmp_path / "games"
+    earlier = run_ladder("robo-pigs", ["random", "q=rule"], 2, seed=4, options={"round_limit": 3})
+    kept = reusable_games(
+        earlier.to_json(), "robo-pigs", ["random", "q=rule", "a/b=random"], seed=4, options={"round_limit": 3}
+    )
+    ladder = run_ladder(
+        "robo-pigs",
+        ["random", "q=rule", "a/b=random"],
+        2,
+        seed=4,
+        options={"round_limit": 3},
+        reuse=kept,
+        record_dir=str(where),
+    )
+    # The two reused games of random-q are not played, so not saved.
+    assert sorted(p.name for p in where.iterdir()) == [
+        "q-vs-a_b-game01.json",
+        "q-vs-a_b-game02.json",
+        "random-vs-a_b-game01.json",
+        "random-vs-a_b-game02.json",
+    ]
+    pair = next(p for p in ladder.pairs if ladder.agents[p.a] == "q")
+    points = ""
+    for index in range(2):
+        # Each record replays to the result the ladder counted; q sits first in even games.
+        result = Record.load(where / f"q-vs-a_b-game{index + 1:02d}.json").replay()[-1].result()
+        assert result is not None
+        mine, theirs = result.ranking[index % 2], result.ranking[1 - index % 2]
+        points += "1" if mine < theirs else "=" if mine == theirs else "0"
+    assert points == pair.points
+
+
+def test_a_ladder_refuses_names_that_make_the_same_record_names(tmp_path: Path) -> None:
+    with pytest.raises(TussleError, match="same record file names"):
+        run_ladder("robo-pigs", ["a/b=random", "a_b=rule"], 2, record_dir=str(tmp_path))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ladder_record_on_the_command_line(tmp_path: Path) -> None:
+    where = tmp_path / "made" / "here"
+    result = run(
+        "ladder", "robo-pigs", "random", "rule", "-n", "2", "-o", "round_limit=2", "--record", str(where)
+    )
+    assert result.exit_code == 0, result.stderr
+    assert sorted(p.name for p in where.iterdir()) == [
+        "random-vs-rule-game01.json",
+        "random-vs-rule-game02.json",
+    ]
+    replayed = run("replay", str(where / "random-vs-rule-game01.json"))
+    assert replayed.exit_code == 0, replayed.stderr

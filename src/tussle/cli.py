@@ -1005,6 +1005,14 @@ def tournament(
     default=None,
     help="Count the games of an earlier ladder's --json output that this one would play again.",
 )
+@click.option(
+    "--record",
+    "record_dir",
+    metavar="DIR",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Save the record of every game played into DIR (made if missing).",
+)
 @game_options_option
 def ladder(
     *,
@@ -1016,6 +1024,7 @@ def ladder(
     jobs: int,
     as_json: bool,
     reuse: str | None,
+    record_dir: str | None,
     options: dict[str, str],
 ) -> None:
     """Rate computer AGENTs at GAME: a round robin of N games per pair, then a rating fit.
@@ -1030,7 +1039,8 @@ def ladder(
     game with K random moves a player to vary them. With --reuse FILE (a
     ladder's --json output, same seed, options and openings) the games a pair
     already played there are counted, not played again: more games a pair, or
-    a new agent, cost only the new games. See docs/ladder.md.
+    a new agent, cost only the new games. --record DIR saves every game played
+    there, to replay or study with `tussle replay`. See docs/ladder.md.
 
     \b
     Examples:
@@ -1039,6 +1049,7 @@ def ladder(
       tussle ladder fightopia random rule quick=alphabeta:iterations=500 -n 10
       tussle ladder tank-chess random rule -n 10 --json
       tussle ladder fite random rule -n 40 --reuse fite20.json --json
+      tussle ladder fightopia rule medium -n 4 --openings 3 --record games/
     """
     from tussle.ladder import check_ladder, interval_text, reusable_games, run_ladder
 
@@ -1064,6 +1075,7 @@ def ladder(
             openings=openings,
             on_game=lambda done, total: advance(),
             reuse=kept,
+            record_dir=record_dir,
         )
     if as_json:
         click.echo(json.dumps(result.to_json()))

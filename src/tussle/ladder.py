@@ -27,9 +27,11 @@ import itertools
 import json
 import math
 import random
+import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from tussle import __version__
@@ -426,6 +428,7 @@ class _Job:
     index: int  # the game's number within the pair
     seed: int
     openings: int
+    record_dir: str | None = None
 
 
 @dataclass(frozen=True)
@@ -480,7 +483,21 @@ def _play(job: _Job) -> _Outcome:
     mine, theirs = result.ranking[a_seat], result.ranking[1 - a_seat]
     points = 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
     digest = hashlib.sha256(json.dumps([a_seat, record.events]).encode()).hexdigest()[:16]
+    if job.record_dir is not None:
+        record.save(Path(job.record_dir) / record_name(job.entries[0][0], job.entries[1][0], job.index))
     return _Outcome(job.pair, job.index, points, len(record.events), digest)
+
+
+def record_name(a: str, b: str, index: int) -> str:
+    """The file name of game ``index`` (from 0) of the pair of agents named ``a`` and ``b``.
+
+    Characters that are not safe in a file name become ``_``.
+
+    >>> record_name("hard", "alphabeta:iterations=500", 0)
+    'hard-vs-alphabeta_iterations_500-game01.json'
+    """
+    safe = [re.sub(r"[^A-Za-z0-9._+-]+", "_", name) for name in (a, b)]
+    return f"{safe[0]}-vs-{safe[1]}-game{index + 1:02d}.json"
 
 
 def parse_agent(text: str) -> tuple[str, str]:
@@ -548,6 +565,7 @@ def run_ladder(
     openings: int = 0,
     on_game: ProgressHook | None = None,
     reuse: dict[tuple[str, str], tuple[str, float]] | None = None,
+    record_dir: str | None = None,
 ) -> Ladder:
     """Play a round robin of ``n`` games per pair and fit the ratings.
 
@@ -559,7 +577,8 @@ def run_ladder(
     that never vary (a search with a fixed budget, in a game without dice)
     would otherwise play the same two games over and over. ``reuse`` (from
     :func:`reusable_games`) gives pairs' games already played, which are
-    counted, not played again.
+    counted, not played again. With ``record_dir`` every game played (not
+    those reused) is saved there as a record, named by :func:`record_name`.
     """
     if openings < 0:
         raise TussleError(f"the random opening cannot be {openings} moves long")
@@ -575,10 +594,22 @@ def run_ladder(
     earlier = [(reuse or {}).get((names[a], names[b]), ("", 0.0)) for a, b in pair_list]
     kept = [points[:n] for points, _ in earlier]
     job_list = [
-        _Job(game_id, frozen, p, (entries[a], entries[b]), g, seed, openings)
+        _Job(game_id, frozen, p, (entries[a], entries[b]), g, seed, openings, record_dir)
         for p, (a, b) in enumerate(pair_list)
         for g in range(len(kept[p]), n)
     ]
+    if record_dir is not None:
+        safe = [record_name(name, name, 0) for name in names]
+        clash = [name for i, name in enumerate(names) if safe[i] in safe[:i]]
+        if clash:
+            raise TussleError(
+                f"agent names {names[safe.index(record_name(clash[0], clash[0], 0))]!r} and {clash[0]!r} "
+                "make the same record file names; rename one"
+            )
+        try:
+            Path(record_dir).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise TussleError(f"cannot make the record directory {record_dir}: {exc.strerror}") from None
     outcomes: dict[tuple[int, int], _Outcome] = {}
 
     def collect(result: _Outcome) -> None:
