@@ -159,31 +159,25 @@ class _Table:
         return text
 
 
-class TussleAECEnv(AECEnv):  # type: ignore[misc]
-    """A tussle game as a PettingZoo AEC environment (see the module docs)."""
+class _TableEnv:
+    """What both environments share: the table of the game, its spaces, rendering and closing."""
 
-    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo reads it from the class)
-        "render_modes": list(RENDER_MODES),
-        "name": "tussle_v0",
-        "is_parallelizable": False,
-    }
+    _table: _Table
+    metadata: dict[str, Any]
 
-    def __init__(
+    def _seat(
         self,
         game_id: str,
-        players: int | None = None,
-        options: Mapping[str, Any] | None = None,
-        *,
-        render_mode: str | None = None,
-        illegal_action: str = "forfeit",
+        players: int | None,
+        options: Mapping[str, Any] | None,
+        render_mode: str | None,
+        illegal_action: str,
     ) -> None:
-        super().__init__()
         self._table = _Table(game_id, players, options, illegal_action, render_mode)
         self.metadata = {**type(self).metadata, "name": f"tussle_{game_id.replace('-', '_')}_v0"}
         self.render_mode = render_mode
         self.possible_agents: list[str] = list(self._table.agents)
         self.agents: list[str] = []
-        self._over = False
 
     @property
     def game(self) -> Game:
@@ -204,6 +198,36 @@ class TussleAECEnv(AECEnv):  # type: ignore[misc]
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self._table.action_space
+
+    def render(self) -> str | None:
+        """The whole game as text (every secret shown: for spectators and logs)."""
+        return self._table.render(self.render_mode)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class TussleAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
+    """A tussle game as a PettingZoo AEC environment (see the module docs)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo reads it from the class)
+        "render_modes": list(RENDER_MODES),
+        "name": "tussle_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        game_id: str,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        *,
+        render_mode: str | None = None,
+        illegal_action: str = "forfeit",
+    ) -> None:
+        super().__init__()
+        self._seat(game_id, players, options, render_mode, illegal_action)
+        self._over = False
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._table.restart(seed)
@@ -253,15 +277,8 @@ class TussleAECEnv(AECEnv):  # type: ignore[misc]
             self._select()
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
-        """The whole game as text (every secret shown: for spectators and logs)."""
-        return self._table.render(self.render_mode)
 
-    def close(self) -> None:
-        """Nothing to release."""
-
-
-class TussleParallelEnv(ParallelEnv):  # type: ignore[misc]
+class TussleParallelEnv(_TableEnv, ParallelEnv):  # type: ignore[misc]
     """A tussle game as a PettingZoo Parallel environment: the acting agents choose together."""
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "tussle_v0"}  # noqa: RUF012
@@ -275,31 +292,7 @@ class TussleParallelEnv(ParallelEnv):  # type: ignore[misc]
         render_mode: str | None = None,
         illegal_action: str = "forfeit",
     ) -> None:
-        self._table = _Table(game_id, players, options, illegal_action, render_mode)
-        self.metadata = {**type(self).metadata, "name": f"tussle_{game_id.replace('-', '_')}_v0"}
-        self.render_mode = render_mode
-        self.possible_agents: list[str] = list(self._table.agents)
-        self.agents: list[str] = []
-
-    @property
-    def game(self) -> Game:
-        return self._table.game
-
-    @property
-    def encoding(self) -> GameEncoding:
-        return self._table.encoding
-
-    @property
-    def tussle_state(self) -> State:
-        """The true state of the game being played (read it, do not change it)."""
-        return self._table.state
-
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        # The same object every time (and for every agent), as PettingZoo requires for seeding.
-        return self._table.observation_space
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self._table.action_space
+        self._seat(game_id, players, options, render_mode, illegal_action)
 
     def _observations(self, live: bool) -> dict[str, Observation]:
         return {agent: self._table.observe(p, live) for p, agent in enumerate(self.possible_agents)}
@@ -353,13 +346,6 @@ class TussleParallelEnv(ParallelEnv):  # type: ignore[misc]
         if over:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
-
-    def render(self) -> str | None:
-        """The whole game as text (every secret shown: for spectators and logs)."""
-        return self._table.render(self.render_mode)
-
-    def close(self) -> None:
-        """Nothing to release."""
 
 
 def env(game_id: str, **kwargs: Any) -> TussleAECEnv:
