@@ -172,6 +172,31 @@ def game_options_option(func: Callable[..., T]) -> Callable[..., T]:
     )(func)
 
 
+#: ``--jobs``/``-j`` of the commands that play many games; the command gets ``jobs``.
+jobs_option = click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Processes to use; the results are the same for any number.",
+)
+
+
+def games_option(default: int, help_text: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """``-n``/``--games N`` with its own default and help; the command gets ``n``."""
+    return click.option(
+        "-n",
+        "--games",
+        "n",
+        type=click.IntRange(min=1),
+        metavar="N",
+        default=default,
+        show_default=True,
+        help=help_text,
+    )
+
+
 def split_players(text: str) -> list[str]:
     """Split a comma-separated list of agent specs, keeping each spec's own ``k=v,k=v`` parameters.
 
@@ -601,25 +626,9 @@ def play(
 @cli.command()
 @click.argument("game")
 @click.argument("agents", nargs=-1, required=True, metavar="AGENT AGENT [AGENT...]")
-@click.option(
-    "-n",
-    "--games",
-    "n",
-    type=click.IntRange(min=1),
-    metavar="N",
-    default=100,
-    show_default=True,
-    help="Games to play.",
-)
+@games_option(100, "Games to play.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the whole match.")
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Processes to use; the results are the same for any number.",
-)
+@jobs_option
 @click.option(
     "--record",
     "record_dir",
@@ -971,16 +980,7 @@ def tournament(
 @cli.command()
 @click.argument("game")
 @click.argument("agents", nargs=-1, required=True, metavar="AGENT AGENT [AGENT...]")
-@click.option(
-    "-n",
-    "--games",
-    "n",
-    type=click.IntRange(min=1),
-    metavar="N",
-    default=20,
-    show_default=True,
-    help="Games per pair of agents (even, so that each pair plays both ways round).",
-)
+@games_option(20, "Games per pair of agents (even, so that each pair plays both ways round).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the whole ladder.")
 @click.option(
     "--openings",
@@ -990,14 +990,7 @@ def tournament(
     show_default=True,
     help="Each player's first K moves are random, each opening played from both seats.",
 )
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Processes to use; the results are the same for any number.",
-)
+@jobs_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with everything instead.")
 @click.option(
     "--reuse",
