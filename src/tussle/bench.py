@@ -10,10 +10,9 @@ Per game it times, each for a budget of CPU seconds:
   games per second;
 - legal-action generation: ``len(state.legal_actions(player))`` for each
   acting player of positions taken from random play, on copies made outside
-  the timed part, so that a state asked twice does not answer from its cache.
-  A game that lists the legal actions while it applies a move (Fightopia does,
-  to see whether the next player can move at all) answers from that list, so
-  its figure is the cost of the lookup and its generation is in the playouts;
+  the timed part, so that a state asked twice does not answer from its cache
+  (a game that lists the legal actions while it applies a move would answer
+  from that list: its figure would be the cost of a lookup);
 - search: a search agent (by default the game's ``medium`` level) choosing
   moves in positions from random play; the agent reports ``last_stats``
   (``iterations`` and ``seconds``, by its own clock) after each choice.
