@@ -484,7 +484,11 @@ def _play(job: _Job) -> _Outcome:
     points = 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
     digest = hashlib.sha256(json.dumps([a_seat, record.events]).encode()).hexdigest()[:16]
     if job.record_dir is not None:
-        record.save(Path(job.record_dir) / record_name(job.entries[0][0], job.entries[1][0], job.index))
+        path = Path(job.record_dir) / record_name(job.entries[0][0], job.entries[1][0], job.index)
+        try:
+            record.save(path)
+        except OSError as exc:
+            raise TussleError(f"cannot save the record {path}: {exc.strerror}") from None
     return _Outcome(job.pair, job.index, points, len(record.events), digest)
 
 
@@ -599,13 +603,13 @@ def run_ladder(
         for g in range(len(kept[p]), n)
     ]
     if record_dir is not None:
-        safe = [record_name(name, name, 0) for name in names]
-        clash = [name for i, name in enumerate(names) if safe[i] in safe[:i]]
-        if clash:
-            raise TussleError(
-                f"agent names {names[safe.index(record_name(clash[0], clash[0], 0))]!r} and {clash[0]!r} "
-                "make the same record file names; rename one"
-            )
+        first: dict[str, str] = {}  # a name's file-safe form -> the first name that has it
+        for name in names:
+            other = first.setdefault(record_name(name, name, 0), name)
+            if other != name:
+                raise TussleError(
+                    f"agent names {other!r} and {name!r} make the same record file names; rename one"
+                )
         try:
             Path(record_dir).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
