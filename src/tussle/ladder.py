@@ -500,8 +500,11 @@ def record_name(a: str, b: str, index: int) -> str:
     >>> record_name("hard", "alphabeta:iterations=500", 0)
     'hard-vs-alphabeta_iterations_500-game01.json'
     """
-    safe = [re.sub(r"[^A-Za-z0-9._+-]+", "_", name) for name in (a, b)]
-    return f"{safe[0]}-vs-{safe[1]}-game{index + 1:02d}.json"
+    return f"{_file_safe(a)}-vs-{_file_safe(b)}-game{index + 1:02d}.json"
+
+
+def _file_safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._+-]+", "_", name)
 
 
 def parse_agent(text: str) -> tuple[str, str]:
@@ -605,7 +608,7 @@ def run_ladder(
     if record_dir is not None:
         first: dict[str, str] = {}  # a name's file-safe form -> the first name that has it
         for name in names:
-            other = first.setdefault(record_name(name, name, 0), name)
+            other = first.setdefault(_file_safe(name), name)
             if other != name:
                 raise TussleError(
                     f"agent names {other!r} and {name!r} make the same record file names; rename one"
