@@ -19,6 +19,7 @@ from tussle.agents.base import PlayerView
 from tussle.agents.fightopia import evaluate as rule_evaluate
 from tussle.agents.levels import LEVEL_NAMES, LEVELS, LevelAgent, level_spec
 from tussle.agents.search.games import (
+    FightopiaPolicy,
     FightPolicy,
     RoboPigsPolicy,
     TankChessPolicy,
@@ -436,6 +437,24 @@ def test_the_fast_fightopia_score_matches_the_rule_agents_evaluation() -> None:
         expected = rule_evaluate(state.observation(moved), moved) * (1 if moved == 0 else -1)
         assert fightopia_score(state.position()) == pytest.approx(expected)
         state.apply(player, state.legal_actions(player).sample(rng))
+
+
+def test_fightopia_pressure_counts_enemy_pawns_anywhere_on_a_tanks_line() -> None:
+    game = load_game("fightopia")
+    # White's Tank a1-a2 stands on the a-file with Black Pawns on a5 and a7 (its own Pawn
+    # on a3 in between); Black's Tank f6-g6 lies on the 6th rank with White's Pawn on b6.
+    position = "4gg2/pp2gg2/1P3hh1/p7/8/P7/V2GG3/V2GG3 w 10"
+    game.state_from_position(position)  # a legal position
+    base = fightopia_score(position)
+    assert fightopia_score(position, pressure=1.0) == pytest.approx(base + (2 - 1))
+    assert fightopia_score(position, pressure=2.5) == pytest.approx(base + 2.5 * (2 - 1))
+    # The search weighs it; the rule agent's evaluation (pressure 0) does not.
+    policy = FightopiaPolicy(game)
+    assert policy.pressure > 0
+    with_pressure = policy.evaluate(game.state_from_position(position))[0]
+    policy.pressure = 0.0
+    policy._cache.clear()
+    assert policy.evaluate(game.state_from_position(position))[0] < with_pressure
 
 
 @pytest.mark.parametrize("extra_x", [False, True])
