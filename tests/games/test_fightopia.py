@@ -317,6 +317,45 @@ def test_ply_limit_draws() -> None:
     assert result is not None and result.is_draw and result.reason == "ply limit of 3 reached"
 
 
+@pytest.mark.parametrize(
+    ("white", "black", "winner", "why"),
+    [
+        # More Tanks wins, whatever the Pawns.
+        (
+            "Gd4 Ta1a2 Th1h2",
+            "Ga6 Tc7c8 e7 f7 g7",
+            0,
+            "White is ahead on material: 2 Tanks and 0 Pawns to 1 Tank and 3 Pawns",
+        ),
+        # As many Tanks: more Pawns wins.
+        (
+            "Gd4 Ta1a2 c3",
+            "Ga6 Th7h8 e7 f7",
+            1,
+            "Black is ahead on material: 1 Tank and 2 Pawns to 1 Tank and 1 Pawn",
+        ),
+        # As many of both: a draw.
+        ("Gd4 Ta1a2 c3", "Ga6 Th7h8 e7", None, "material is even"),
+    ],
+)
+def test_limit_result_material_scores_the_ply_limit_by_tanks_then_pawns(
+    white: str, black: str, winner: int | None, why: str
+) -> None:
+    result = setup(white, black, ply=40, ply_limit=40, limit_result="material").result()
+    assert result is not None and result.winner == winner
+    assert result.reason == f"ply limit of 40 reached; {why}"
+    # The same position scored by default: a draw, whatever the material.
+    default = setup(white, black, ply=40, ply_limit=40).result()
+    assert default is not None and default.is_draw and default.reason == "ply limit of 40 reached"
+    # Before the limit the game goes on either way.
+    assert setup(white, black, ply=39, ply_limit=40, limit_result="material").result() is None
+
+
+def test_limit_result_refuses_other_values() -> None:
+    with pytest.raises(OptionError, match="limit_result"):
+        Fightopia(limit_result="points")
+
+
 def test_a_win_on_the_last_ply_is_still_a_win() -> None:
     state = setup("Gd6 Ta1a2", "Ga3 Th1h2", ply=9, ply_limit=10)
     result = play(state, "Gd6-d7").result()

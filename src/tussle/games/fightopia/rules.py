@@ -16,7 +16,8 @@ moves first; then players alternate, one action per turn:
 Nothing ever moves into an occupied square. A player wins at once when their
 Giant touches the opponent's back rank, or when they kill the second enemy Tank.
 A player with no legal action on their turn ends the game as a draw (the chess
-stalemate), and the option ``ply_limit`` ends it as a draw after that many plies.
+stalemate), and the option ``ply_limit`` ends it as a draw after that many plies
+(with ``limit_result=material``, a win for the side ahead on material).
 """
 
 from __future__ import annotations
@@ -146,6 +147,14 @@ class Fightopia(Game):
                 minimum=0,
             ),
             Option(
+                "limit_result",
+                "choice",
+                "draw",
+                "who wins at the ply limit: nobody (draw), or the side with more Tanks, "
+                "then more Pawns (material)",
+                choices=("draw", "material"),
+            ),
+            Option(
                 "pivot_sweep",
                 "bool",
                 False,
@@ -220,6 +229,31 @@ class FightopiaState(State):
             return f"{COLOR_NAMES[1 - color]} has no Tanks left"
         return None
 
+    def limit_result(self, limit: int) -> Result:
+        """The result at the ply limit: a draw, or with ``limit_result=material`` a win on material.
+
+        The side with more Tanks wins; with as many Tanks, the side with more Pawns.
+
+        >>> game = Fightopia(ply_limit=20, limit_result="material")
+        >>> result = game.state_from_position("8/8/2gg3v/2gg3v/8/8/V2GG1pV/V2GG1pV b 20").result()
+        >>> result.winner, result.reason
+        (0, 'ply limit of 20 reached; White is ahead on material: 2 Tanks and 0 Pawns to 1 Tank and 2 Pawns')
+        """
+        reason = f"ply limit of {limit} reached"
+        if self.game.options["limit_result"] == "draw":
+            return Result.draw(2, reason)
+        material = [(len(self.tanks[c]), self.pawns[c].bit_count()) for c in (WHITE, BLACK)]
+        if material[WHITE] == material[BLACK]:
+            return Result.draw(2, f"{reason}; material is even")
+        ahead = WHITE if material[WHITE] > material[BLACK] else BLACK
+        (wt, wp), (bt, bp) = material[ahead], material[1 - ahead]
+        return Result.win(
+            ahead,
+            2,
+            f"{reason}; {COLOR_NAMES[ahead]} is ahead on material: "
+            f"{_count(wt, 'Tank')} and {_count(wp, 'Pawn')} to {_count(bt, 'Tank')} and {_count(bp, 'Pawn')}",
+        )
+
     def settle(self) -> None:
         """Decide whether the game is over now (the legal actions are listed when first asked for)."""
         self._legal = None
@@ -234,7 +268,7 @@ class FightopiaState(State):
             return
         limit = self.game.options["ply_limit"]
         if limit and self.ply >= limit:
-            self._result = Result.draw(2, f"ply limit of {limit} reached")
+            self._result = self.limit_result(limit)
             return
         # The list itself waits for legal_actions: a search's leaves never ask for it.
         if next(self.generate(side), None) is None:
@@ -536,3 +570,7 @@ def perft(state: FightopiaState, depth: int) -> int:
 
 
 __all__ = ["DEFAULT_PLY_LIMIT", "START", "Fightopia", "FightopiaActions", "FightopiaState", "perft"]
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
