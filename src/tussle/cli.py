@@ -37,7 +37,7 @@ from tussle import __version__
 from tussle.agents import agent_names, make_agent, parse_spec
 from tussle.agents.base import Agent
 from tussle.agents.human import HumanAgent, PlayerQuitError
-from tussle.errors import AgentError, TussleError, read_text
+from tussle.errors import AgentError, TussleError
 from tussle.game import CHANCE, Game, GameInfo, Information, Option, State
 from tussle.record import Record
 from tussle.registry import game_ids, game_info, load_game, simulation_options
@@ -1044,16 +1044,12 @@ def ladder(
       tussle ladder fite random rule -n 40 --reuse fite20.json --json
       tussle ladder fightopia rule medium -n 4 --openings 3 --record games/
     """
-    from tussle.ladder import check_ladder, interval_text, reusable_games, run_ladder
+    from tussle.ladder import check_ladder, interval_text, read_ladder, reusable_games, run_ladder
 
     check_ladder(game, agents, n, dict(options))
     kept: dict[tuple[str, str], tuple[str, float]] = {}
     if reuse is not None:
-        text = read_text(reuse)
-        try:
-            previous = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            raise TussleError(f"{reuse} is not JSON: {exc}") from None
+        previous = read_ladder(reuse)
         kept = reusable_games(previous, game, agents, options=dict(options), seed=seed, openings=openings)
     pairs = len(agents) * (len(agents) - 1) // 2
     played = sum(min(len(points), n) for points, _ in kept.values())

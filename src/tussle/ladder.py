@@ -38,7 +38,7 @@ from tussle import __version__
 from tussle.agents import make_agent
 from tussle.agents.base import Agent, PlayerView
 from tussle.agents.levels import LEVEL_NAMES, level_spec
-from tussle.errors import AgentError, TussleError
+from tussle.errors import AgentError, TussleError, read_text
 from tussle.registry import game_info, load_game, simulation_options
 from tussle.runner import play_game
 
@@ -670,6 +670,18 @@ def plays(game_id: str, spec: str) -> str:
 
 _POINTS = {1.0: "1", 0.5: "=", 0.0: "0"}
 _NOT_A_LADDER = "the earlier ladder is not the JSON of `tussle ladder --json`"
+
+
+def read_ladder(path: str | Path) -> Any:
+    """An earlier ladder's ``--json`` output, read from ``path`` (for :func:`reusable_games`).
+
+    A file that cannot be read or is not JSON raises a one-line :class:`TussleError`.
+    """
+    text = read_text(path)
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise TussleError(f"{path} is not JSON: {exc}") from None
 
 
 def reusable_games(
