@@ -341,8 +341,10 @@ def test_ply_limit_draws() -> None:
 def test_limit_result_material_scores_the_ply_limit_by_tanks_then_pawns(
     white: str, black: str, winner: int | None, why: str
 ) -> None:
-    result = setup(white, black, ply=40, ply_limit=40, limit_result="material").result()
+    state = setup(white, black, ply=40, ply_limit=40, limit_result="material")
+    result = state.result()
     assert result is not None and result.winner == winner
+    assert state.observation(0)["limit_result"] == "material"  # the players know how the limit scores
     assert result.reason == f"ply limit of 40 reached; {why}"
     # The same position scored by default: a draw, whatever the material.
     default = setup(white, black, ply=40, ply_limit=40).result()

@@ -524,6 +524,7 @@ class FightopiaState(State):
             "to_act": list(self.to_act()),
             "ply": self.ply,
             "ply_limit": self.game.options["ply_limit"],
+            "limit_result": self.game.options["limit_result"],
             "position": self.position(),
             "pieces": self.pieces(),
             "last": last,
@@ -544,6 +545,10 @@ class FightopiaState(State):
 def _names(mask: int) -> str:
     squares = [square_name(s) for s in range(SIZE * SIZE) if mask >> s & 1]
     return (" and ".join(squares) + (" are" if len(squares) > 1 else " is")) if squares else ""
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def perft(state: FightopiaState, depth: int) -> int:
@@ -570,7 +575,3 @@ def perft(state: FightopiaState, depth: int) -> int:
 
 
 __all__ = ["DEFAULT_PLY_LIMIT", "START", "Fightopia", "FightopiaActions", "FightopiaState", "perft"]
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
