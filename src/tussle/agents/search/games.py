@@ -365,7 +365,6 @@ def fightopia_score(
     """
     at: dict[tuple[int, int], tuple[int, str]] = {}
     giants: list[list[tuple[int, int]]] = [[], []]
-    pawns = [0, 0]
     pawn_bits = [0, 0]  # by color, bit 8 * rank + file: whole files and ranks count at once
     standing: list[list[tuple[int, int]]] = [[], []]
     lying: list[list[tuple[int, int]]] = [[], []]
@@ -381,7 +380,6 @@ def fightopia_score(
             square = (f, rank)
             at[square] = (color, kind)
             if letter == "P":
-                pawns[color] += 1
                 pawn_bits[color] |= 1 << (8 * rank + f)
             elif letter == "G":
                 giants[color].append(square)
@@ -402,7 +400,9 @@ def fightopia_score(
                 left.discard(sq)
                 left.discard(other)
                 tanks[color].append([sq, other])
-    score = _FO.TANK * (len(tanks[0]) - len(tanks[1])) + pawn * (pawns[0] - pawns[1])
+    score = _FO.TANK * (len(tanks[0]) - len(tanks[1])) + pawn * (
+        pawn_bits[0].bit_count() - pawn_bits[1].bit_count()
+    )
     for color, sign in ((0, 1.0), (1, -1.0)):
         giant = giants[color]
         ranks = [r for _, r in giant]

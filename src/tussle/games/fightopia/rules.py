@@ -246,12 +246,11 @@ class FightopiaState(State):
         if material[WHITE] == material[BLACK]:
             return Result.draw(2, f"{reason}; material is even")
         ahead = WHITE if material[WHITE] > material[BLACK] else BLACK
-        (wt, wp), (bt, bp) = material[ahead], material[1 - ahead]
+        counts = [f"{_count(tanks, 'Tank')} and {_count(pawns, 'Pawn')}" for tanks, pawns in material]
         return Result.win(
             ahead,
             2,
-            f"{reason}; {COLOR_NAMES[ahead]} is ahead on material: "
-            f"{_count(wt, 'Tank')} and {_count(wp, 'Pawn')} to {_count(bt, 'Tank')} and {_count(bp, 'Pawn')}",
+            f"{reason}; {COLOR_NAMES[ahead]} is ahead on material: {counts[ahead]} to {counts[1 - ahead]}",
         )
 
     def settle(self) -> None:
