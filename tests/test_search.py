@@ -449,12 +449,11 @@ def test_fightopia_pressure_counts_enemy_pawns_anywhere_on_a_tanks_line() -> Non
     assert fightopia_score(position, pressure=1.0) == pytest.approx(base + (2 - 1))
     assert fightopia_score(position, pressure=2.5) == pytest.approx(base + 2.5 * (2 - 1))
     # The search weighs it; the rule agent's evaluation (pressure 0) does not.
-    policy = FightopiaPolicy(game)
+    policy, without = FightopiaPolicy(game), FightopiaPolicy(game)
     assert policy.pressure > 0
-    with_pressure = policy.evaluate(game.state_from_position(position))[0]
-    policy.pressure = 0.0
-    policy._cache.clear()
-    assert policy.evaluate(game.state_from_position(position))[0] < with_pressure
+    without.pressure = 0.0
+    state = game.state_from_position(position)
+    assert without.evaluate(state)[0] < policy.evaluate(state)[0]
 
 
 @pytest.mark.parametrize("extra_x", [False, True])
