@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tussle.agents.fite_solver import (
+from tussle.games.fite.solver import (
     POWERS,
     START_DICE,
     StateKey,
@@ -37,7 +37,7 @@ from tussle.agents.fite_solver import (
 )
 from tussle.runner import run_match
 
-DATA = Path(__file__).resolve().parents[1] / "src" / "tussle" / "agents" / "data" / "fite_strategy.json"
+DATA = Path(__file__).resolve().parents[1] / "src" / "tussle" / "games" / "fite" / "strategy.json"
 
 
 def file_text(data: dict[str, Any]) -> str:
@@ -131,7 +131,7 @@ def measure(games: int, jobs: int) -> str:
         "|---|---|---|",
     ]
     start = START_DICE
-    from tussle.agents.fite_solved import shipped_strategy
+    from tussle.games.fite.solved import shipped_strategy
 
     strategy = shipped_strategy()
     for pa in POWERS:

@@ -21,18 +21,12 @@ from hypothesis import strategies as st
 import toy_game
 import tussle
 from tussle import CHANCE, ActionError, State, load_game
-from tussle.adapters.encoding import (
-    EncodingError,
-    FightCodec,
-    FightopiaCodec,
-    FiteCodec,
-    GameEncoding,
-    IndexArray,
-    RoboPigsCodec,
-    TankChessCodec,
-    encoding_for,
-    fight_cards,
-)
+from tussle.adapters.encoding import EncodingError, GameEncoding, IndexArray, encoding_for
+from tussle.games.fight.encoding import FightCodec, fight_cards
+from tussle.games.fightopia.encoding import FightopiaCodec
+from tussle.games.fite.encoding import FiteCodec
+from tussle.games.robo_pigs.encoding import RoboPigsCodec
+from tussle.games.tank_chess.encoding import TankChessCodec
 
 #: (game id, players, options) played at random; limits keep each game short.
 CASES: list[tuple[str, int | None, dict[str, Any]]] = [
@@ -40,6 +34,7 @@ CASES: list[tuple[str, int | None, dict[str, Any]]] = [
     ("robo-pigs", None, {"round_limit": 12, "extra_x": True}),
     ("fite", None, {}),
     ("fite", None, {"power_a": "cunning", "power_b": "swift"}),
+    ("fite", None, {"turn_dice": "any", "power_a": "cunning", "power_b": "cunning"}),
     ("fightopia", None, {"ply_limit": 200}),
     ("tank-chess", None, {"ply_limit": 60}),
     ("tank-chess", None, {"ply_limit": 40, "size": 20}),
@@ -215,7 +210,7 @@ def test_text_without_an_index_is_an_encoding_error() -> None:
 
 def test_a_game_without_an_encoding_is_refused() -> None:
     with (
-        toy_game.registered(),
+        toy_game.registered(toy_game.BareDiceRace),
         pytest.raises(EncodingError, match="no integer encoding for the game 'dice-race'"),
     ):
         encoding_for(load_game("dice-race"))
@@ -252,6 +247,14 @@ def test_robo_pigs_labels_encode_back(index: int) -> None:
 def test_fite_labels_encode_back(index: int) -> None:
     codec = FiteCodec()
     assert codec.encode(codec.label(index)) == index
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=0, max_value=18012))
+def test_fite_labels_encode_back_when_the_opponents_dice_turn(index: int) -> None:
+    codec = FiteCodec("any")
+    assert codec.encode(codec.label(index)) == index
+    assert encoding_for(load_game("fite", turn_dice="any")).num_actions == codec.num_actions == 18013
 
 
 @settings(max_examples=200, deadline=None)

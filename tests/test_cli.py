@@ -337,7 +337,7 @@ def test_play_against_random_to_the_end(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     out = result.stdout
     assert "  'zzz'" in out  # the one-line error, then asked again
-    assert "legal actions, for example:" in out  # the help for a huge action set
+    assert "legal actions now, for example:" in out  # the help for a huge action set
     assert "Round 2" in out or "round 2" in out
     assert out.rstrip().splitlines()[-2].startswith(("Draw", "Pig"))
     record = Record.load(path)
@@ -423,7 +423,7 @@ def test_play_small_game_lists_actions_and_shows_the_opponents_moves(tmp_path: P
     assert result.exit_code == 0, result.stderr
     out = result.stdout
     assert "Take Away: player 0 = human, player 1 = medium" in out  # the default level, in every game
-    assert "2 legal actions:" in out
+    assert "2 legal actions now:" in out
     assert "'3': take 1 or 2 stones" in out
     record = Record.load(path)
     for player, text in record.events:

@@ -7,8 +7,12 @@ round-trips through its notation, and at a sample of moments the costlier
 promises: observations are plain JSON data, clones are independent, resampling
 keeps what a player has seen (the no-leak check), a simultaneous submission is
 invisible to the other players, and illegal or out-of-turn actions are refused
-without changing anything. At the end the game's record must replay, also after
-a trip through JSON, to the same states.
+without changing anything. The public view (``observation(PUBLIC)``, what a
+spectator sees) is checked as one more seat: plain data, kept by every player's
+resample (what is public, everybody knows, so no resample may change it: the
+no-leak check of the public view), unchanged by a secret submission. At the
+end the game's record must replay, also after a trip through JSON, to the same
+states.
 
 New games are covered as soon as they are registered.
 """
@@ -26,7 +30,7 @@ import pytest
 
 import toy_game
 import tussle
-from tussle import CHANCE, ActionError, Dynamics, Game, Record, State, TussleError
+from tussle import CHANCE, PUBLIC, ActionError, Dynamics, Game, Record, State, TussleError
 from tussle.game import Actions
 
 #: A random playout that has not ended after this many events is a failure.
@@ -74,14 +78,18 @@ VARIANTS = [v for game_id in tussle.game_ids() for v in variants(game_id)]
 CASES = [(v, seed) for v in VARIANTS for seed in v.seeds]
 
 
+def seats(state: State) -> tuple[int, ...]:
+    """Every seat that observes: the players, then PUBLIC (the public view, a spectator's)."""
+    return (*range(state.num_players), PUBLIC)
+
+
 def snapshot(state: State) -> tuple[Any, ...]:
-    """Everything anybody can read off a state, to tell whether it changed."""
-    n = state.num_players
+    """Everything anybody can read off a state, spectators included, to tell whether it changed."""
     return (
         state.render(),
         state.to_act(),
-        [state.observation(p) for p in range(n)],
-        [state.observation_text(p) for p in range(n)],
+        [state.observation(p) for p in seats(state)],
+        [state.observation_text(p) for p in seats(state)],
         state.result(),
     )
 
@@ -167,6 +175,7 @@ class Playout:
         for p in range(n):
             if p not in acting:
                 assert len(state.legal_actions(p)) == 0, f"{where}: player {p} has actions out of turn"
+        assert len(state.legal_actions(PUBLIC)) == 0, f"{where}: the public (a spectator) has actions"
         return acting
 
     def check_chance(self, where: str, every: bool) -> None:
@@ -218,13 +227,15 @@ class Playout:
         assert len(texts) == len(set(picked)), f"{where}: two legal actions share a notation"
 
     def check_observations(self, where: str) -> None:
+        """Every seat's observation, the public view's too, is plain JSON data; its text a string."""
         state = self.state
-        for p in range(state.num_players):
+        for p in seats(state):
             obs = state.observation(p)
             assert isinstance(obs, dict), where
             assert is_plain_json(obs), f"{where}: observation({p}) is not plain JSON data: {obs!r}"
             assert json.loads(json.dumps(obs)) == obs, f"{where}: observation({p}) changes through JSON"
-            assert isinstance(state.observation_text(p), str), where
+            assert isinstance(state.observation_text(p), str), f"{where}: observation_text({p}) is not text"
+        assert state.public_observation() == state.observation(PUBLIC), where
         assert isinstance(state.render(), str), where
 
     def check_clone(self, where: str) -> None:
@@ -258,9 +269,17 @@ class Playout:
             assert snapshot(unchecked) == snapshot(checked), f"{where}: apply_unchecked differs from apply"
 
     def check_resample(self, where: str) -> None:
+        """Resampling for a seat keeps what it sees; for every seat, it keeps the public view.
+
+        The public view is what every player knows, so a state resampled for any
+        player (or for PUBLIC itself) shows it unchanged: a difference means the
+        public view shows something that player could not see (a leak).
+        """
         state = self.state
         before = snapshot(state)
-        for p in range(state.num_players):
+        public, public_text = state.observation(PUBLIC), state.observation_text(PUBLIC)
+        leak = "it shows what the player cannot see, or the resample redrew something public"
+        for p in seats(state):
             other = state.resample(p, self.rng)
             assert other is not state
             here = f"{where}, resample({p})"
@@ -268,6 +287,10 @@ class Playout:
             assert other.observation(p) == state.observation(p), f"{here}: observation({p}) differs (a leak?)"
             assert other.observation_text(p) == state.observation_text(p), (
                 f"{here}: observation_text({p}) differs (a leak?)"
+            )
+            assert other.observation(PUBLIC) == public, f"{here}: the public view differs ({leak})"
+            assert other.observation_text(PUBLIC) == public_text, (
+                f"{here}: the public view's text differs ({leak})"
             )
             mine, theirs = state.legal_actions(p), other.legal_actions(p)
             assert len(mine) == len(theirs), f"{here}: {len(mine)} legal actions became {len(theirs)}"
@@ -281,14 +304,13 @@ class Playout:
         assert snapshot(state) == before, f"{where}: resample changed the original"
 
     def check_secret_submissions(self, acting: tuple[int, ...], where: str) -> None:
-        """At a simultaneous step, nothing about one player's submission reaches the others."""
+        """At a simultaneous step, no player's submission reaches the others or the public view."""
         if len(acting) < 2 or CHANCE in acting:
             return
         state = self.state
-        n = state.num_players
         for p in acting:
             copy = state.clone()
-            others = [q for q in range(n) if q != p]
+            others = [q for q in seats(state) if q != p]
             before = {q: (copy.observation(q), copy.observation_text(q)) for q in others}
             copy.apply(p, copy.legal_actions(p).sample(self.rng))
             for q in others:
@@ -344,6 +366,10 @@ class Playout:
                 for action, text in some_legal + self.seen.get(p, [])[-2:]:
                     refused(p, action)
                     refused_text(p, text)
+        # The public (a spectator) never acts.
+        for action, text in some_legal:
+            refused(PUBLIC, action)
+            refused_text(PUBLIC, text)
 
     # --- the playout ----------------------------------------------------------
 
@@ -424,7 +450,7 @@ class Playout:
             assert [s.render() for s in states] == renders, f"{where}: the replay differs from the game"
             final = states[-1]
             assert final.result() == state.result(), f"{where}: the replay ends with another result"
-            for p in range(state.num_players):
+            for p in seats(state):
                 assert final.observation(p) == state.observation(p), f"{where}: observation({p}) differs"
                 assert final.observation_text(p) == state.observation_text(p), where
         assert Record.loads(record.dumps()).to_json() == record.to_json(), f"{where}: JSON round trip"

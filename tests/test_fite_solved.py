@@ -16,8 +16,12 @@ from hypothesis import strategies as st
 from tussle import CHANCE, load_game
 from tussle.agents import agent_names, make_agent, parse_spec
 from tussle.agents.base import PlayerView
-from tussle.agents.fite_solved import FiteSolvedAgent, shipped_strategy, tactical_choices
-from tussle.agents.fite_solver import (
+from tussle.errors import AgentError
+from tussle.game import State
+from tussle.games.fite.notation import parse_tactic
+from tussle.games.fite.rules import apply_tactic, tactic_actions
+from tussle.games.fite.solved import FiteSolvedAgent, shipped_strategy, tactical_choices
+from tussle.games.fite.solver import (
     LOCATION_PAIRS,
     LOCATIONS,
     POWERS,
@@ -37,10 +41,6 @@ from tussle.agents.fite_solver import (
     uncancelled,
     uncancelled_by_counts,
 )
-from tussle.errors import AgentError
-from tussle.game import State
-from tussle.games.fite.notation import parse_tactic
-from tussle.games.fite.rules import apply_tactic, tactic_actions
 from tussle.runner import play_game
 
 # --- matrix games -----------------------------------------------------------------
@@ -386,6 +386,14 @@ def test_the_spec_names_the_agent_whole() -> None:
 def test_bad_specs_are_refused_in_one_line(spec: str, game: str, message: str) -> None:
     with pytest.raises(AgentError, match=message):
         make_agent(spec, load_game(game), 0, seed=1)
+
+
+def test_the_other_reading_of_the_tactical_turn_is_refused_in_one_line() -> None:
+    # The model turns a fighter's own dice only (ruling 7's default reading).
+    with pytest.raises(AgentError, match="models only turn_dice=own") as info:
+        make_agent("fite:solved", load_game("fite", turn_dice="any"), 0, seed=1)
+    assert "\n" not in str(info.value)
+    assert isinstance(make_agent("fite:solved", load_game("fite", turn_dice="own"), 0), FiteSolvedAgent)
 
 
 @pytest.mark.parametrize(

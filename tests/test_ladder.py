@@ -364,7 +364,8 @@ def test_a_game_without_two_player_games_is_refused(monkeypatch: pytest.MonkeyPa
         (["random", "x="], 2, {}, AgentError, "NAME=SPEC"),
         (["random", "human"], 2, {}, AgentError, "needs a person"),
         (["random", "nobody"], 2, {}, AgentError, "unknown agent"),
-        (["random", "rule"], 0, {}, TussleError, "at least 1 game"),
+        (["random", "rule"], 0, {}, TussleError, "an even number of games per pair"),
+        (["random", "rule"], 3, {}, TussleError, "both ways round\\), not 3"),
         (["random", "rule"], 2, {"speed": 3}, OptionError, "no option 'speed'"),
         (["random", "rule"], 2, {"round_limit": -1}, OptionError, "round_limit"),
     ],
@@ -452,7 +453,7 @@ def test_ladder_has_help_with_examples() -> None:
         (["no-such-game", "random", "rule"], ["unknown game"]),
         (["robo-pigs"], ["AGENT"]),
         (["robo-pigs", "random", "rule", "--reuse", "no-such-file.json"], ["cannot read no-such-file.json"]),
-        (["robo-pigs", "random", "rule", "--reuse", "pyproject.toml"], ["pyproject.toml is not JSON"]),
+        (["robo-pigs", "random", "rule", "--reuse", "pyproject.toml"], ["pyproject.toml: not valid JSON"]),
         (["robo-pigs", "random", "rule", "--record", "pyproject.toml/games"], ["record directory"]),
     ],
 )

@@ -138,7 +138,11 @@ def test_an_unfinished_game_is_a_valid_record(race_doc: dict[str, Any]) -> None:
     [
         ("", "not valid JSON: Expecting value at line 1 column 1"),
         ('{"game": "robo-pigs", "events": [}', "not valid JSON: Expecting value at line 1 column 34"),
-        ("[" * 100_000, "not a record: JSON nested too deeply"),
+        ("[" * 100_000, "not valid JSON: nested too deeply"),
+        (
+            '{"game": "fite", "events": [], "options": {"turn_limit": ' + "9" * 5000 + "}}",
+            "not valid JSON: a number of 5,000 digits (at most 18)",
+        ),
         ("[]", "a record must be a JSON object"),
         ("42", "a record must be a JSON object"),
     ],
@@ -304,3 +308,11 @@ def test_an_incomplete_or_padded_result_is_refused(race_doc: dict[str, Any]) -> 
     assert rejected(race_doc | {"result": result | {"reason": "luck"}}).startswith(
         "the record's result has reason"
     )
+
+
+def test_a_replay_walks_one_state_not_a_copy_per_event() -> None:
+    # A long record replays in constant memory: the walk moves one state along.
+    _, record = play("robo-pigs", 3, round_limit=30)
+    walked = {id(state) for state in record.walk()}
+    assert len(walked) == 1
+    assert record.final_state().position() == record.replay()[-1].position()

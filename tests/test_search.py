@@ -13,28 +13,23 @@ from typing import Any
 
 import pytest
 
+from test_hidden_information import SamplesFrom
 from tussle import AgentError, load_game, simulation_options
 from tussle.agents import agent_names, make_agent
 from tussle.agents.base import PlayerView
-from tussle.agents.fightopia import evaluate as rule_evaluate
-from tussle.agents.levels import LEVEL_NAMES, LEVELS, LevelAgent, level_spec
-from tussle.agents.search.games import (
-    FightopiaPolicy,
-    FightPolicy,
-    RoboPigsPolicy,
-    TankChessPolicy,
-    _arena_key,
-    escape_distance,
-    escape_steps,
-    fightopia_score,
-)
-from tussle.agents.search.mcts import Mcts
-from tussle.agents.search.policy import GamePolicy
-from tussle.game import CHANCE, Game, State
+from tussle.agents.levels import LEVEL_NAMES, LevelAgent, level_spec
+from tussle.game import CHANCE, PUBLIC, Game, State
 from tussle.games.fight import default_deck
 from tussle.games.fight.cards import FAMILIES
-from tussle.registry import game_ids
+from tussle.games.fight.search import FightPolicy, _arena_key
+from tussle.games.fightopia.rule_agent import evaluate as rule_evaluate
+from tussle.games.fightopia.search import FightopiaPolicy, fightopia_score
+from tussle.games.robo_pigs.search import RoboPigsPolicy
+from tussle.games.tank_chess.search import TankChessPolicy, escape_distance, escape_steps
+from tussle.registry import game_ids, game_info
 from tussle.runner import play_game
+from tussle.search.mcts import Mcts
+from tussle.search.policy import GamePolicy
 
 # Short games: options that end them early, so that a few games take a moment.
 SHORT: dict[str, dict[str, Any]] = {
@@ -140,9 +135,13 @@ def test_a_level_plays_each_game_from_the_table() -> None:
         assert agent.inner.spec == level_spec(game_id, "easy")
 
 
+def levels_of(game_id: str) -> dict[str, str]:
+    return dict(game_info(game_id).hooks.levels)
+
+
 def test_every_game_has_every_level_and_each_names_a_working_agent() -> None:
-    assert set(LEVELS) == set(game_ids())
-    for game_id, levels in LEVELS.items():
+    for game_id in game_ids():
+        levels = levels_of(game_id)
         assert tuple(levels) == LEVEL_NAMES
         game = short_game(game_id)
         for spec in levels.values():
@@ -193,19 +192,6 @@ def test_the_opponents_secret_split_does_not_change_the_choice(name: str) -> Non
     assert len(choices) == 1
 
 
-class _SamplesFrom(PlayerView):
-    """A view of one state whose sampled states come from another one that the player cannot tell apart."""
-
-    __slots__ = ("source",)
-
-    def __init__(self, state: State, player: int, source: State) -> None:
-        super().__init__(state, player)
-        self.source = source
-
-    def sample_state(self, rng: random.Random) -> State:
-        return self.source.resample(self.player, rng)
-
-
 def test_the_hands_of_the_other_players_do_not_change_the_choice() -> None:
     """Two Fight! states that differ only in what p0 cannot see: p0's choice is the same.
 
@@ -225,7 +211,7 @@ def test_the_hands_of_the_other_players_do_not_change_the_choice() -> None:
     choices = set()
     for true_state in (state, other):
         agent = make_agent("ismcts:iterations=80", game, 0, seed=3)
-        choices.add(agent.act(_SamplesFrom(true_state, 0, state)))
+        choices.add(agent.act(SamplesFrom(true_state, 0, state)))
     assert len(choices) == 1
 
 
@@ -243,7 +229,7 @@ def _fight_play_step(seed: int) -> State:
 @pytest.mark.parametrize("seed", range(12))
 def test_the_fight_opponent_model_takes_the_arena_if_it_can_else_plays_its_worst_main(seed: int) -> None:
     state = _fight_play_step(seed)
-    obs = state.observation(-2)
+    obs = state.observation(PUBLIC)
     deck = default_deck()
     condition = deck.arena(obs["arena"]["name"]).condition
     table = obs["seats"][0]["main"]
@@ -494,7 +480,8 @@ def test_the_docs_show_the_shipped_levels() -> None:
     root = Path(__file__).resolve().parent.parent
     agents_doc = (root / "docs" / "agents.md").read_text(encoding="utf-8")
     strength_doc = (root / "docs" / "strength.md").read_text(encoding="utf-8")
-    for game_id, levels in LEVELS.items():
+    for game_id in game_ids():
+        levels = levels_of(game_id)
         row = f"| {game_id} | " + " | ".join(f"`{levels[name]}`" for name in LEVEL_NAMES) + " |"
         assert row in agents_doc, row
         section = strength_doc.split(f"(`{game_id}`)\n", 1)[1].split("\n## ", 1)[0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +137,7 @@ def test_records_replay_and_carry_the_entrants_powers(tmp_path: Path) -> None:
         "fite", entrants("ann=rule:brutal", "bob=random:tough"), seed=1, record_dir=str(tmp_path)
     )
     for game in t.rounds[0].matches[0].games:
+        assert game.record is not None
         record = Record.load(game.record)
         final = record.replay()[-1]
         seat_of = {name: s for s, name in enumerate(game.seats)}
@@ -146,16 +148,28 @@ def test_records_replay_and_carry_the_entrants_powers(tmp_path: Path) -> None:
         assert (game.seats[result.winner] if result.winner is not None else None) == game.winner
 
 
-def test_a_temporary_record_directory_is_made_and_named() -> None:
-    t = run_tournament("fite", entrants("a=random", "b=random"), seed=2)
-    path = Path(t.record_dir)
+def test_without_a_record_folder_nothing_is_written_or_left_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    tempfile.tempdir = None  # so that a temporary folder, if one were made, would land in tmp_path
     try:
-        assert path.is_dir() and any(path.iterdir())
-        assert t.to_json()["record_dir"] == t.record_dir
+        t = run_tournament("fite", entrants("a=random", "b=random"), seed=2)
     finally:
-        for f in path.iterdir():
-            f.unlink()
-        path.rmdir()
+        tempfile.tempdir = None
+    assert list(tmp_path.iterdir()) == []
+    data = t.to_json()
+    assert data["record_dir"] is None
+    assert all(g["record"] is None for r in data["rounds"] for m in r["matches"] for g in m["games"])
+
+
+def test_an_entrant_may_be_a_games_own_agent() -> None:
+    # fite:solved has a colon of its own: it is an agent, not the power "solved".
+    t = run_tournament("fite", entrants("a=fite:solved", "b=random:brutal"), seed=1)
+    assert t.entrants[0] == Entrant("a", "fite:solved", None)
+    with pytest.raises(OptionError, match="'brutel' is not a power of fite"):
+        run_tournament("fite", entrants("a=rule:brutel", "b=random"))
 
 
 # --- drawn games -------------------------------------------------------------------------

@@ -18,11 +18,14 @@ from tussle.errors import (
 )
 from tussle.game import (
     CHANCE,
+    PUBLIC,
     Actions,
+    AgentHook,
     ChanceMode,
     Dynamics,
     Game,
     GameInfo,
+    Hooks,
     Information,
     ListActions,
     Option,
@@ -36,13 +39,16 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CHANCE",
+    "PUBLIC",
     "ActionError",
     "Actions",
     "AgentError",
+    "AgentHook",
     "ChanceMode",
     "Dynamics",
     "Game",
     "GameInfo",
+    "Hooks",
     "Information",
     "ListActions",
     "Option",

@@ -19,7 +19,7 @@ Per game it times, each for a budget of CPU seconds:
 
 With ``compare`` it also times random playouts of chess with python-chess in
 the same run, as a yardstick, and sets each game's playout rate against it
-(:data:`TARGETS`). Times are the CPU time of this process, which is steadier
+(:func:`targets`, which each game declares). Times are the CPU time of this process, which is steadier
 than wall-clock time on a busy machine; a fixed seed makes every run play the
 same games.
 
@@ -44,7 +44,7 @@ from typing import Any
 from tussle.agents import make_agent
 from tussle.agents.base import PlayerView
 from tussle.errors import AgentError, TussleError
-from tussle.game import CHANCE, Game, State
+from tussle.game import CHANCE, Dynamics, Game, Information, State
 from tussle.registry import game_ids, game_info, load_game, simulation_options
 
 #: The default CPU seconds of each measurement.
@@ -54,15 +54,31 @@ DEFAULT_SEED = 1
 #: The agent spec whose search speed is measured by default.
 DEFAULT_SEARCH = "medium"
 
-#: Random-playout steps per second each game should reach, as a multiple of
-#: chess's (python-chess) in the same run.
-TARGETS: dict[str, float] = {
-    "fightopia": 1.0,
-    "tank-chess": 1.0,
-    "robo-pigs": 5.0,
-    "fite": 5.0,
-    "fight": 5.0,
-}
+
+def targets() -> dict[str, float]:
+    """Random-playout steps per second each game should reach, as a multiple of chess's in the same run.
+
+    Each game declares its own (``GameInfo.hooks.bench_target``).
+
+    >>> targets()["fightopia"]
+    1.0
+    """
+    return {
+        game_id: target
+        for game_id in game_ids()
+        if (target := game_info(game_id).hooks.bench_target) is not None
+    }
+
+
+def openspiel_games() -> list[str]:
+    """The games OpenSpiel's MCTSBot can search through the adapter: sequential, of perfect information."""
+    return [
+        game_id
+        for game_id in game_ids()
+        if game_info(game_id).dynamics == Dynamics.SEQUENTIAL
+        and game_info(game_id).information == Information.PERFECT
+    ]
+
 
 #: Positions kept from random play for the legal-action and search measurements.
 _POSITIONS = 240
@@ -484,6 +500,6 @@ def run_bench(
         figures = measure_game(game_id, seconds, seed=seed, search=search, on_step=on_step)
         if report.chess is not None and report.chess.steps_per_s > 0:
             figures.ratio = figures.playout.steps_per_s / report.chess.steps_per_s
-            figures.target = TARGETS.get(game_id)
+            figures.target = game_info(game_id).hooks.bench_target
         report.games.append(figures)
     return report

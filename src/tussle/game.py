@@ -7,28 +7,39 @@ applies one player's action at a time (:meth:`State.apply`). Chance is a player
 (:data:`CHANCE`) whose outcomes come with probabilities. A simultaneous step is
 several players in :meth:`State.to_act` at once; it resolves when the last of
 them has submitted, and until then a submission changes nothing that another
-player can observe.
+player (or a spectator, :data:`PUBLIC`) can observe.
 
 Actions are small immutable game-specific values. Each has one canonical
 notation string per game (:meth:`State.action_to_str`, :meth:`State.parse_action`),
 which is what records, the CLI and people use.
+
+Observations are per seat: :meth:`State.observation` of a player shows what that
+player sees, and of :data:`PUBLIC` (the seat of nobody) what every player and a
+spectator may see, the public view.
 """
 
 from __future__ import annotations
 
 import difflib
 import enum
+import importlib
 import random
+import re
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, TypeVar
 
-from tussle.errors import ActionError, OptionError, PositionError
+from tussle.errors import ActionError, OptionError, PositionError, shorten
 
 #: The player id of chance (nature) in :meth:`State.to_act` and in records.
 CHANCE = -1
+#: The seat of nobody: what every player and a spectator may see. ``observation(PUBLIC)``
+#: and ``observation_text(PUBLIC)`` are the public view; PUBLIC never acts.
+PUBLIC = -2
 
 Action = Hashable
 A = TypeVar("A", bound=Hashable)
@@ -112,41 +123,151 @@ class Option:
                 return True
             if text in ("0", "false", "no", "off"):
                 return False
-            raise OptionError(f"{where}: {value!r} is not a boolean (use true or false)")
+            raise OptionError(f"{where}: {shorten(str(value))} is not a boolean (use true or false)")
         if self.kind == "int":
             number = _as_int(value)
             if number is None:
-                raise OptionError(f"{where}: {value!r} is not an integer")
+                raise OptionError(f"{where}: {shorten(value)} is not an integer{_too_long(value)}")
             if self.minimum is not None and number < self.minimum:
                 raise OptionError(f"{where}: {number} is below the minimum {self.minimum}")
             if self.maximum is not None and number > self.maximum:
                 raise OptionError(f"{where}: {number} is above the maximum {self.maximum}")
             return number
         if self.kind == "choice":
-            text = str(value)
-            if text not in self.choices:
-                raise OptionError(f"{where}: {text!r} is not one of {', '.join(self.choices)}")
-            return text
+            # Read without regard to case or spaces around, like booleans; kept as declared.
+            text = str(value).strip().lower()
+            for choice in self.choices:
+                if choice.lower() == text:
+                    return choice
+            raise OptionError(f"{where}: {shorten(str(value))} is not one of {', '.join(self.choices)}")
         if not isinstance(value, str):
-            raise OptionError(f"{where}: {value!r} is not a string")
+            raise OptionError(f"{where}: {shorten(value)} is not a string")
         return value
+
+
+#: The longest action text any game reads; real ones are a few dozen characters.
+MAX_ACTION_CHARS = 200
+#: The most digits a number may have anywhere tussle reads one (options, notation, positions).
+MAX_DIGITS = 18
+#: The longest position text any game reads (a 20x20 Tank Chess position is under 1,000).
+MAX_POSITION_CHARS = 10_000
+_NUMBER = re.compile(r"\d+")
+
+
+def check_position(text: str) -> None:
+    """Refuse a position text no game can mean (too long, a huge number, other digits): PositionError.
+
+    >>> check_position("1" * 20)
+    Traceback (most recent call last):
+    tussle.errors.PositionError: '11111111111111111111': a number of 20 digits is more than any game reads
+    """
+    if len(text) > MAX_POSITION_CHARS:
+        raise PositionError(
+            f"{shorten(text)} is too long for any position (at most {MAX_POSITION_CHARS:,} characters)"
+        )
+    try:
+        _check_numbers(text)
+    except ActionError as exc:
+        raise PositionError(str(exc)) from None
+
+
+def _check_numbers(text: str) -> None:
+    for match in _NUMBER.finditer(text):
+        number = match.group()
+        if not number.isascii():
+            raise ActionError(f"{shorten(text)}: only the digits 0-9 are read")
+        if len(number) > MAX_DIGITS:
+            raise ActionError(
+                f"{shorten(text)}: a number of {len(number):,} digits is more than any game reads"
+            )
+
+
+def check_notation(text: str) -> None:
+    """Refuse text no game's notation can mean, before a game's parser sees it: ActionError.
+
+    Too long, a number of more than :data:`MAX_DIGITS` digits, or a digit
+    other than 0-9 (Python's ``int`` reads other scripts' digits; notation
+    does not).
+
+    >>> check_notation("tac " + "9" * 20)
+    Traceback (most recent call last):
+    tussle.errors.ActionError: 'tac 99999999999999999999': a number of 20 digits is more than any game reads
+    >>> check_notation("off ١")
+    Traceback (most recent call last):
+    tussle.errors.ActionError: 'off ١': only the digits 0-9 are read
+    """
+    if len(text) > MAX_ACTION_CHARS:
+        raise ActionError(
+            f"{shorten(text)} is too long for any action (at most {MAX_ACTION_CHARS} characters)"
+        )
+    _check_numbers(text)
+
+
+def _too_long(value: Any) -> str:
+    """Why a number is not read when it has too many digits (``''`` otherwise)."""
+    digits = str(value).strip().lstrip("+-") if isinstance(value, str) else ""
+    if digits.isascii() and digits.isdigit() and len(digits) > MAX_DIGITS:
+        return f" tussle reads: {len(digits):,} digits, at most {MAX_DIGITS}"
+    return ""
 
 
 def _as_int(value: Any) -> int | None:
-    """``value`` as an int if it is one (or a string or whole float naming one), else None."""
+    """``value`` as an int if it is one (or a string or whole float naming one), else None.
+
+    Numbers of more than :data:`MAX_DIGITS` digits are not read: no option needs
+    one, and Python refuses to convert the longest of them at all.
+    """
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
-        return value
+        return value if -(10**MAX_DIGITS) < value < 10**MAX_DIGITS else None
     if isinstance(value, float):
         return int(value) if value.is_integer() else None
     if isinstance(value, str):
         text = value.strip()
         digits = text[1:] if text[:1] in "+-" else text
         # Only ASCII digits: int() would also take '1_000' and other scripts' digits.
-        if digits.isascii() and digits.isdigit():
+        if digits.isascii() and digits.isdigit() and len(digits) <= MAX_DIGITS:
             return int(text)
     return None
+
+
+@dataclass(frozen=True)
+class AgentHook:
+    """An agent that plays one game only, declared by that game: ``<game>:<name>`` in agent specs."""
+
+    name: str
+    target: str
+    help: str
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """Where a game's optional parts live, as data: generic code reaches a game only through these.
+
+    Each target is ``"module:attribute"``; a module starting with ``.`` is
+    relative to the game's own package, so that a game's folder can move whole.
+    Nothing is imported until it is used (:meth:`Game.hook`), which keeps
+    ``import tussle`` and ``tussle games`` quick and numpy out of play.
+
+    >>> Hooks(rule_agent=".rule_agent:DiceRule").rule_agent
+    '.rule_agent:DiceRule'
+    """
+
+    rule_agent: str = ""
+    """The rule-of-thumb agent class (the ``rule`` agent spec)."""
+    search: str = ""
+    """The search policy class (evaluation, playouts, move order) of the search agents."""
+    encoding: str = ""
+    """A function of a :class:`Game` that returns its integer action and array encoding (RL adapters)."""
+    levels: tuple[tuple[str, str], ...] = ()
+    """The agent spec behind each level (``easy``, ``medium``, ``hard``), chosen by measurement."""
+    agents: tuple[AgentHook, ...] = ()
+    """Agents for this game only (``fite:solved``)."""
+    bench_target: float | None = None
+    """Random-playout speed ``tussle bench --compare`` expects, as a multiple of chess's."""
+    rules: str = ""
+    """A Markdown file of the game's folder: the rules in brief and the notation (``tussle rules``)."""
 
 
 @dataclass(frozen=True)
@@ -173,6 +294,8 @@ class GameInfo:
     ladders, benchmarks and the conformance tests take these instead, so that
     every game between programs ends (see :func:`tussle.registry.simulation_options`).
     """
+    hooks: Hooks = Hooks()
+    """The game's optional parts beyond its rules: computer players, encoding (see :class:`Hooks`)."""
 
     def __post_init__(self) -> None:
         # A badly declared game is a bug, caught when it is imported.
@@ -360,6 +483,41 @@ class Game(ABC):
         """A state from position notation; games with :attr:`GameInfo.has_position` override it."""
         raise PositionError(f"{self.info.id} has no position notation")
 
+    def length_bound(self) -> tuple[int, int] | None:
+        """The most (player decisions, chance events) one game can take, or None if unbounded.
+
+        Games whose length a limit option bounds override it; a limit that is
+        off leaves the game unbounded.
+        """
+        return None
+
+    @classmethod
+    def rules_text(cls) -> str | None:
+        """The rules in brief and the notation (the file ``info.hooks.rules`` names), or None.
+
+        >>> from tussle import load_game
+        >>> load_game("robo-pigs").rules_text().splitlines()[0]
+        '# Robo Battle Pigs: the rules in brief'
+        """
+        name = cls.info.hooks.rules
+        if not name:
+            return None
+        module = sys.modules[cls.__module__]
+        folder = Path(module.__file__ or ".").parent
+        return (folder / name).read_text(encoding="utf-8")
+
+    @classmethod
+    def hook(cls, target: str) -> Any:
+        """The object that a :class:`Hooks` target names, imported now (relative to this game's package).
+
+        >>> from tussle import load_game
+        >>> load_game("fite").hook(".rule_agent:FiteRuleAgent").__name__
+        'FiteRuleAgent'
+        """
+        module_name, _, attribute = target.partition(":")
+        package = sys.modules[cls.__module__].__package__
+        return getattr(importlib.import_module(module_name, package), attribute)
+
     def __repr__(self) -> str:
         opts = "".join(f", {k}={v!r}" for k, v in self.non_default_options().items())
         return f"<{type(self).__name__} {self.info.id} players={self.num_players}{opts}>"
@@ -370,6 +528,12 @@ class State(ABC):
 
     The public methods check their input and raise :class:`ActionError` without
     changing the state; subclasses implement the underscored hooks.
+
+    ``observation(PUBLIC)`` and ``observation_text(PUBLIC)`` are the public view,
+    for spectators: exactly what all players know, with nothing hidden from any
+    one of them (no hand, no secret program, no face-down card, no unrevealed
+    submission of a simultaneous step; at most that it was made, where the rules
+    show that). :meth:`public_observation` is a shortcut.
     """
 
     game: Game
@@ -481,15 +645,16 @@ class State(ABC):
         garbled, out of turn or illegal.
         """
         if not isinstance(text, str):
-            raise ActionError(f"{text!r} is not text")
+            raise ActionError(f"{shorten(text)} is not text")
+        check_notation(text)
         acting = self.to_act()
         if player not in acting:
-            raise ActionError(f"{text!r}: {self._out_of_turn(player, acting)}")
+            raise ActionError(f"{shorten(text)}: {self._out_of_turn(player, acting)}")
         action = self._parse_action(player, text)
         if not self._is_possible(player, action):
             if player == CHANCE:
-                raise ActionError(f"{text!r} is not a possible chance outcome now")
-            raise ActionError(f"{text!r} is not legal now{self._why_illegal(player, action)}")
+                raise ActionError(f"{shorten(text)} is not a possible chance outcome now")
+            raise ActionError(f"{shorten(text)} is not legal now{self._why_illegal(player, action)}")
         return action
 
     @abstractmethod
@@ -531,11 +696,31 @@ class State(ABC):
 
     @abstractmethod
     def observation(self, player: int) -> dict[str, JSON]:
-        """What ``player`` sees now, as plain JSON-ready data; never leaks hidden information."""
+        """What ``player`` sees now, as plain JSON-ready data; never leaks hidden information.
+
+        ``player`` is a seat ``0..num_players-1``, or :data:`PUBLIC` for the
+        public view: what every player and a spectator may see. Nothing any
+        player cannot see is in it, so resampling for any player keeps it, and
+        a submission at a simultaneous step leaves it as it was until the step
+        resolves.
+        """
 
     @abstractmethod
     def observation_text(self, player: int) -> str:
-        """What ``player`` sees now, as text for a terminal."""
+        """What ``player`` sees now, as text for a terminal (:data:`PUBLIC`: the public view)."""
+
+    def public_observation(self) -> dict[str, JSON]:
+        """The public view: ``observation(PUBLIC)``, what every player and a spectator may see.
+
+        >>> from tussle import load_game
+        >>> state = load_game("robo-pigs").new_initial_state()
+        >>> _ = state.apply_str(0, "F F F F F")  # a secret program: not in the public view
+        >>> state.public_observation() == state.observation(PUBLIC)
+        True
+        >>> state.public_observation()["my_program"] is None
+        True
+        """
+        return self.observation(PUBLIC)
 
     @abstractmethod
     def render(self) -> str:
@@ -545,7 +730,9 @@ class State(ABC):
         """A random full state consistent with everything ``player`` has seen.
 
         Perfect-information games return a clone; games with hidden information
-        override this to redraw what ``player`` cannot see.
+        override this to redraw what ``player`` cannot see. For :data:`PUBLIC`,
+        everything outside the public view is redrawn. Whoever ``player`` is,
+        the public view stays as it was.
         """
         return self.clone()
 

@@ -38,7 +38,7 @@ from tussle import __version__
 from tussle.agents import make_agent
 from tussle.agents.base import Agent, PlayerView
 from tussle.agents.levels import LEVEL_NAMES, level_spec
-from tussle.errors import AgentError, TussleError, read_text
+from tussle.errors import AgentError, TussleError, parse_json, read_text
 from tussle.registry import game_info, load_game, simulation_options
 from tussle.runner import play_game
 
@@ -547,8 +547,10 @@ def check_ladder(game_id: str, agents: Sequence[str], n: int, options: dict[str,
     twice = [name for i, name in enumerate(names) if name in names[:i]]
     if twice:
         raise AgentError(f"agent {twice[0]!r} is given twice; a ladder needs different agents (or NAME=SPEC)")
-    if n < 1:
-        raise TussleError(f"a ladder needs at least 1 game per pair, not {n}")
+    if n < 2 or n % 2:
+        # Games 2i and 2i + 1 are the same opening with the seats swapped: an odd count
+        # would leave one pair's last game unanswered and favour one seat.
+        raise TussleError(f"a ladder plays an even number of games per pair (both ways round), not {n}")
     for name in options or {}:
         info.option(name)  # an unknown name is a one-line OptionError
     game = load_game(game_id, players=2, **simulation_options(game_id, options))
@@ -679,9 +681,9 @@ def read_ladder(path: str | Path) -> Any:
     """
     text = read_text(path)
     try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise TussleError(f"{path} is not JSON: {exc}") from None
+        return parse_json(text)
+    except TussleError as exc:
+        raise TussleError(f"{path}: {exc}") from None
 
 
 def reusable_games(

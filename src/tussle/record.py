@@ -16,12 +16,14 @@ out-of-turn event is caught and named by its index.
 from __future__ import annotations
 
 import json
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tussle.errors import RecordError, TussleError, read_text
-from tussle.game import CHANCE, JSON, Game, State
+from tussle.errors import RecordError, TussleError, parse_json, read_text, shorten
+from tussle.game import CHANCE, JSON, Game, State, check_position
 from tussle.registry import game_class
 
 FORMAT = "tussle-record"
@@ -132,13 +134,7 @@ class Record:
         Traceback (most recent call last):
         tussle.errors.RecordError: not valid JSON: Expecting value at line 1 column 10
         """
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-        except RecursionError:
-            raise RecordError("not a record: JSON nested too deeply") from None
-        return cls.from_json(data)
+        return cls.from_json(parse_json(text, RecordError))
 
     @classmethod
     def load(cls, path: str | Path) -> Record:
@@ -156,6 +152,7 @@ class Record:
                 cls.info.option(name)
             game = cls(players=self.num_players, **self.options)
             if self.position is not None:
+                check_position(self.position)
                 return game.state_from_position(self.position)
             return game.new_initial_state()
         except TussleError as exc:
@@ -165,17 +162,34 @@ class Record:
         """Every state of the game, from the start to after the last event.
 
         Raises :class:`RecordError` naming the first bad event's index, or a
-        result that does not match the one stored.
+        result that does not match the one stored. A long record is better
+        walked with :meth:`walk`, which keeps one state at a time.
+        """
+        return [state.clone() for state in self.walk()]
+
+    def walk(self) -> Iterator[State]:
+        """The game's state at the start and after each event, as one state changed in place.
+
+        Each state yielded is the same object, moved on by the next event: clone
+        it to keep it. The record is checked as it goes (:meth:`replay`'s errors),
+        the stored result once the last event is applied.
         """
         state = self.initial_state()
-        states = [state.clone()]
+        yield state
         for i, (player, text) in enumerate(self.events):
             try:
                 state.apply_str(player, text)
             except TussleError as exc:
                 who = "chance" if player == CHANCE else f"player {player}"
-                raise RecordError(f"event {i} ({who} {text!r}): {exc}") from None
-            states.append(state.clone())
+                raise RecordError(f"event {i} ({who} {shorten(text)}): {exc}") from None
+            if i == len(self.events) - 1:
+                self._check_result(state)
+            yield state
+        if not self.events:
+            self._check_result(state)
+
+    def _check_result(self, state: State) -> None:
+        """Raise :class:`RecordError` if the stored result is not the one ``state`` has."""
         if self.result is not None:
             actual = state.result()
             if actual is None:
@@ -193,7 +207,8 @@ class Record:
             unknown = sorted(set(self.result) - set(expected))
             if unknown:
                 raise RecordError(f"the record's result has unknown keys: {', '.join(map(repr, unknown))}")
-        return states
 
     def final_state(self) -> State:
-        return self.replay()[-1]
+        """The state after the last event, the whole record checked (one state kept at a time)."""
+        last: State = deque(self.walk(), maxlen=1)[0]
+        return last

@@ -23,13 +23,12 @@ which follows it to whichever seat it gets.
 from __future__ import annotations
 
 import random
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tussle.agents import make_agent
+from tussle.agents import make_agent, parse_spec
 from tussle.errors import AgentError, OptionError, TussleError
 from tussle.registry import game_info, load_game, simulation_options
 from tussle.runner import play_game
@@ -59,6 +58,15 @@ def known_powers(game_id: str) -> tuple[str, ...]:
         if opt.name == seat_option(0) and opt.kind == "choice":
             return opt.choices
     return ()
+
+
+def _is_agent(spec: str) -> bool:
+    """Whether ``spec`` reads whole as an agent spec (``fite:solved`` has a colon of its own)."""
+    try:
+        parse_spec(spec)
+    except AgentError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -108,7 +116,8 @@ class PlayedGame:
     winner: str | None
     reason: str
     events: int
-    record: str
+    record: str | None
+    """Where the game's record was saved (None when the tournament keeps no records)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -160,7 +169,7 @@ class Tournament:
     seed: int
     options: dict[str, Any]
     entrants: list[Entrant]
-    record_dir: str
+    record_dir: str | None
     rounds: list[Round] = field(default_factory=list)
     champion: str = ""
 
@@ -205,7 +214,7 @@ def check_entrants(game_id: str, entrants: Sequence[Entrant], options: dict[str,
     game = load_game(game_id, players=2, **options)
     for e in entrants:
         tail = e.agent.rpartition(":")[2]
-        if powers and ":" in e.agent and "=" not in tail:
+        if powers and ":" in e.agent and "=" not in tail and not _is_agent(e.agent):
             raise OptionError(
                 f"entrant {e.name}: {tail!r} is not a power of {game_id} (powers: {', '.join(powers)})"
             )
@@ -229,16 +238,15 @@ def run_tournament(
 ) -> Tournament:
     """Play a single-elimination tournament and return its bracket.
 
-    Every game's record is saved under ``record_dir`` (a new temporary
-    directory when None, named in the result).
+    Every game's record is saved under ``record_dir``; with None, no record
+    is written and nothing is left behind.
     """
     options = dict(options or {})
     check_entrants(game_id, entrants, options)
     # Games between programs take the game's simulation defaults (a turn limit, say) so that they end.
     options = simulation_options(game_id, options)
-    if record_dir is None:
-        record_dir = tempfile.mkdtemp(prefix="tussle-tournament-")
-    Path(record_dir).mkdir(parents=True, exist_ok=True)
+    if record_dir is not None:
+        Path(record_dir).mkdir(parents=True, exist_ok=True)
     by_name = {e.name: e for e in entrants}
     t = Tournament(game_id, seed, options, list(entrants), record_dir)
     bag = random.Random(f"tournament/{seed}")
@@ -284,8 +292,10 @@ def _play_match(t: Tournament, match: Match, by_name: dict[str, Entrant]) -> Non
         )
         result = state.result()
         assert result is not None
-        path = str(Path(t.record_dir) / f"round{match.round}-match{match.index}-game{attempt}.json")
-        record.save(path)
+        path = None
+        if t.record_dir is not None:
+            path = str(Path(t.record_dir) / f"round{match.round}-match{match.index}-game{attempt}.json")
+            record.save(path)
         winner = seated[result.winner].name if result.winner is not None else None
         match.games.append(
             PlayedGame(

@@ -6,8 +6,10 @@ import ast
 import inspect
 import json
 import math
+import os
 import random
 import re
+import threading
 import tomllib
 from collections import Counter
 from pathlib import Path
@@ -17,11 +19,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import tussle.agents.fight as agent_module
+import tussle.games.fight.rule_agent as agent_module
 from tussle import ActionError, AgentError, OptionError, Record, load_game
 from tussle.agents import make_agent
 from tussle.agents.random_agent import RandomAgent
-from tussle.game import CHANCE
+from tussle.game import CHANCE, PUBLIC
 from tussle.games.fight import Fight, FightState, default_deck, load_deck
 from tussle.games.fight.cards import (
     ALIEN,
@@ -29,6 +31,13 @@ from tussle.games.fight.cards import (
     DEMON,
     FAMILIES,
     HUMAN,
+    MAX_DECK_BYTES,
+    MAX_DIGITS,
+    MAX_EFFECTS,
+    MAX_NESTING,
+    MAX_TEXT,
+    MAX_WARRIORS,
+    POWER_BOUND,
     ROBOT,
     Effect,
     family_mask,
@@ -140,10 +149,17 @@ def power_of(state: FightState, p: int) -> int:
     return state.powers[p]
 
 
+def last_fight(state: FightState, viewer: int = 0) -> dict[str, Any]:
+    """How the Fight just decided ended, as ``viewer`` sees it."""
+    last = state.observation(viewer)["last_fight"]
+    assert isinstance(last, dict)
+    return last
+
+
 def fought(state: FightState) -> list[int | None]:
     """The final powers of the Fight just decided (None: no Main Warrior left)."""
-    assert state.last_fight is not None
-    return [m["power"] if m else None for m in state.last_fight["mains"]]
+    mains = [seat["main"] for seat in last_fight(state)["seats"]]
+    return [None if m is None or m["killed"] else m["final_power"] for m in mains]
 
 
 def random_playout(state: FightState, rng: random.Random, stop: int | None = None) -> FightState:
@@ -408,7 +424,21 @@ def test_the_four_player_example_fight(tmp_path: Path) -> None:
     # The fight is over: Joan takes the Arena.
     assert [len(w) for w in state.won] == [0, 0, 0, 1]
     assert state.deck.arenas[state.won[3][0]].name == "Pit"
-    assert state.last_fight is not None and state.last_fight["winner"] == 3
+    assert last_fight(state)["winner"] == 3
+    # How it ended, for everybody: Phillip's Boost drew five and scored two; Sofia's went down face down.
+    report = last_fight(state, 0)["seats"]
+    assert report[0]["boost"]["effects"] == [{"kind": "power", "seat": 2, "from": 13, "to": 23}]
+    assert report[0]["boost"]["target"] == 2
+    assert report[1]["boost"] == {"family": "Alien", "activated": False, "scored_by": 1}
+    assert report[2]["boost"]["effects"] == [
+        {"kind": "drew", "scored": ["Recruit A", "Recruit B"], "graveyard": ["Beast", "Drone", "Fiend"]}
+    ]
+    assert report[3]["boost"]["effects"] == [
+        {"kind": "power", "seat": 0, "from": 29, "to": 89},
+        {"kind": "power", "seat": 1, "from": 27, "to": 87},
+        {"kind": "power", "seat": 2, "from": 23, "to": 83},
+    ]
+    assert last_fight(state, 1)["seats"][1]["boost"]["name"] == "Sofia's Helper"
     assert [state.glory(p) for p in range(4)] == [0, 1, 2, 7]
     # Everything that stayed on the table went to the Graveyard.
     assert {"Mark's Warrior", "Mark's Helper", "Joan's Helper", "Joan's Warrior"} <= set(
@@ -574,7 +604,7 @@ def test_nobody_wins_when_every_main_warrior_is_killed(tmp_path: Path) -> None:
     assert state.mains == [-1, -1] and state.leader() == -1
     act(state, "score")
     assert state.won == [[], []]
-    assert state.last_fight is not None and state.last_fight["winner"] is None
+    assert last_fight(state)["winner"] is None and last_fight(state)["glory"] == 0
     assert state.glory(1) == 1  # the scored Boost still counts
 
 
@@ -601,6 +631,146 @@ def test_boost_is_hidden_until_activated(tmp_path: Path) -> None:
     assert state.observation(1)["seats"][0]["main"]["name"] == "Tiger"
     act(state, "main Bot boost T1", "activate")
     assert state.observation(1)["seats"][0]["boost"]["name"] == "M1"
+
+
+def report_game(tmp_path: Path) -> FightState:
+    """Four seats: p0 steals p1's face-down Boost, p2's Boost kills its own Main, p3 scores its Boost."""
+    deck = [
+        warrior("Tiger", "Animal", 20),
+        warrior("Broker", "Demon", 5, {"do": "steal_boost", "family": ["Human", "Demon"]}),
+        *fillers(3, family="Animal", prefix="M"),
+        warrior("Bot", "Robot", 12),
+        warrior("Humble", "Human", 4, {"do": "add", "amount": 30, "target": "own"}),
+        *fillers(3, family="Human", prefix="T"),
+        warrior("Nine", "Alien", 9),
+        warrior("Eater", "Robot", 3, {"do": "replace_digit", "from": 9, "to": 0}),
+        *fillers(3, family="Robot", prefix="U"),
+        warrior("Nineteen", "Demon", 19),
+        warrior("Secret", "Human", 8),
+        *fillers(3, family="Demon", prefix="V"),
+        *fillers(20, prefix="X"),
+        *fillers(3, family="Demon", prefix="G"),
+    ]
+    game = make(tmp_path, deck, players=4, family_rule="main")
+    hands = [
+        ["Tiger", "Broker", "M1", "M2", "M3"],
+        ["Bot", "Humble", "T1", "T2", "T3"],
+        ["Nine", "Eater", "U1", "U2", "U3"],
+        ["Nineteen", "Secret", "V1", "V2", "V3"],
+    ]
+    state = deal(game, hands, top="Human")
+    act(state, "main Tiger boost Broker", "main Bot boost Humble", "main Nine boost Eater")
+    act(state, "main Nineteen boost Secret", "activate p1", "activate")
+    assert state.observation(0)["last_fight"] is None  # not scored yet
+    act(state, "score")  # p3, the last Boost: the Fight is scored
+    return state
+
+
+def test_the_views_tell_how_the_last_fight_ended(tmp_path: Path) -> None:
+    state = report_game(tmp_path)
+    last = last_fight(state, 2)
+    assert (last["fight"], last["arena"]["name"], last["winner"], last["glory"]) == (1, "Pit", 0, 7)
+    tiger, bot, nine, nineteen = (seat["main"] for seat in last["seats"])
+    assert (tiger["name"], tiger["final_power"], tiger["killed"]) == ("Tiger", 20, False)
+    assert (bot["name"], bot["final_power"]) == ("Bot", 12)
+    assert (nine["name"], nine["final_power"], nine["killed"]) == ("Nine", 0, True)
+    assert (nineteen["name"], nineteen["final_power"]) == ("Nineteen", 10)
+    broker, humble, eater, secret = (seat["boost"] for seat in last["seats"])
+    assert broker["name"] == "Broker" and broker["target"] == 1 and broker["scored_by"] is None
+    assert broker["effects"] == [{"kind": "stole", "seat": 1, "face_up": False}]
+    assert humble == {"family": "Human", "activated": False, "scored_by": 0}  # p2 sees its back only
+    assert eater["name"] == "Eater" and eater["effects"] == [
+        {"kind": "power", "seat": 2, "from": 9, "to": 0},
+        {"kind": "power", "seat": 3, "from": 19, "to": 10},
+        {"kind": "killed", "seat": 2, "warrior": "Nine", "power": 0},
+    ]
+    assert secret == {"family": "Human", "activated": False, "scored_by": 3}
+    text = state.observation_text(2)
+    section = text[text.index("Fight 1 ended") :]
+    assert "Fight 1 ended: Pit (7 Glory): Power closest to 25 wins; p0 took 7 Glory" in section
+    assert "p0: Main Tiger (Animal 20), final power 20; Boost Broker (Demon 5) activated on p1" in section
+    assert "took p1's Boost [Human]" in section
+    assert "p1: Main Bot (Robot 12), final power 12; Boost [Human] taken by p0" in section
+    assert "p2: Main Nine (Alien 9), killed at 0; Boost Eater (Robot 3) activated" in section
+    assert "p2 9 -> 0; p3 19 -> 10; p2's Nine killed" in section
+    assert "p3: Main Nineteen (Demon 19), final power 10; Boost [Human] scored" in section
+    # The report stays through the draws and the next Fight, until that one is scored.
+    rng = random.Random(1)
+    while state.to_act() == (CHANCE,):
+        state.apply(CHANCE, state.sample_chance(rng))
+    assert state.observation(1)["stage"] == "play" and last_fight(state, 1)["fight"] == 1
+    assert "Fight 1 ended" in state.observation_text(1)
+
+
+def test_the_last_fight_shows_nothing_hidden(tmp_path: Path) -> None:
+    state = report_game(tmp_path)
+    for viewer in range(4):
+        last = last_fight(state, viewer)
+        # A face-down Boost is named only to whoever knows it: p1's to its owner and the thief.
+        assert ("name" in last["seats"][1]["boost"]) == (viewer in (0, 1))
+        assert ("name" in last["seats"][3]["boost"]) == (viewer == 3)
+        text = state.observation_text(viewer)
+        section = text[text.index("Fight 1 ended") :]
+        assert ("Humble" in section) == (viewer in (0, 1))
+        assert ("Secret" in section) == (viewer == 3)
+        hidden = [n for q in range(4) if q != viewer for n in names(state, state.hands[q])]
+        assert hidden and not any(re.search(rf"\b{n}\b", text) for n in hidden), viewer
+        # What a viewer sees of the report does not change when what it cannot see is redrawn.
+        for seed in range(5):
+            other = state.resample(viewer, random.Random(seed))
+            assert other.observation(viewer) == state.observation(viewer)
+            assert other.observation_text(viewer) == text
+    assert "Humble" in state.render() and "Secret" in state.render()
+
+
+def test_the_public_view_names_only_what_is_shown_to_everybody(tmp_path: Path) -> None:
+    state = report_game(tmp_path)
+    public = state.observation(PUBLIC)
+    assert public == state.public_observation() and public["player"] == PUBLIC
+    seats = public["seats"]
+    # Main Warriors and activated Boosts are face up: named.
+    assert [seat["main"]["name"] for seat in public["last_fight"]["seats"]] == [
+        "Tiger",
+        "Bot",
+        "Nine",
+        "Nineteen",
+    ]
+    assert public["last_fight"]["seats"][0]["boost"]["name"] == "Broker"
+    # The stolen Boost (known to its owner and the thief) and the scored one stay face down.
+    assert public["last_fight"]["seats"][1]["boost"] == {
+        "family": "Human",
+        "activated": False,
+        "scored_by": 0,
+    }
+    assert seats[0]["scored"] == [{"family": "Human"}] and seats[3]["scored"] == [{"family": "Human"}]
+    # The Graveyard is public; no hand shows a name.
+    assert all("name" in card for card in public["graveyard"])
+    assert all("name" not in card for seat in seats for card in seat["hand"])
+    text = state.observation_text(PUBLIC)
+    assert "(you)" not in text
+    for name in ("Tiger", "Broker", "Bot", "Nine", "Nineteen"):
+        assert re.search(rf"\b{name}\b", text), name
+    hidden = ["Humble", "Secret", *(n for hand in state.hands for n in names(state, hand))]
+    assert not any(re.search(rf"\b{n}\b", text) for n in hidden)
+    # What every player may name, every player's view names too.
+    for viewer in range(4):
+        mine = state.observation(viewer)
+        assert [seat["main"] for seat in mine["last_fight"]["seats"]] == [
+            seat["main"] for seat in public["last_fight"]["seats"]
+        ]
+        assert mine["graveyard"] == public["graveyard"]
+
+
+def test_resampling_for_the_public_redraws_every_card_not_shown_to_everybody(tmp_path: Path) -> None:
+    state = report_game(tmp_path)
+    public, text = state.observation(PUBLIC), state.observation_text(PUBLIC)
+    redrawn = set()
+    for seed in range(8):
+        other = state.resample(PUBLIC, random.Random(seed))
+        assert other.observation(PUBLIC) == public and other.observation_text(PUBLIC) == text
+        assert names(other, other.graveyard) == names(state, state.graveyard)
+        redrawn.add((tuple(names(other, other.scored[0])), tuple(names(other, other.hands[1]))))
+    assert len(redrawn) > 1  # p0's stolen face-down Boost and the hands are not public
 
 
 def test_hands_are_hidden_from_the_others_but_their_backs_show_the_family() -> None:
@@ -875,6 +1045,49 @@ def test_resample_keeps_what_the_player_saw(seed: int, players: int, stop: int) 
         assert other.result() is not None
 
 
+def backs_game(tmp_path: Path) -> Fight:
+    """p1 holds two Animals apart in hand (A1 at position 0, A2 at 2); p0 plays Humans."""
+    deck = [
+        *fillers(5, family="Human", prefix="H"),
+        warrior("A1", "Animal", 5),
+        warrior("R1", "Robot", 6),
+        warrior("A2", "Animal", 7),
+        warrior("D1", "Demon", 8),
+        warrior("L1", "Alien", 9),
+        *fillers(25, prefix="X"),
+        *fillers(3, family="Demon", prefix="G"),
+    ]
+    return make(tmp_path, deck)
+
+
+def others_views(state: FightState, owner: int) -> list[Any]:
+    return [
+        (state.observation(p), state.observation_text(p)) for p in range(state.game.num_players) if p != owner
+    ]
+
+
+def test_backs_in_hand_do_not_tell_which_card_left_the_hand(tmp_path: Path) -> None:
+    game = backs_game(tmp_path)
+    views = []
+    for boost in ("A1", "A2"):  # the first Animal in p1's hand, or the second
+        state = deal(game, [["H1", "H2", "H3", "H4", "H5"], ["A1", "R1", "A2", "D1", "L1"]], top="Human")
+        act(state, "main H1 boost H2", f"main D1 boost {boost}")
+        views.append(others_views(state, 1))
+        hand = state.observation(0)["seats"][1]["hand"]
+        assert [c["family"] for c in hand] == ["Animal", "Robot", "Alien"]  # the families' order
+    assert views[0] == views[1]
+
+
+def test_hands_dealt_in_another_order_look_the_same_to_the_others(tmp_path: Path) -> None:
+    game = backs_game(tmp_path)
+    p0 = ["H1", "H2", "H3", "H4", "H5"]
+    one = deal(game, [p0, ["A1", "R1", "A2", "D1", "L1"]], top="Human")
+    two = deal(game, [p0, ["L1", "A2", "D1", "R1", "A1"]], top="Human")
+    assert others_views(one, 1) == others_views(two, 1)
+    # The owner still sees its own hand as dealt.
+    assert [c["name"] for c in two.observation(1)["seats"][1]["hand"]] == ["L1", "A2", "D1", "R1", "A1"]
+
+
 def test_resample_redraws_the_opponents_hands() -> None:
     state = random_playout(Fight().new_initial_state(), random.Random(3), stop=40)
     rng = random.Random(0)
@@ -963,6 +1176,133 @@ def test_a_user_deck_plays_and_replays(tmp_path: Path) -> None:
     assert state.is_terminal()
     replayed = Record.loads(record.dumps()).final_state()
     assert replayed.render() == state.render()
+
+
+def refused(path: Path | str, *phrases: str) -> str:
+    """Building a game with the deck at ``path`` fails with one line naming the file and each phrase."""
+    with pytest.raises(OptionError) as info:
+        load_game("fight", deck=str(path))
+    text = str(info.value)
+    assert "\n" not in text and text.startswith(f"deck {path}"), text
+    for phrase in phrases:
+        assert phrase in text, text
+    return text
+
+
+def deck_text(warriors: list[dict[str, Any]]) -> str:
+    return json.dumps({"warrior": warriors, "arena": ARENAS})
+
+
+def test_a_deck_nested_deeper_than_the_limit_is_refused(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"warrior": ' + "[" * 100_000 + "]" * 100_000 + ', "arena": []}', encoding="utf-8")
+    refused(deep, f"nested more than {MAX_NESTING} levels deep")
+    deep = tmp_path / "deep.toml"
+    deep.write_text("warrior = " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    refused(deep, f"nested more than {MAX_NESTING} levels deep")
+    deep = tmp_path / "inline.toml"
+    deep.write_text("warrior = " + "{a = " * 3000 + "1" + "}" * 3000 + "\n", encoding="utf-8")
+    refused(deep, f"nested more than {MAX_NESTING} levels deep")
+    # Deep enough to break the limit but not the parser: the message says where.
+    family: Any = "Human"
+    for _ in range(20):
+        family = [family]
+    nested = tmp_path / "nested.json"
+    nested.write_text(deck_text([warrior("A", "Human", 5, {"do": "add", "amount": 1, "family": family})]))
+    refused(nested, "warrior #1 ability family #1", f"nested more than {MAX_NESTING} levels deep")
+    # The format's own nesting (a family list in an effect in an ability list) is well within it.
+    fine = tmp_path / "fine.json"
+    ability = [{"do": "add", "amount": 1, "family": ["Human", "Robot"]}, {"do": "sum_digits"}]
+    fine.write_text(deck_text([warrior(f"W{i}", "Human", 5, ability) for i in range(20)]))
+    assert load_deck(str(fine)).warriors[0].ability[0].families == family_mask((HUMAN, ROBOT))
+
+
+def test_an_ability_with_too_many_effects_is_refused(tmp_path: Path) -> None:
+    many = tmp_path / "many.json"
+    many.write_text(deck_text([warrior("Pump", "Human", 5, [{"do": "percent", "amount": 1000}] * 5000)]))
+    refused(many, "warrior #1 'Pump'", f"ability has 5000 effects; the limit is {MAX_EFFECTS} effects")
+    one_over = tmp_path / "nine.json"
+    one_over.write_text(deck_text([warrior("Pump", "Human", 5, [{"do": "sum_digits"}] * (MAX_EFFECTS + 1))]))
+    refused(one_over, f"ability has {MAX_EFFECTS + 1} effects")
+
+
+def test_with_the_limits_no_power_reaches_the_bound(tmp_path: Path) -> None:
+    """The worst a deck can do: six Boosts of the most effects, each multiplying every power by 10."""
+    pump = [{"do": "percent", "amount": 1000}] * MAX_EFFECTS
+    families = ("Human", "Animal", "Robot", "Demon", "Alien", "Human")
+    deck = [warrior(f"Main{p}", families[p], 30) for p in range(6)]
+    deck += [warrior(f"Pump{p}", families[p], 1, pump) for p in range(6)]
+    deck += [warrior(f"Rest{p}{i}", families[p], 1) for p in range(6) for i in range(3)]
+    deck += fillers(20, prefix="X") + fillers(3, family="Demon", prefix="G")
+    game = make(tmp_path, deck, players=6, family_first="free", family_rule="main")
+    hands = [[f"Main{p}", f"Pump{p}", *(f"Rest{p}{i}" for i in range(3))] for p in range(6)]
+    state = deal(game, hands, top="Human")
+    # Every Main of another family than the one before: Human, Animal, Robot, Demon, Alien, Human.
+    act(state, *(f"main Main{p} boost Pump{p}" for p in range(6)))
+    act(state, *(["activate"] * 6))
+    assert fought(state) == [30 * 10 ** (8 * 6)] * 6
+    assert max(p for p in fought(state) if p is not None) < POWER_BOUND
+    assert "Main0" in state.observation_text(0)
+
+
+def test_a_deck_that_is_not_a_regular_file_is_refused(tmp_path: Path) -> None:
+    if Path("/dev/zero").exists():
+        refused("/dev/zero", "not a regular file", f"at most {MAX_DECK_BYTES:,} bytes")
+        link = tmp_path / "zero.toml"
+        link.symlink_to("/dev/zero")
+        refused(link, "not a regular file")
+    refused(tmp_path, "not a regular file")  # a directory
+    if not hasattr(os, "mkfifo"):
+        return
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    outcome: list[str] = []
+    reader = threading.Thread(target=lambda: outcome.append(refused(fifo, "not a regular file")), daemon=True)
+    reader.start()
+    reader.join(20)
+    assert not reader.is_alive(), "reading a FIFO deck blocked"
+    assert outcome, "reading a FIFO deck did not refuse it"
+
+
+def test_a_deck_file_over_the_size_limit_is_refused(tmp_path: Path) -> None:
+    big = tmp_path / "big.toml"
+    big.write_text("# padding\n" * (MAX_DECK_BYTES // 10 + 1), encoding="utf-8")
+    refused(big, "too large", f"at most {MAX_DECK_BYTES:,} bytes")
+    too_many = tmp_path / "many.json"
+    too_many.write_text(deck_text(fillers(MAX_WARRIORS + 1)))
+    refused(too_many, f"it has {MAX_WARRIORS + 1} Warriors; the limit is {MAX_WARRIORS} Warriors")
+
+
+@pytest.mark.parametrize("digits", [7, 2000, 5000])
+def test_numbers_of_many_digits_in_a_deck_are_refused(tmp_path: Path, digits: int) -> None:
+    number = "1" * digits
+    toml = tmp_path / "long.toml"
+    toml.write_text(
+        f'[[warrior]]\nname = "A"\nfamily = "Human"\npower = {number}\nability = {{do = "sum_digits"}}\n'
+    )
+    limit = f"numbers in a deck have at most {MAX_DIGITS} digits"
+    if digits < 4300:  # Python reads it: the message says where it is
+        refused(toml, f"warrior #1 power: a number of {digits} digits", limit)
+    else:
+        refused(toml, "a number of thousands of digits", limit)
+    js = tmp_path / "long.json"
+    js.write_text(
+        deck_text([{**warrior("A", "Human", 5), "power": 0}]).replace('"power": 0', f'"power": {number}')
+    )
+    refused(js, f"a number of {digits} digits", limit)
+    with pytest.raises(OptionError, match="a number of thousands of digits") as info:
+        parse_deck({"warrior": [{**warrior("A", "Human", 5), "power": 10**5000}], "arena": ARENAS}, "mine")
+    assert len(str(info.value)) < 200
+
+
+def test_long_or_broken_values_give_short_one_line_messages(tmp_path: Path) -> None:
+    for change in ({"family": "Elf\n" * 100_000}, {"name": "x" * 100_000}, {"text": "two\nlines"}):
+        with pytest.raises(OptionError) as info:
+            parse_deck({"warrior": [{**warrior("A", "Human", 5), **change}], "arena": ARENAS}, "mine")
+        text = str(info.value)
+        assert "\n" not in text and len(text) < 300, text[:300]
+    with pytest.raises(OptionError, match=f"at most {MAX_TEXT} printable characters"):
+        parse_deck({"warrior": [{**warrior("A", "Human", 5), "text": "x" * 201}], "arena": ARENAS}, "m")
 
 
 def test_the_default_deck_round_trips_through_a_json_file(tmp_path: Path) -> None:

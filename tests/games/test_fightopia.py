@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import tussle.agents.fightopia as agent_module
+import tussle.games.fightopia.rule_agent as agent_module
 from tussle import CHANCE, ActionError, OptionError, PositionError, Record, load_game
 from tussle.agents import make_agent
 from tussle.agents.base import PlayerView
-from tussle.agents.fightopia import FightopiaRuleAgent, evaluate
 from tussle.games.fightopia import START, Fightopia, FightopiaState
+from tussle.games.fightopia.rule_agent import FightopiaRuleAgent, evaluate
 from tussle.games.fightopia.rules import DEFAULT_PLY_LIMIT, perft
 from tussle.registry import simulation_options
 from tussle.runner import play_game, run_match
@@ -395,7 +395,7 @@ def test_documented_examples_are_legal_and_round_trip(text: str, white: str, bla
     action = state.parse_action(0, text)
     assert state.action_to_str(0, action) == text
     assert text in actions(state)
-    assert f"`{text}`" in Path(__file__).resolve().parents[2].joinpath("docs/games/fightopia.md").read_text()
+    assert f"`{text}`" in Fightopia.rules_text()  # type: ignore[operator]
 
 
 @pytest.mark.parametrize(
@@ -787,3 +787,22 @@ def test_rule_agent_beats_random() -> None:
     wins = sum(1 for g in games if g.ranking == (1, 2))
     losses = sum(1 for g in games if g.ranking == (2, 1))
     assert wins >= 7 and losses == 0, (wins, losses)
+
+
+def test_every_action_is_told_in_words() -> None:
+    from tussle.games.fightopia.render import describe_action
+
+    rng = random.Random(4)
+    for _ in range(3):
+        state = Fightopia(ply_limit=300).new_initial_state()
+        while not state.is_terminal():
+            player = state.to_act()[0]
+            if player == CHANCE:
+                state.apply(CHANCE, state.sample_chance(rng))
+                continue
+            for action in state.legal_actions(player):
+                text = state.action_to_str(player, action)
+                words = describe_action(("white", "black")[player], text)
+                assert text not in words or "Pawn stepped" in words, words
+            state.apply(player, state.legal_actions(player).sample(rng))
+        assert "Last: " in state.observation_text(0) and "'s " in state.observation_text(0)

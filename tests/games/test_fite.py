@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from tussle import CHANCE, ActionError, OptionError, Record, RecordError, load_game
 from tussle.agents import make_agent
 from tussle.agents.base import PlayerView
-from tussle.agents.fite import FiteRuleAgent, hit_chances, split_strategy, uncancelled
 from tussle.games.fite import Fite, FiteState
 from tussle.games.fite.notation import (
     format_place,
@@ -28,6 +27,7 @@ from tussle.games.fite.notation import (
     parse_swift,
     parse_tactic,
 )
+from tussle.games.fite.rule_agent import FiteRuleAgent, hit_chances, split_strategy, uncancelled
 from tussle.games.fite.rules import (
     ROLLS,
     apply_tactic,
@@ -651,8 +651,9 @@ def test_fast_takes_one_from_the_opponents_defensive_pool() -> None:
     assert fight["hits"] == [0, 1]
 
 
-def test_cunning_gives_one_option_away_from_the_tactical_location() -> None:
-    state = at_split("def 3", "off 1", power_a="cunning")
+def cunning_rolled(**options: Any) -> FiteState:
+    """A with Cunning at the defensive location, B at the offensive, both split 4/5 and rolled."""
+    state = at_split("def 3", "off 1", power_a="cunning", **options)
     play(
         state,
         "A:4/5 +cunning",
@@ -662,6 +663,11 @@ def test_cunning_gives_one_option_away_from_the_tactical_location() -> None:
         "roll:B off 6,6,6,6",
         "roll:B def 1,1,1,1,1",
     )
+    return state
+
+
+def test_cunning_gives_one_option_away_from_the_tactical_location() -> None:
+    state = cunning_rolled()
     assert state.to_act() == (A,)
     assert state.observation(A)["fight"]["tactical"]["entitled"] == ["one", "none"]
     with pytest.raises(ActionError, match="only one"):
@@ -841,6 +847,212 @@ def test_every_legal_tactic_round_trips_and_is_distinct() -> None:
         apply_tactic(state.pools(A), action)
 
 
+# --- whose dice the turn acts on: the option turn_dice (ruling 7) ----------------------------
+
+#: A at the tactical location, B at the offensive one: B's single defensive 6 stops one of A's
+#: two 5s, and A's seven 6s stop B's seven 1s (+1 each).
+OPPONENTS_SIX = (
+    "A:2/7",
+    "B:7/2",
+    "roll:A off 5,5",
+    "roll:A def 6,6,6,6,6,6,6",
+    "roll:B off 1,1,1,1,1,1,1",
+    "roll:B def 6,1",
+)
+
+
+def net_hits(state: FiteState, action: Any) -> int:
+    """Hits A deals minus hits A takes if A (alone entitled) plays ``action``."""
+    trial = state.clone()
+    trial.apply(A, action)
+    hits = last(trial)["hits"]
+    return int(hits[B] - hits[A])
+
+
+def test_turn_dice_is_an_option_whose_default_turns_the_fighters_own_dice() -> None:
+    option = next(o for o in Fite.info.options if o.name == "turn_dice")
+    assert (option.kind, option.default, option.choices) == ("choice", "own", ("own", "any"))
+    assert fresh().observation(A)["turn_dice"] == "own"
+    assert fresh(turn_dice="any").observation(B)["turn_dice"] == "any"
+    with pytest.raises(OptionError, match="turn_dice"):
+        Fite(turn_dice="theirs")
+
+
+def test_turning_an_opponents_die_matters_under_turn_dice_any() -> None:
+    """The worked case of ruling 7: A turns B's defensive 6 to a 1, and both of A's 5s hit."""
+    own = at_split("tac 5", "off 1")
+    play(own, *OPPONENTS_SIX)
+    assert own.to_act() == (A,)
+    # The fighter's own dice only: nothing beats one hit dealt and none taken.
+    assert max(net_hits(own, a) for a in own.legal_actions(A)) == 1
+    assert all(t[0] < 2 for a in own.legal_actions(A) for t in a[3])
+    with pytest.raises(ActionError, match=r"turns only its own dice.*turn_dice=any"):
+        own.parse_action(A, "turn B def 6")
+
+    wide = at_split("tac 5", "off 1", turn_dice="any")
+    play(wide, *OPPONENTS_SIX)
+    assert max(net_hits(wide, a) for a in wide.legal_actions(A)) == 2
+    assert "the opponent's dice too, by its letter: 'turn B def 6'" in wide.observation_text(A)
+    assert "opponent's dice" not in own.observation_text(A)
+    play(wide, "A:turn B def 6")
+    fight = last(wide)
+    assert fight["tactical"]["choices"] == ["turn B def 6", None]
+    assert fight["pools"][B] == {"off": [1] * 7, "def": [1, 1]}
+    assert fight["values"][B]["def"] == [1, 1]
+    assert fight["hits"] == [0, 2] and fight["dice"] == [9, 7]
+    assert "A has one tactical option: turn B def 6" in wide.observation_text(B)
+
+
+def test_legal_tactical_choices_under_each_reading() -> None:
+    own = at_split("tac 5", "off 1")
+    wide = at_split("tac 5", "off 1", turn_dice="any")
+    for state in (own, wide):
+        play(state, *OPPONENTS_SIX)
+    own_legal, wide_legal = set(own.legal_actions(A)), set(wide.legal_actions(A))
+    assert own_legal < wide_legal
+    extra = wide_legal - own_legal
+    assert all(any(pool >= 2 for pool, _ in a[3]) for a in extra)
+    texts = {wide.action_to_str(A, a) for a in extra}
+    assert {"turn B off 1", "turn B def 6", "turn B def 6,1", "turn off 5 B def 6", "turn B off 1,1"} <= texts
+    assert "turn B def 6,6" not in texts  # B's defence shows one 6
+    # Singles: A's off 5, def 6 and B's off 1, def 6, def 1; pairs of those, repeats where a pool
+    # holds the face twice (A's 5,5 and 6,6, B's 1,1).
+    kinds = 5
+    turns = kinds + kinds * (kinds - 1) // 2 + 3
+    moves = len([a for a in wide_legal if a[1] >= 0])
+    assert len(wide_legal) == 1 + moves + turns
+    with pytest.raises(ActionError, match="B's defensive pool \\(6,1\\) has no 6,6"):
+        wide.parse_action(A, "turn B def 6,6")
+
+
+def test_only_entitled_choices_turn_opponent_dice_and_cunning_does_too() -> None:
+    state = cunning_rolled(turn_dice="any")
+    assert state.to_act() == (A,)
+    play(state, "A:turn B off 6,6")
+    assert last(state)["pools"][B]["off"] == [6, 6, 1, 1]
+
+
+def test_both_fighters_turning_the_same_dice_at_once() -> None:
+    def turn(a: str, b: str, a_off: str = "1,1") -> dict[str, Any]:
+        state = at_split("tac 5", "tac 6", turn_dice="any")
+        play(
+            state,
+            "A:2/7",
+            "B:2/7",
+            f"roll:A off {a_off}",
+            "roll:A def 6,6,6,6,6,6,6",
+            "roll:B off 6,6",
+            "roll:B def 1,1,1,1,1,1,1",
+            f"A:{a}",
+            f"B:{b}",
+        )
+        return last(state)
+
+    # Two 1s: each fighter's turn takes its own die, so both show 6.
+    assert turn("turn off 1", "turn A off 1")["pools"][A]["off"] == [6, 6]
+    # A single 1 turned by both: turned twice, it shows its rolled face again.
+    assert turn("turn off 1", "turn A off 1", a_off="5,1")["pools"][A]["off"] == [5, 1]
+    assert turn("pass", "turn A def 6")["pools"][A]["def"] == [6, 6, 6, 6, 6, 6, 1]
+    # A die its owner moves is turned where it lands.
+    state = at_split("tac 5", "tac 6", turn_dice="any", power_a="cunning")
+    play(
+        state,
+        "A:2/7 +power",
+        "B:2/7",
+        "roll:A off 5,1",
+        "roll:A def 6,6,6,6,6,6,6",
+        "roll:B off 6,6",
+        "roll:B def 1,1,1,1,1,1,1",
+        "A:move off>def 1",
+        "B:turn A off 1",
+    )
+    assert last(state)["pools"][A] == {"off": [5], "def": [6, 6, 6, 6, 6, 6, 6, 6]}
+
+
+@pytest.mark.parametrize(
+    ("player", "text", "canonical"),
+    [
+        (A, "turn b def 6", "turn B def 6"),
+        (A, "turn their def 6 off 5", "turn off 5 B def 6"),
+        (A, "turn B off 1 B def 6", "turn B off 1 B def 6"),
+        (A, "turn opp off 1,1", "turn B off 1,1"),
+        (A, "turn a off 5", "turn off 5"),  # its own letter: its own dice
+        (B, "turn a off 5 def 1", "turn def 1 A off 5"),
+        (B, "move def>off 1 and turn A def 6", "move def>off 1 and turn A def 6"),
+    ],
+)
+def test_opponent_dice_notation(player: int, text: str, canonical: str) -> None:
+    assert format_tactic(parse_tactic(text, player), player) == canonical
+
+
+def test_opponent_dice_notation_rejects() -> None:
+    for bad in ["turn B 6", "turn B", "turn B off 6 def 1 B def 2", "turn their"]:
+        with pytest.raises(ActionError):
+            parse_tactic(bad, A)
+    with pytest.raises(ActionError, match="their"):
+        parse_tactic("turn B def 6")  # a letter needs to know who is choosing
+
+
+def test_every_legal_tactic_round_trips_under_turn_dice_any() -> None:
+    state = at_split("tac 5", "tac 6", power_a="cunning", turn_dice="any")
+    play(
+        state,
+        "A:4/5 +power",
+        "B:4/5",
+        "roll:A off 6,5,1,1",
+        "roll:A def 6,4,3,2,2",
+        "roll:B off 6,6,3,1",
+        "roll:B def 5,2,2,1,1",
+    )
+    for player in (A, B):
+        legal = state.legal_actions(player)
+        texts = [state.action_to_str(player, a) for a in legal]
+        assert len(set(texts)) == len(texts) == len(set(legal))
+        for action, text in zip(legal, texts, strict=True):
+            assert state.parse_action(player, text) == action
+    # The default reading offers a part of these, written as before: no fighter's letter.
+    own = at_split("tac 5", "tac 6", power_a="cunning")
+    play(own, "A:4/5 +power", "B:4/5", "roll:A off 6,5,1,1", "roll:A def 6,4,3,2,2")
+    play(own, "roll:B off 6,6,3,1", "roll:B def 5,2,2,1,1")
+    assert set(own.legal_actions(A)) < set(state.legal_actions(A))
+    assert all(" B " not in f" {own.action_to_str(A, a)} " for a in own.legal_actions(A))
+
+
+def test_agents_play_legally_under_turn_dice_any() -> None:
+    game = load_game("fite", power_a="cunning", power_b="cunning", turn_dice="any", turn_limit=30)
+    for spec in ("random", "rule", "easy"):
+        agents = [make_agent(spec, game, 0, seed=1), make_agent(spec, game, 1, seed=2)]
+        state, record = play_game(game, agents, seed=3)
+        assert state.result() is not None
+        assert Record.loads(record.dumps()).replay()[-1].result() == state.result()
+
+
+def test_random_games_under_turn_dice_any_replay_and_resample() -> None:
+    for seed in range(6):
+        power_b = ("cunning", "none")[seed % 2]
+        game = load_game("fite", power_a="cunning", power_b=power_b, turn_dice="any", turn_limit=40)
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        record = Record.start(game, ["random", "random"])
+        while not state.is_terminal():
+            player = rng.choice(state.to_act())
+            if player == CHANCE:
+                action = state.sample_chance(rng)
+            else:
+                action = state.legal_actions(player).sample(rng)
+                other = state.resample(1 - player, rng)
+                assert other.observation(1 - player) == state.observation(1 - player)
+                assert set(other.legal_actions(player)) == set(state.legal_actions(player))
+            text = state.action_to_str(player, action)
+            assert state.parse_action(player, text) == action
+            state.apply(player, action)
+            record.add(player, text)
+        result = state.result()
+        assert result is not None
+        record.result = result.to_json()
+        assert Record.loads(record.dumps()).replay()[-1].render() == state.render()
+
+
 # --- records ---------------------------------------------------------------------------
 
 
@@ -896,6 +1108,33 @@ def test_resample_redraws_the_opponents_pending_choice_only() -> None:
         assert state.resample(A, random.Random(seed)).pending[A] == ("split", 8, 1, False)
     assert len(seen) > 3
     assert state.pending[A] == ("split", 8, 1, False)
+
+
+def test_the_first_screen_explains_the_setup_placement() -> None:
+    state = fresh()
+    for player in (A, B):
+        text = state.observation_text(player)
+        words = " ".join(text.split())  # the explanation is wrapped to the terminal's width
+        for said in (
+            "Choose in secret where your fighter stands:",
+            "1-2 offensive (+1 on each die you attack with)",
+            "3-4 defensive (+1 on each die you defend with)",
+            "5-6 tactical (after the roll, move 2 dice between your pools or turn 2 of your dice",
+            "Turn 1's placement comes right after this SETUP one",
+        ):
+            assert said in words, text
+        assert "Your move: place your die for SETUP: off 1-2, def 3-4, tac 5-6 (e.g. 'tac 5')" in text
+        assert all(len(line) <= 80 for line in text.splitlines())
+    assert "where your fighter stands" not in state.render()  # a spectator decides nothing
+    play(state, "A:def 3")
+    assert "where your fighter stands" not in state.observation_text(A)  # chosen: waiting
+    play(state, "B:tac 5")
+    assert "where your fighter stands" not in state.observation_text(A)  # turn 1: seen already
+    # Without the SETUP placement the first screen is turn 1's placement, and says so the same way.
+    first = fresh(setup_placement=False).observation_text(A)
+    assert "where your fighter stands" in first and "SETUP" not in first
+    wide = " ".join(fresh(turn_dice="any").observation_text(A).split())
+    assert "turn 2 of any dice, the opponent's too, to the opposite face" in wide
 
 
 def test_render_shows_the_secrets_and_observations_do_not() -> None:

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import tussle.agents.robo_pigs as agent_module
-from tussle import ActionError, AgentError, OptionError, PositionError, load_game
+import tussle.games.robo_pigs.rule_agent as agent_module
+from tussle import PUBLIC, ActionError, AgentError, OptionError, PositionError, load_game
 from tussle.agents import make_agent
 from tussle.agents.base import PlayerView
 from tussle.games.robo_pigs import RoboPigs, RoboPigsState
@@ -774,7 +774,7 @@ def test_spectator_resample_redraws_both_programs() -> None:
     state.apply_str(0, "F F F F F")
     drawn = set()
     for seed in range(10):
-        other = state.resample(-2, random.Random(seed))
+        other = state.resample(PUBLIC, random.Random(seed))
         other.apply_str(1, "H H H H H")
         assert other.last_programs is not None
         drawn.add(other.last_programs[0])

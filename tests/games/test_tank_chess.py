@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -12,10 +14,12 @@ import pytest
 import tank_chess_reference as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rich.console import Console
 
 from tussle import ActionError, AgentError, OptionError, PositionError, load_game, simulation_options
 from tussle.agents import make_agent
 from tussle.agents.base import PlayerView
+from tussle.agents.human import HumanAgent
 from tussle.games.tank_chess import TankChess, TankChessState
 from tussle.games.tank_chess.board import (
     BLACK,
@@ -27,8 +31,9 @@ from tussle.games.tank_chess.board import (
     E,
     N,
     parse_square,
+    square_name,
 )
-from tussle.games.tank_chess.notation import Setup, basic_setup, format_position, parse_position
+from tussle.games.tank_chess.notation import MOVE_FORMAT, Setup, basic_setup, format_position, parse_position
 from tussle.games.tank_chess.rules import ARMOUR, GUN, SPEED, TURRET
 from tussle.runner import run_match
 
@@ -337,18 +342,53 @@ def test_check_and_escape_are_announced_after_every_turn() -> None:
     assert state.announcements() == (False, False)  # nobody has moved yet
     assert state.observation(WHITE)["announced"] is None
     state.apply_str(WHITE, "Cc11-c12N")
-    # Hh2 could drive to h3 and shoot h14; c12 is 4 steps from the far edge and one more off it.
+    # Hh2 could drive to h3 and shoot h14, and Cc12 could too (to h14's side); c12 is 4 steps from
+    # the far edge and one more off it.
     assert state.announcements() == (True, True)
-    assert state.observation(BLACK)["announced"] == {"by": "white", "check": True, "escape": True}
-    assert "White announces: Check! Escape!" in state.render()
+    announced = state.observation(BLACK)["announced"]
+    assert (announced["by"], announced["check"], announced["escape"]) == ("white", True, True)
+    assert [t["square"] for t in announced["threats"]] == ["h2", "c12"]
+    assert announced["target"] == {"square": "h14", "side": "black", "type": "C", "facing": "S"}
+    assert announced["escaping"] == {"square": "c12", "side": "white", "type": "C", "facing": "N"}
+    check = "Check! White's Heavy tank on h2 and Command tank on c12 can destroy Black's Command tank on h14"
+    assert check in state.render()
+    assert "Escape! White's Command tank on c12 can drive off Black's edge" in state.render()
     state.apply_str(BLACK, "Ch14-h15S")  # Black could now destroy c12 in turn, but is far from rank 1
-    assert state.observation(WHITE)["announced"] == {"by": "black", "check": True, "escape": False}
+    announced = state.observation(WHITE)["announced"]
+    assert (announced["by"], announced["check"], announced["escape"]) == ("black", True, False)
+    assert announced["target"]["square"] == "c12" and announced["escaping"] is None
+    assert "Escape!" not in state.observation_text(WHITE)
     quiet = state_of("turn=white ply=3 obstacles=a2,b2,b1 white=Ca1N black=Cp16S")
     assert quiet.announcements() == (False, False)  # every line to a1 is blocked next to it
-    assert quiet.observation(WHITE)["announced"] == {"by": "black", "check": False, "escape": False}
-    assert "announces" not in quiet.observation_text(WHITE)
+    assert quiet.observation(WHITE)["announced"] == {
+        "by": "black",
+        "check": False,
+        "escape": False,
+        "threats": [],
+        "target": None,
+        "escaping": None,
+    }
+    assert "Check!" not in quiet.observation_text(WHITE) and "Escape!" not in quiet.observation_text(WHITE)
     loud = state_of("turn=black ply=3 white=Cc16N black=Cp1S")
-    assert "White announces:" in loud.render() and "Escape!" in loud.render()
+    assert "Escape! White's Command tank on c16 can drive off Black's edge" in loud.render()
+
+
+def test_check_names_every_tank_that_threatens_the_command_tank() -> None:
+    # White's Heavy on a1 and Command tank on h2 can each destroy Black's Command tank on h8;
+    # the Light on p1, walled in, cannot.
+    state = state_of("ply=1 turn=black obstacles=o1,o2,p2 white=Ha1N,Lp1N,Ch2N black=Ch8S")
+    line = "Check! White's Heavy tank on a1 and Command tank on h2 can destroy Black's Command tank on h8"
+    for player in (WHITE, BLACK):  # public: both players read the same announcement
+        assert line in state.observation_text(player).splitlines()
+        assert [t["square"] for t in state.observation(player)["announced"]["threats"]] == ["a1", "h2"]
+    assert state.observation(WHITE) == {**state.observation(BLACK), "player": WHITE}
+    three = state_of("ply=1 turn=black white=Ha1N,Lp1N,Ch2N black=Ch8S")
+    assert "Heavy tank on a1, Light tank on p1 and Command tank on h2 can destroy" in three.render()
+    # A Heavy Mortar hits over the wall in between (after a step forward); the walled-in Command
+    # tank on t1 threatens nothing.
+    big = state_of("size=20 ply=1 turn=black obstacles=b4,c4,d4,s1,s2,t2 white=Rc1N,Ct1N black=Cc7S")
+    assert [square_name(big.geo, s) for s in big.threats()] == ["c1"]
+    assert "Check! White's Heavy Mortar on c1 can destroy Black's Command tank on c7" in big.render()
 
 
 def test_the_ply_limit_ends_in_a_draw() -> None:
@@ -592,11 +632,73 @@ def test_the_fast_rules_agree_with_the_reference_on_random_positions() -> None:
             if index % 5 == 0:
                 assert state.announcements() == ref.announcements(after, mover), (text, move)
                 seen["checks"] += state.announcements()[0]
+                # The tanks named by Check: those with a turn that destroys the enemy Command tank.
+                enemy = next(ref.name(q) for q, t in after.tanks.items() if t.side != mover and t.kind == "C")
+                shooters = {
+                    m[1:].split("-")[0] for m in ref.legal_moves(after, mover) if m.endswith(" x" + enemy)
+                }
+                assert {square_name(state.geo, q) for q in state.threats()} == shooters, (text, move)
     # The sample is worth something only if it met every rule often.
     assert min(seen.values()) >= 20 and len(seen) == 4, seen
 
 
 # --- rendering and observations -------------------------------------------------------------
+
+
+def test_rank_labels_stand_apart_from_the_last_file() -> None:
+    # Tanks on the last file next to two-digit ranks: each row reads as its rank, one cell per
+    # file and the rank again, never a tank run into a number.
+    for text in (
+        "size=20 white=Ca1N,Lt10N,Mt15E,Ht20N,Dt1N black=Cb20S,Lt12S,Rt19SW",
+        "white=Ca1N,Lp10N,Mp16E black=Cb16S,Lp12S",
+    ):
+        state = state_of(text)
+        size = state.geo.size
+        lines = state.render().splitlines()
+        rows = [line for line in lines if line[:2].strip().isdigit()]
+        assert len(rows) == size
+        for rank, line in zip(range(size, 0, -1), rows, strict=True):
+            cells = line.split()
+            assert len(cells) == size + 2, line
+            assert cells[0] == cells[-1] == str(rank), line
+        assert max(len(line) for line in lines) <= 80
+    assert "H↑ 20" in state_of("size=20 white=Ca1N,Ht20N black=Cb20S").render()
+
+
+#: A turn with concrete squares, as a person would copy it from a hint: ``Mh3-h6N``, ``c3-d5ne xg8``.
+_TURN_TEXT = re.compile(
+    r"\b[LMHCDR]?[a-t][0-9]{1,2}-(?:[a-t][0-9]{1,2}(?:NE|NW|SE|SW|N|E|S|W)?|off)(?: x[a-t][0-9]{1,2})?"
+)
+
+
+def test_the_notation_hint_is_a_format_without_squares_that_may_be_illegal() -> None:
+    hint = TankChess.info.notation
+    assert "<tank><from>-<to><facing> [x<target>]" in hint
+    assert _TURN_TEXT.findall(hint) == [] and _TURN_TEXT.findall(MOVE_FORMAT) == []
+    state = state_of("white=Ch1N black=Ci16S")
+    with pytest.raises(ActionError, match="write <tank><from>-<to><facing>") as info:
+        state.parse_action(WHITE, "tank, go!")
+    assert _TURN_TEXT.findall(str(info.value)) == []
+
+
+@pytest.mark.parametrize("size", [16, 20])
+def test_every_example_the_help_shows_is_legal_where_it_is_shown(size: int) -> None:
+    game = TankChess(size=size)
+    state = game.new_initial_state()
+    rng = random.Random(size)
+    for ply in range(12):
+        player = state.turn
+        out = io.StringIO()
+        human = HumanAgent(game, player, seed=ply, console=Console(file=out, width=300), stdin=io.StringIO())
+        human.show_help(PlayerView(state, player))
+        shown = out.getvalue()
+        examples = shown.split("for example: ", 1)[1].splitlines()[0].split(", ")
+        assert examples and all(examples)
+        found = _TURN_TEXT.findall(shown)
+        assert set(found) == set(examples), shown  # no other turn anywhere in the help
+        for text in found:
+            assert state.parse_action(player, text) in state.legal_actions(player), (text, state.position())
+        state.apply(player, state.legal_actions(player).sample(rng))
 
 
 def test_rendering_shows_coordinates_obstacles_wrecks_and_facings() -> None:
@@ -617,7 +719,15 @@ def test_observation_is_plain_data() -> None:
     state.apply_str(WHITE, "Lc3-c4N")
     obs = state.observation(BLACK)
     assert json.loads(json.dumps(obs)) == obs
-    assert obs["last_move"] == {"by": "white", "move": "Lc3-c4N"}
+    assert obs["last_move"] == {
+        "by": "white",
+        "move": "Lc3-c4N",
+        "type": "L",
+        "from": "c3",
+        "to": "c4",
+        "facing": "N",
+        "destroyed": None,
+    }
     assert obs["to_move"] == "black" and obs["size"] == 20 and len(obs["tanks"]) == 28
 
 
@@ -640,3 +750,28 @@ def test_the_rule_agent_takes_a_win_and_checks_its_parameters() -> None:
         make_agent("rule:depth=2", game, WHITE)
     with pytest.raises(AgentError, match="whole number"):
         make_agent("rule:lookahead=0", game, WHITE)
+
+
+def test_the_last_move_is_told_in_words_with_what_it_destroyed() -> None:
+    rng = random.Random(6)
+    state = TankChess(ply_limit=400).new_initial_state()
+    told = 0
+    while told < 5:
+        if state.is_terminal():
+            state = TankChess(ply_limit=400).new_initial_state()
+        player = state.to_act()[0]
+        action = state.legal_actions(player).sample(rng)
+        before = state.observation(player)
+        text = state.action_to_str(player, action)
+        state.apply(player, action)
+        last = state.observation(1 - player)["last_move"]
+        assert last["move"] == text and last["by"] == ("white", "black")[player]
+        target = text.partition(" x")[2]
+        if target:
+            victim = next(t for t in before["tanks"] if t["square"] == target)
+            assert last["destroyed"] == {"square": target, "side": victim["side"], "type": victim["type"]}
+            assert "destroyed" in state.observation_text(0)
+            told += 1
+        else:
+            assert last["destroyed"] is None
+    assert told == 5

@@ -74,14 +74,6 @@ _INFORMATION = {
     Information.IMPERFECT: pyspiel.GameType.Information.IMPERFECT_INFORMATION,
 }
 
-#: The option that bounds each game's length.
-_LIMITS = {
-    "robo-pigs": "round_limit",
-    "fite": "turn_limit",
-    "fightopia": "ply_limit",
-    "tank-chess": "ply_limit",
-}
-
 
 def spiel_name(game_id: str) -> str:
     """The pyspiel name of a tussle game.
@@ -129,23 +121,11 @@ def _game_type(info: GameInfo) -> Any:
 
 def _lengths(game: Game) -> tuple[int, int]:
     """(decision nodes, chance nodes) that a game can take at most, from its limits."""
-    gid, n = game.info.id, game.num_players
-    if gid == "fight":
-        # Seven Fights, each a play and a Boost decision per player; chance:
-        # the deal, Arenas, backs of the top card, draws, abilities' draws, refills.
-        return 14 * n, 5 * n + 11 + 7 * (10 * n + 20)
-    name = _LIMITS.get(gid)
-    if name is None:
-        raise OptionError(f"{gid}: the OpenSpiel adapter does not know what bounds this game's length")
-    limit = int(game.options[name])
-    if limit <= 0:
-        raise OptionError(f"{gid}: OpenSpiel needs games of bounded length: set {name} above 0")
-    if gid == "robo-pigs":
-        return limit, 0
-    if gid == "fite":
-        # The SETUP placement, then per turn: placement, Swift, split, tactical choice; four rolls.
-        return 4 * limit + 1, 4 * limit
-    return limit, 1 if game.info.chance == ChanceMode.EXPLICIT else 0
+    bound = game.length_bound()
+    if bound is None:
+        limits = ", ".join(name for name, _ in game.info.simulation_defaults) or "its limit"
+        raise OptionError(f"{game.info.id}: OpenSpiel needs games of bounded length: set {limits} above 0")
+    return bound
 
 
 class _Core:

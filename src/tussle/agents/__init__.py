@@ -16,43 +16,29 @@ from typing import Any
 
 from tussle.agents.base import Agent, PlayerView
 from tussle.errors import AgentError
-from tussle.game import Game
+from tussle.game import AgentHook, Game
+from tussle.registry import game_ids, game_info
 
-__all__ = ["Agent", "PlayerView", "agent_names", "make_agent", "parse_spec"]
+__all__ = ["Agent", "PlayerView", "agent_names", "make_agent", "parse_spec", "playable_agents"]
 
-# Agents that work for every game: name -> "module:Class".
+# Agents that work for every game: name -> "module:Class". A game's own agents
+# (its rule-of-thumb agent, ``<game>:<name>`` agents) come from its GameInfo.hooks.
 _GENERAL: dict[str, str] = {
     "random": "tussle.agents.random_agent:RandomAgent",
     "human": "tussle.agents.human:HumanAgent",
-    "mcts": "tussle.agents.search.mcts:MctsAgent",
-    "ismcts": "tussle.agents.search.ismcts:IsMctsAgent",
-    "smmcts": "tussle.agents.search.simultaneous:SmMctsAgent",
-    "alphabeta": "tussle.agents.search.alphabeta:AlphaBetaAgent",
+    "mcts": "tussle.search.mcts:MctsAgent",
+    "ismcts": "tussle.search.ismcts:IsMctsAgent",
+    "smmcts": "tussle.search.simultaneous:SmMctsAgent",
+    "alphabeta": "tussle.search.alphabeta:AlphaBetaAgent",
     "easy": "tussle.agents.levels:LevelAgent",
     "medium": "tussle.agents.levels:LevelAgent",
     "hard": "tussle.agents.levels:LevelAgent",
-}
-
-# Rule-of-thumb agents, one per game: game id -> "module:Class".
-_RULE: dict[str, str] = {
-    "robo-pigs": "tussle.agents.robo_pigs:RoboPigsRuleAgent",
-    "fight": "tussle.agents.fight:FightRuleAgent",
-    "fightopia": "tussle.agents.fightopia:FightopiaRuleAgent",
-    "tank-chess": "tussle.agents.tank_chess:TankChessRuleAgent",
-    "fite": "tussle.agents.fite:FiteRuleAgent",
-}
-
-# Agents for one game only, named game:agent: name -> (game id, "module:Class").
-# parse_spec takes such a name whole, so that its colon does not start the parameters.
-_SCOPED: dict[str, tuple[str, str]] = {
-    "fite:solved": ("fite", "tussle.agents.fite_solved:FiteSolvedAgent"),
 }
 
 _HELP: dict[str, str] = {
     "random": "a uniformly random legal action",
     "human": "a person at the terminal, typing notation",
     "rule": "the game's rule-of-thumb agent",
-    "fite:solved": "the solved strategy of a model of FITE (docs/fite-solver.md); tactics=value|plan",
     "mcts": "UCT tree search (sequential perfect-information games); time=, iterations=, c=, depth=",
     "ismcts": "information-set tree search over sampled hidden states (any game); time=, iterations=",
     "smmcts": "tree search for simultaneous choices, decoupled UCT or regret matching; time=, select=",
@@ -61,6 +47,12 @@ _HELP: dict[str, str] = {
     "medium": "the medium computer opponent, the default of tussle play (about half a second a move)",
     "hard": "the hard computer opponent (a few seconds a move)",
 }
+
+
+def _scoped(game_id: str | None = None) -> dict[str, tuple[str, AgentHook]]:
+    """Agents for one game only (of ``game_id``, or of every game), by spec name ``<game>:<name>``."""
+    ids = game_ids() if game_id is None else [game_id] if game_id in game_ids() else []
+    return {f"{gid}:{hook.name}": (gid, hook) for gid in ids for hook in game_info(gid).hooks.agents}
 
 
 def _load(target: str) -> Callable[..., Agent]:
@@ -72,10 +64,29 @@ def _load(target: str) -> Callable[..., Agent]:
 def agent_names(game_id: str | None = None) -> dict[str, str]:
     """Agent names (with a one-line description) available for ``game_id``."""
     names = {name: _HELP[name] for name in _GENERAL}
-    if game_id is None or game_id in _RULE:
+    if game_id is None or (game_id in game_ids() and game_info(game_id).hooks.rule_agent):
         names["rule"] = _HELP["rule"]
-    names.update({name: _HELP[name] for name, (game, _) in _SCOPED.items() if game_id in (None, game)})
+    names.update({name: hook.help for name, (_, hook) in _scoped(game_id).items()})
     return names
+
+
+def playable_agents(game: Game) -> dict[str, str]:
+    """The agents of :func:`agent_names` that can play ``game`` (its player count and kind).
+
+    Each is built once to see: a search made for other kinds of game refuses it.
+
+    >>> from tussle import load_game
+    >>> "alphabeta" in playable_agents(load_game("fite")), "smmcts" in playable_agents(load_game("fite"))
+    (False, True)
+    """
+    out = {}
+    for name, text in agent_names(game.info.id).items():
+        try:
+            make_agent(name, game, 0, seed=0)
+        except AgentError:
+            continue
+        out[name] = text
+    return out
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -87,11 +98,14 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     ('fite:solved', {'tactics': 'plan'})
     """
     text = spec.strip()
-    scoped = next((s for s in _SCOPED if text == s or text.startswith(s + ":")), None)
+    scoped = next((s for s in _scoped(text.partition(":")[0]) if text == s or text.startswith(s + ":")), None)
     if scoped is not None:
         name, rest = scoped, text[len(scoped) + 1 :]
     else:
         name, _, rest = text.partition(":")
+        if name in game_ids():  # a game's own agent that the game does not declare
+            own = ", ".join(_scoped(name)) or "none"
+            raise AgentError(f"unknown agent {text.split(',')[0]!r} ({name}'s own agents: {own})")
     params: dict[str, str] = {}
     if rest:
         for part in rest.split(","):
@@ -107,20 +121,21 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 def make_agent(spec: str, game: Game, player: int, seed: int | None = None) -> Agent:
     """Build the agent that ``spec`` names for seat ``player`` of ``game``."""
     name, params = parse_spec(spec)
+    scoped = _scoped(name.partition(":")[0])
     if name in _GENERAL:
-        target = _GENERAL[name]
+        cls = _load(_GENERAL[name])
     elif name == "rule":
-        if game.info.id not in _RULE:
+        if not game.info.hooks.rule_agent:
             raise AgentError(f"no rule-of-thumb agent for {game.info.id} yet")
-        target = _RULE[game.info.id]
-    elif name in _SCOPED:
-        scope, target = _SCOPED[name]
+        cls = game.hook(game.info.hooks.rule_agent)
+    elif name in scoped:
+        scope, hook = scoped[name]
         if game.info.id != scope:
             raise AgentError(f"agent {name!r} plays {scope} only, not {game.info.id}")
+        cls = game.hook(hook.target)
     else:
         known = ", ".join(agent_names(game.info.id))
         raise AgentError(f"unknown agent {name!r} (agents for {game.info.id}: {known})")
-    cls = _load(target)
     kwargs: dict[str, Any] = {"spec": spec}
     if params:
         kwargs["params"] = params

@@ -5,6 +5,10 @@ player's secrets), reads one line per decision, lists the legal actions on
 ``?`` or ``help``, and asks again after a bad line with the one-line reason.
 Typing ``quit`` or ending the input (Ctrl-D) raises :class:`PlayerQuitError`.
 
+The prompt itself (the reading, ``?``, ``? WORD``, line editing) is
+:class:`TerminalPrompt`, over the legal actions as :class:`Choices`: a local
+game's and an online seat's (:mod:`tussle.client`) alike.
+
 Input and output are parameters so that a script can drive the agent:
 
 >>> import io
@@ -24,8 +28,13 @@ Input and output are parameters so that a script can drive the agent:
 
 from __future__ import annotations
 
+import contextlib
+import random
+import re
 import sys
-from typing import Any, TextIO
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO, TypeVar
 
 from rich.console import Console
 
@@ -33,34 +42,246 @@ from tussle.agents.base import Agent, PlayerView
 from tussle.errors import AgentError, TussleError
 from tussle.game import Game
 
+T = TypeVar("T")
+
+
+def _load_readline() -> None:
+    """Load readline, which gives input() line editing and a history (Up and Down), where it exists."""
+    # Not on every platform; the prompt still works without it.
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401 (loading it is what changes input())
+
 
 class PlayerQuitError(Exception):
     """The person stopped the game: typed ``quit``, or the input ended."""
 
 
+#: Cursor home, erase the screen, erase the scrollback (xterm's "erase saved lines", which tmux,
+#: VTE and most terminals follow).
+WIPE = "\x1b[H\x1b[2J\x1b[3J"
+
 HELP_WORDS = ("?", "help")
 QUIT_WORDS = ("quit", "exit")
 
 
-class HumanAgent(Agent):
-    """A person choosing actions by typing notation.
+@dataclass(frozen=True)
+class Choices:
+    """The legal actions a prompt offers: how many, and the notation of each when it is known.
+
+    ``name(i)`` writes the ``i``-th legal action; it is None when only the
+    count is known (a server sends no list of more than 1,000 actions).
+    ``notation`` tells how an action is written and ``game_id`` names the game
+    for ``tussle rules``.
+
+    >>> Choices.of_names(["tac 5", "pass"], 2, "", "fite").name(1)
+    'pass'
+    """
+
+    count: int
+    name: Callable[[int], str] | None
+    notation: str
+    game_id: str
+
+    @classmethod
+    def of_view(cls, view: PlayerView) -> Choices:
+        """A local game's legal actions, written only when asked for (there may be tens of thousands)."""
+        legal = view.legal_actions()
+        return cls(len(legal), lambda i: view.action_to_str(legal[i]), view.info.notation, view.info.id)
+
+    @classmethod
+    def of_names(cls, names: Sequence[str] | None, count: int, notation: str, game_id: str) -> Choices:
+        """Legal actions given by their notation, or by ``count`` alone when ``names`` is None."""
+        return cls(count, None if names is None else names.__getitem__, notation, game_id)
+
+
+class TerminalPrompt:
+    """Where a person at the terminal sees their view and types their actions.
 
     ``console`` is where the view and the prompts go (a rich Console; standard
     output by default) and ``stdin`` is where lines are read from (standard
     input by default, read at the time of asking). ``label`` names the seat
-    in prompts (the game's own name for it, like ``pig A``). With
-    ``hot_seat`` set, several people share one screen in a game with hidden
-    information: the screen is cleared and the agent waits for Enter before
-    showing this seat's view.
+    in prompts; ``rng`` picks the examples that ``?`` shows of a large set.
+    """
+
+    #: Action sets up to this size are listed whole on ``?``; bigger ones by count and examples.
+    LIST_LIMIT = 60
+    EXAMPLES = 6
+    #: ``? WORD`` looks through at most this many legal actions (a Robo Pigs program is one of 32,768).
+    SEARCH_LIMIT = 40_000
+    #: What ``?`` says that ``quit`` does.
+    QUIT_HINT = "quit stops the game."
+
+    def __init__(self, console: Console | None, stdin: TextIO | None, label: str, rng: random.Random) -> None:
+        self.console = console if console is not None else Console(highlight=False)
+        self._stdin = stdin
+        self.label = label
+        self.rng = rng
+        #: The last view text put on the screen for this seat, so it is not repeated.
+        self.last_shown: str | None = None
+
+    # --- deciding -----------------------------------------------------------
+
+    def read_action(self, choices: Choices, parse: Callable[[str], T]) -> T:
+        """Ask until a line ``parse`` takes (its TussleError is shown, and the prompt comes again).
+
+        ``?`` and ``? WORD`` help, Enter plays the only legal action, ``quit``
+        raises :class:`PlayerQuitError`.
+        """
+        only = choices.name(0) if choices.count == 1 and choices.name is not None else None
+        if only is not None:
+            self.say(f"Only one legal action: {only} (press Enter to play it)")
+        while True:
+            line = self.ask(f"{self.label}, your action (? for help): ").strip()
+            if not line:
+                if only is not None:
+                    return parse(only)
+                continue
+            word = line.lower()
+            first, _, rest = line.partition(" ")
+            if word in HELP_WORDS:
+                self.help_for(choices)
+                continue
+            if first.lower() in HELP_WORDS and rest.strip():
+                self.list_matching(choices, rest.strip())
+                continue
+            if word in QUIT_WORDS:
+                raise PlayerQuitError(f"{self.label} quit")
+            try:
+                return parse(line)
+            except TussleError as exc:
+                self.say(f"  {exc} (type ? for the legal actions)")
+
+    def help_for(self, choices: Choices) -> None:
+        """Explain the notation, with the legal actions (all, or a few of many) as examples."""
+        count = choices.count
+        if choices.notation:
+            self.say(f"How to write an action: {choices.notation}")
+        if choices.name is None:
+            self.say(
+                f"{count:,} legal actions now: too many to be listed here, so compose one in the notation."
+            )
+        elif count <= self.LIST_LIMIT:
+            self.say(f"{count} legal action{'s' if count != 1 else ''} now:")
+            self.columns([choices.name(i) for i in range(count)])
+        else:
+            picks = sorted(self.rng.sample(range(count), self.EXAMPLES))
+            examples = ", ".join(choices.name(i) for i in picks)
+            self.say(f"{count:,} legal actions now, for example: {examples}")
+        if choices.name is not None:
+            self.say(
+                "? WORD lists the legal actions that mention WORD (a square, a piece, a command); "
+                + self.QUIT_HINT
+            )
+        else:
+            self.say(self.QUIT_HINT[:1].upper() + self.QUIT_HINT[1:])
+        self.say(f"The rules in brief and the whole notation: tussle rules {choices.game_id}")
+
+    def list_matching(self, choices: Choices, query: str) -> None:
+        """List the legal actions that mention ``query``: a square anywhere (``? c3``: what c3 can do),
+        anything else at the start of a word (``? G``: the Giant's moves, ``? TL``: programs that turn left).
+        """
+        if choices.name is None:
+            self.say(
+                f"Only the number of legal actions is known ({choices.count:,}), not the actions, "
+                f"so ? {query} cannot look through them: compose one (tussle rules {choices.game_id})."
+            )
+            return
+        word = query.lower()
+        if re.fullmatch(r"[a-z][0-9]+", word):  # a square, even inside Ta1a2 or Mc3-d5NE
+            pattern = re.compile(re.escape(word) + r"(?![0-9])")
+        else:
+            pattern = re.compile(r"(?:^|\s)" + re.escape(word))
+        names = []
+        for i in range(min(choices.count, self.SEARCH_LIMIT)):
+            name = choices.name(i)
+            if pattern.search(name.lower()):
+                names.append(name)
+        if not names:
+            self.say(f"No legal action mentions {query!r} now (? lists them).")
+            return
+        shown = names[: self.LIST_LIMIT]
+        more = f", the first {len(shown)} shown" if len(names) > len(shown) else ""
+        self.say(f"{len(names)} legal action{'s' if len(names) != 1 else ''} with {query!r}{more}:")
+        self.columns(shown)
+
+    def columns(self, names: list[str]) -> None:
+        """``names`` in aligned columns, as many as fit 76 characters."""
+        width = max(len(n) for n in names) + 2 if names else 1
+        per_line = max(1, 76 // width)
+        for start in range(0, len(names), per_line):
+            self.say("  " + "".join(n.ljust(width) for n in names[start : start + per_line]).rstrip())
+
+    # --- screen and keyboard ------------------------------------------------
+
+    def show(self, text: str) -> None:
+        """Put this seat's view on the screen unless it is already the last thing shown."""
+        if text != self.last_shown:
+            self.say(text)
+            self.last_shown = text
+
+    def say(self, text: str) -> None:
+        self.console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+    def pass_screen(self) -> None:
+        """Hide the screen, scrollback included, and wait until the person at this seat presses Enter."""
+        self.wipe()
+        self.ask(f"Pass the screen to {self.label}, then press Enter. ")
+        self.wipe()
+        self.last_shown = None
+
+    def wipe(self) -> None:
+        """Clear a terminal's screen and its scrollback (nothing when the output is no terminal).
+
+        Clearing the screen alone leaves what the last player typed and saw in
+        the scrollback, one scroll (or ``tmux capture-pane -S``) away.
+        """
+        if self.console.is_terminal:
+            self.console.file.write(WIPE)
+            self.console.file.flush()
+
+    def ask(self, prompt: str) -> str:
+        """One line from the person; raises :class:`PlayerQuitError` at the end of the input.
+
+        A line that is not valid text (bytes that are no UTF-8) is refused and asked again.
+        """
+        while True:
+            try:
+                return self._read_line(prompt)
+            except UnicodeDecodeError:
+                self.say("  That line was not readable text (not UTF-8); type it again.")
+
+    def _read_line(self, prompt: str) -> str:
+        stream = self._stdin if self._stdin is not None else sys.stdin
+        if self._stdin is None and stream.isatty():
+            # input() gives line editing and history on a terminal once readline is loaded.
+            _load_readline()
+            try:
+                return input(prompt)
+            except EOFError:
+                print()
+                raise PlayerQuitError("end of input") from None
+        self.console.print(prompt, end="", markup=False, highlight=False, soft_wrap=True)
+        line = stream.readline()
+        if not line:
+            self.console.print()
+            raise PlayerQuitError("end of input")
+        # Echo what was read, so that a transcript of scripted input reads like a session.
+        self.console.print(line.rstrip("\r\n"), markup=False, highlight=False, soft_wrap=True)
+        return line
+
+
+class HumanAgent(Agent, TerminalPrompt):
+    """A person choosing actions by typing notation, at a :class:`TerminalPrompt`.
+
+    ``label`` names the seat in prompts (the game's own name for it, like
+    ``pig A``). With ``hot_seat`` set, several people share one screen in a
+    game with hidden information: the screen is cleared and the agent waits
+    for Enter before showing this seat's view.
 
     The spec may carry a display name: ``human:name=Ann``.
     """
 
     interactive = True
-
-    #: Action sets up to this size are listed whole on ``?``; bigger ones by count and examples.
-    LIST_LIMIT = 60
-    EXAMPLES = 6
 
     def __init__(
         self,
@@ -75,21 +296,16 @@ class HumanAgent(Agent):
         label: str | None = None,
         hot_seat: bool = False,
     ) -> None:
-        super().__init__(game, player, seed, spec or "human")
+        Agent.__init__(self, game, player, seed, spec or "human")
         params = dict(params or {})
         name = params.pop("name", None)
         if params:
             raise AgentError(f"agent spec {spec!r}: human takes only name=..., not {', '.join(params)}")
-        self.console = console if console is not None else Console(highlight=False)
-        self._stdin = stdin
-        self.label = label or name or f"player {player}"
+        shown = label or name or f"player {player}"
         if name and label:
-            self.label = f"{label} ({name})"
+            shown = f"{label} ({name})"
+        TerminalPrompt.__init__(self, console, stdin, shown, self.rng)
         self.hot_seat = hot_seat
-        #: The last view text put on the screen for this seat, so it is not repeated.
-        self.last_shown: str | None = None
-
-    # --- deciding -----------------------------------------------------------
 
     def act(self, view: PlayerView) -> Any:
         if self.hot_seat:
@@ -98,79 +314,12 @@ class HumanAgent(Agent):
         legal = view.legal_actions()
         if len(legal) == 0:
             raise TussleError(f"{self.label} has no legal action to choose from")
-        only = view.action_to_str(legal[0]) if len(legal) == 1 else None
-        if only is not None:
-            self.say(f"Only one legal action: {only} (press Enter to play it)")
-        while True:
-            line = self.ask(f"{self.label}, your action (? for help): ").strip()
-            if not line:
-                if only is not None:
-                    return legal[0]
-                continue
-            word = line.lower()
-            if word in HELP_WORDS:
-                self.show_help(view)
-                continue
-            if word in QUIT_WORDS:
-                raise PlayerQuitError(f"{self.label} quit")
-            try:
-                return view.parse_action(line)
-            except TussleError as exc:
-                self.say(f"  {exc} (type ? for the legal actions)")
+        return self.read_action(Choices.of_view(view), view.parse_action)
 
     def show_help(self, view: PlayerView) -> None:
-        """List the legal actions, or for a huge set their count and a few examples."""
-        legal = view.legal_actions()
-        count = len(legal)
-        if count <= self.LIST_LIMIT:
-            names = [view.action_to_str(a) for a in legal]
-            self.say(f"{count} legal action{'s' if count != 1 else ''}:")
-            width = max(len(n) for n in names) + 2 if names else 1
-            per_line = max(1, 76 // width)
-            for start in range(0, len(names), per_line):
-                self.say("  " + "".join(n.ljust(width) for n in names[start : start + per_line]).rstrip())
-        else:
-            picks = sorted(self.rng.sample(range(count), self.EXAMPLES))
-            examples = ", ".join(view.action_to_str(legal[i]) for i in picks)
-            self.say(f"{count} legal actions, for example: {examples}")
-        hint = getattr(view.info, "notation", "")
-        if isinstance(hint, str) and hint:
-            self.say(f"Notation: {hint}")
-        self.say("Type an action, ? or help for this list, quit to stop the game.")
+        """Explain the notation, with this position's legal actions (all, or a few of many) as examples."""
+        self.help_for(Choices.of_view(view))
 
-    # --- screen and keyboard ------------------------------------------------
-
-    def show(self, text: str) -> None:
-        """Put this seat's view on the screen unless it is already the last thing shown."""
-        if text != self.last_shown:
-            self.say(text)
-            self.last_shown = text
-
-    def say(self, text: str) -> None:
-        self.console.print(text, markup=False, highlight=False, soft_wrap=True)
-
-    def pass_screen(self) -> None:
-        """Hide the screen and wait until the person at this seat presses Enter."""
-        self.console.clear()  # does nothing when the output is not a terminal
-        self.ask(f"Pass the screen to {self.label}, then press Enter. ")
-        self.console.clear()
-        self.last_shown = None
-
-    def ask(self, prompt: str) -> str:
-        """One line from the person; raises :class:`PlayerQuitError` at the end of the input."""
-        stream = self._stdin if self._stdin is not None else sys.stdin
-        if self._stdin is None and stream.isatty():
-            # input() gives line editing and history on a terminal.
-            try:
-                return input(prompt)
-            except EOFError:
-                print()
-                raise PlayerQuitError("end of input") from None
-        self.console.print(prompt, end="", markup=False, highlight=False, soft_wrap=True)
-        line = stream.readline()
-        if not line:
-            self.console.print()
-            raise PlayerQuitError("end of input")
-        # Echo what was read, so that a transcript of scripted input reads like a session.
-        self.console.print(line.rstrip("\r\n"), markup=False, highlight=False, soft_wrap=True)
-        return line
+    def show_matching(self, view: PlayerView, query: str) -> None:
+        """List the legal actions that mention ``query`` (see :meth:`TerminalPrompt.list_matching`)."""
+        self.list_matching(Choices.of_view(view), query)

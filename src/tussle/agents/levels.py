@@ -1,12 +1,12 @@
 """The computer opponents' strength levels: ``easy``, ``medium`` and ``hard`` for each game.
 
-Each level is an agent spec, chosen per game by measurement (docs/strength.md
-has the ladders): the search that plays that game best, with a budget of
-iterations rather than seconds, so that a level plays the same moves for a seed
-on any machine and the measured ladder is the level people meet. ``medium`` is
-the default opponent of ``tussle play`` and answers within about a second on a
-2-core machine (docs/agents.md has the times); ``easy`` is quicker and weaker,
-``hard`` thinks longer.
+Each level is an agent spec, chosen per game by measurement and declared by the
+game (``GameInfo.hooks.levels``; docs/strength.md has the ladders): the search
+that plays that game best, with a budget of iterations rather than seconds, so
+that a level plays the same moves for a seed on any machine and the measured
+ladder is the level people meet. ``medium`` is the default opponent of ``tussle
+play`` and answers within about a second on a 2-core machine (docs/agents.md
+has the times); ``easy`` is quicker and weaker, ``hard`` thinks longer.
 
 >>> level_spec("tank-chess", "medium")
 'alphabeta:iterations=2500'
@@ -25,39 +25,12 @@ from typing import Any
 from tussle.agents.base import Agent, PlayerView
 from tussle.errors import AgentError
 from tussle.game import Game
+from tussle.registry import game_info
 
 LEVEL_NAMES = ("easy", "medium", "hard")
 
-#: game id -> level -> the agent spec that plays it.
-LEVELS: dict[str, dict[str, str]] = {
-    "robo-pigs": {
-        "easy": "smmcts:iterations=1000",
-        "medium": "smmcts:iterations=8000",
-        "hard": "smmcts:iterations=32000",
-    },
-    "fite": {
-        "easy": "smmcts:iterations=30",
-        "medium": "smmcts:iterations=100",
-        "hard": "smmcts:iterations=2000",
-    },
-    "fightopia": {
-        "easy": "alphabeta:iterations=300",
-        "medium": "alphabeta:iterations=2500",
-        "hard": "alphabeta:iterations=10000",
-    },
-    "tank-chess": {
-        "easy": "alphabeta:iterations=400",
-        "medium": "alphabeta:iterations=2500",
-        "hard": "alphabeta:iterations=10000,width=10",
-    },
-    "fight": {
-        "easy": "ismcts:iterations=60",
-        "medium": "ismcts:iterations=500",
-        "hard": "ismcts:iterations=2000",
-    },
-}
-
-#: The levels of a game not in the table: information-set search fits every game.
+#: The levels of a game that declares none in ``GameInfo.hooks.levels``:
+#: information-set search fits every game.
 DEFAULT_LEVELS = {
     "easy": "ismcts:iterations=300",
     "medium": "ismcts:iterations=1500",
@@ -73,7 +46,7 @@ def level_spec(game_id: str, level: str) -> str:
     """
     if level not in LEVEL_NAMES:
         raise AgentError(f"unknown level {level!r} (levels: {', '.join(LEVEL_NAMES)})")
-    return LEVELS.get(game_id, DEFAULT_LEVELS)[level]
+    return dict(game_info(game_id).hooks.levels or DEFAULT_LEVELS)[level]
 
 
 class LevelAgent(Agent):

@@ -35,6 +35,13 @@ with a ``value``), an optional ``measure`` (``power``, ``digit_sum``,
 ``last_digit``) and optional eligibility filters ``parity`` (``odd`` or
 ``even``), ``family``, ``min_power``, ``max_power``.
 
+A deck file is read only if it is a regular file of at most
+``MAX_DECK_BYTES`` bytes, nested at most ``MAX_NESTING`` levels deep, with
+numbers of at most ``MAX_DIGITS`` digits, at most ``MAX_WARRIORS`` Warriors,
+``MAX_ARENAS`` Arenas and ``MAX_EFFECTS`` effects to an ability: whatever
+breaks a limit is refused with a one-line OptionError naming the file and the
+limit. With these limits a power never reaches ``10**51`` (``POWER_BOUND``).
+
 >>> deck = default_deck()
 >>> len(deck.warriors), len(deck.arenas)
 (60, 12)
@@ -45,7 +52,10 @@ with a ``value``), an optional ``measure`` (``power``, ``digit_sum``,
 from __future__ import annotations
 
 import json
+import os
 import re
+import reprlib
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -62,6 +72,25 @@ _FAMILY_INDEX = {name.lower(): i for i, name in enumerate(FAMILIES)}
 
 MIN_POWER, MAX_POWER = 1, 30
 MIN_GLORY, MAX_GLORY = 4, 8
+
+# --- the limits of a deck file (docs/games/fight.md, "The deck file format") ---
+#: The largest deck file read, in bytes (the built-in deck is under 10,000).
+MAX_DECK_BYTES = 1_000_000
+#: How deep tables and lists may nest; the format needs 6 (the file, the
+#: warrior list, a warrior, its ability list, an effect, its family list).
+MAX_NESTING = 8
+#: The most digits a number in a deck may have (amounts need 4; the power filters have no other bound).
+MAX_DIGITS = 6
+#: The most Warriors and Arenas a deck may hold.
+MAX_WARRIORS, MAX_ARENAS = 1000, 100
+#: The most effects one ability may run.
+MAX_EFFECTS = 8
+#: The most characters of a card's ``text``, on one line.
+MAX_TEXT = 200
+#: No power can reach this: a Fight runs at most 6 Boosts of MAX_EFFECTS
+#: effects, each of which at most multiplies a power by 10 and adds 999 (a
+#: power starts at 30 at most): below 141 * 10**48.
+POWER_BOUND = 10**51
 
 TARGETS = ("all", "own", "opponents", "opponent")
 #: Effects that change the powers of Main Warriors.
@@ -104,6 +133,23 @@ def family_list(mask: int) -> list[str]:
     ['Human', 'Demon']
     """
     return [FAMILIES[f] for f in range(len(FAMILIES)) if mask >> f & 1]
+
+
+_SHOW = reprlib.Repr()
+_SHOW.maxstring = 60
+_SHOW.maxother = 60
+_SHOW.maxlong = 20
+_SHOW.maxlist = _SHOW.maxdict = 4
+_SHOW.maxlevel = 2
+
+
+def _show(value: Any) -> str:
+    """A value written for an error message: one line, shortened if long.
+
+    >>> _show("Elf"), _show("x" * 100)
+    ("'Elf'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxxxxxxxxxxxx'")
+    """
+    return _SHOW.repr(value)
 
 
 def _plural(name: str) -> str:
@@ -444,7 +490,7 @@ class _BadCardError(Exception):
 
 def _int(value: Any, what: str, lo: int | None = None, hi: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _BadCardError(f"{what} must be a whole number, not {value!r}")
+        raise _BadCardError(f"{what} must be a whole number, not {_show(value)}")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         span = (
             f"{lo} to {hi}"
@@ -458,8 +504,17 @@ def _int(value: Any, what: str, lo: int | None = None, hi: int | None = None) ->
 
 def _str(value: Any, what: str) -> str:
     if not isinstance(value, str):
-        raise _BadCardError(f"{what} must be a string, not {value!r}")
+        raise _BadCardError(f"{what} must be a string, not {_show(value)}")
     return value
+
+
+def _text(value: Any) -> str:
+    text = _str(value, "text")
+    if len(text) > MAX_TEXT or not text.isprintable():
+        raise _BadCardError(
+            f"text {_show(text)} must be one line of at most {MAX_TEXT} printable characters (limit)"
+        )
+    return text
 
 
 def _family(value: Any) -> int:
@@ -467,20 +522,22 @@ def _family(value: Any) -> int:
     try:
         return _FAMILY_INDEX[name.strip().lower()]
     except KeyError:
-        raise _BadCardError(f"unknown family {name!r} (families: {', '.join(FAMILIES)})") from None
+        raise _BadCardError(f"unknown family {_show(name)} (families: {', '.join(FAMILIES)})") from None
 
 
 def _families(value: Any) -> int:
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, list) or not items:
-        raise _BadCardError(f"family must be a family name or a non-empty list of them, not {value!r}")
+        raise _BadCardError(f"family must be a family name or a non-empty list of them, not {_show(value)}")
     return family_mask(tuple(_family(v) for v in items))
 
 
 def _check_keys(table: dict[str, Any], allowed: set[str], what: str) -> None:
     extra = sorted(set(table) - allowed)
     if extra:
-        raise _BadCardError(f"{what} has unknown key {extra[0]!r} (allowed: {', '.join(sorted(allowed))})")
+        raise _BadCardError(
+            f"{what} has unknown key {_show(extra[0])} (allowed: {', '.join(sorted(allowed))})"
+        )
 
 
 _EFFECT_KEYS: dict[str, set[str]] = {
@@ -505,17 +562,17 @@ def parse_effect(raw: Any) -> Effect:
     '+50% to your Main Warrior'
     """
     if not isinstance(raw, dict):
-        raise _BadCardError(f"an effect must be a table, not {raw!r}")
+        raise _BadCardError(f"an effect must be a table, not {_show(raw)}")
     op = raw.get("do")
     if op not in _EFFECT_KEYS:
-        raise _BadCardError(f"effect 'do' must be one of {', '.join(_EFFECT_KEYS)}, not {op!r}")
+        raise _BadCardError(f"effect 'do' must be one of {', '.join(_EFFECT_KEYS)}, not {_show(op)}")
     keys = _EFFECT_KEYS[op] | {"do"}
     if op in POWER_OPS and op != "swap":
         keys |= _FILTER_KEYS
     _check_keys(raw, keys, f"effect {op!r}")
     target = raw.get("target", "opponent" if op == "swap" else "all")
     if target not in TARGETS:
-        raise _BadCardError(f"effect {op!r}: target must be one of {', '.join(TARGETS)}, not {target!r}")
+        raise _BadCardError(f"effect {op!r}: target must be one of {', '.join(TARGETS)}, not {_show(target)}")
     families = _families(raw["family"]) if "family" in raw else ANY_FAMILY
     lo = _int(raw["min_power"], "min_power") if "min_power" in raw else None
     hi = _int(raw["max_power"], "max_power") if "max_power" in raw else None
@@ -553,11 +610,11 @@ def parse_condition(raw: Any) -> Condition:
     'Power closest to 25 wins'
     """
     if not isinstance(raw, dict):
-        raise _BadCardError(f"condition must be a table, not {raw!r}")
+        raise _BadCardError(f"condition must be a table, not {_show(raw)}")
     _check_keys(raw, {"goal", "value", "measure", "parity", "family", "min_power", "max_power"}, "condition")
     goal = raw.get("goal")
     if goal not in GOALS:
-        raise _BadCardError(f"condition goal must be one of {', '.join(GOALS)}, not {goal!r}")
+        raise _BadCardError(f"condition goal must be one of {', '.join(GOALS)}, not {_show(goal)}")
     if goal == "closest":
         if "value" not in raw:
             raise _BadCardError("condition goal 'closest' needs a value")
@@ -568,10 +625,10 @@ def parse_condition(raw: Any) -> Condition:
         value = 0
     measure = raw.get("measure", "power")
     if measure not in MEASURES:
-        raise _BadCardError(f"condition measure must be one of {', '.join(MEASURES)}, not {measure!r}")
+        raise _BadCardError(f"condition measure must be one of {', '.join(MEASURES)}, not {_show(measure)}")
     parity = raw.get("parity", "")
     if parity not in ("", "odd", "even"):
-        raise _BadCardError(f"condition parity must be odd or even, not {parity!r}")
+        raise _BadCardError(f"condition parity must be odd or even, not {_show(parity)}")
     families = _families(raw["family"]) if "family" in raw else ANY_FAMILY
     lo = _int(raw["min_power"], "min_power") if "min_power" in raw else None
     hi = _int(raw["max_power"], "max_power") if "max_power" in raw else None
@@ -586,7 +643,7 @@ def _name(raw: dict[str, Any], seen: dict[str, str]) -> str:
     name = _str(raw["name"], "name")
     if not _NAME_RE.match(name) or len(name) > 40:
         raise _BadCardError(
-            f"name {name!r} must be 1 to 40 letters, digits, ' . - with single spaces between words"
+            f"name {_show(name)} must be 1 to 40 letters, digits, ' . - with single spaces between words"
         )
     if _RESERVED_WORDS & set(name.lower().split()):
         raise _BadCardError(f"name {name!r} uses a word of the notation (main, boost)")
@@ -604,17 +661,26 @@ def parse_deck(data: Any, source: str) -> Deck:
     tussle.errors.OptionError: deck x.toml: it has no Warriors (a [[warrior]] list)
     """
     where = f"deck {source}"
+    _check_shape(data, where)
     if not isinstance(data, dict):
         raise OptionError(f"{where}: the file must hold a table with 'warrior' and 'arena' lists")
     extra = sorted(set(data) - {"warrior", "arena"})
     if extra:
-        raise OptionError(f"{where}: unknown top-level key {extra[0]!r} (use 'warrior' and 'arena' lists)")
+        raise OptionError(
+            f"{where}: unknown top-level key {_show(extra[0])} (use 'warrior' and 'arena' lists)"
+        )
     raw_warriors = data.get("warrior", [])
     raw_arenas = data.get("arena", [])
     if not isinstance(raw_warriors, list) or not raw_warriors:
         raise OptionError(f"{where}: it has no Warriors (a [[warrior]] list)")
     if not isinstance(raw_arenas, list) or not raw_arenas:
         raise OptionError(f"{where}: it has no Arenas (an [[arena]] list)")
+    if len(raw_warriors) > MAX_WARRIORS:
+        raise OptionError(
+            f"{where}: it has {len(raw_warriors)} Warriors; the limit is {MAX_WARRIORS} Warriors"
+        )
+    if len(raw_arenas) > MAX_ARENAS:
+        raise OptionError(f"{where}: it has {len(raw_arenas)} Arenas; the limit is {MAX_ARENAS} Arenas")
     seen: dict[str, str] = {}
     warriors: list[Warrior] = []
     for i, raw in enumerate(raw_warriors, 1):
@@ -623,7 +689,7 @@ def parse_deck(data: Any, source: str) -> Deck:
             if not isinstance(raw, dict):
                 raise _BadCardError("must be a table")
             if isinstance(raw.get("name"), str):
-                label = f"warrior #{i} {raw['name']!r}"
+                label = f"warrior #{i} {_show(raw['name'])}"
             _check_keys(raw, {"name", "family", "power", "ability", "text"}, "the card")
             name = _name(raw, seen)
             for key in ("family", "power", "ability"):
@@ -634,10 +700,14 @@ def parse_deck(data: Any, source: str) -> Deck:
             items = raw["ability"] if isinstance(raw["ability"], list) else [raw["ability"]]
             if not items:
                 raise _BadCardError("ability is an empty list")
+            if len(items) > MAX_EFFECTS:
+                raise _BadCardError(
+                    f"ability has {len(items)} effects; the limit is {MAX_EFFECTS} effects to an ability"
+                )
             ability = tuple(parse_effect(e) for e in items)
             if sum(e.chooses_opponent for e in ability) > 1:
                 raise _BadCardError("an ability may choose an opponent in one effect only")
-            text = _str(raw["text"], "text") if "text" in raw else "; ".join(e.text() for e in ability)
+            text = _text(raw["text"]) if "text" in raw else "; ".join(e.text() for e in ability)
         except _BadCardError as exc:
             raise OptionError(f"{where}: {label}: {exc}") from None
         seen[name.lower()] = f"warrior #{i}"
@@ -649,7 +719,7 @@ def parse_deck(data: Any, source: str) -> Deck:
             if not isinstance(raw, dict):
                 raise _BadCardError("must be a table")
             if isinstance(raw.get("name"), str):
-                label = f"arena #{i} {raw['name']!r}"
+                label = f"arena #{i} {_show(raw['name'])}"
             _check_keys(raw, {"name", "glory", "condition", "text"}, "the card")
             name = _name(raw, seen)
             for key in ("glory", "condition"):
@@ -657,7 +727,7 @@ def parse_deck(data: Any, source: str) -> Deck:
                     raise _BadCardError(f"has no {key}")
             glory = _int(raw["glory"], "glory", MIN_GLORY, MAX_GLORY)
             condition = parse_condition(raw["condition"])
-            text = _str(raw["text"], "text") if "text" in raw else condition.text()
+            text = _text(raw["text"]) if "text" in raw else condition.text()
         except _BadCardError as exc:
             raise OptionError(f"{where}: {label}: {exc}") from None
         seen[name.lower()] = f"arena #{i}"
@@ -665,21 +735,122 @@ def parse_deck(data: Any, source: str) -> Deck:
     return Deck(tuple(warriors), tuple(arenas), source)
 
 
+class _LongNumber:
+    """A JSON integer written with more than ``MAX_DIGITS`` digits, kept unconverted for the message."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+
+def _json_int(text: str) -> int | _LongNumber:
+    digits = len(text.lstrip("-"))
+    return _LongNumber(digits) if digits > MAX_DIGITS else int(text)
+
+
+def _digits(value: int) -> str:
+    try:
+        return str(len(str(abs(value))))
+    except ValueError:  # beyond what Python converts to text
+        return "thousands of"
+
+
+def _check_shape(data: Any, where: str) -> None:
+    """Refuse data nested deeper than ``MAX_NESTING`` or holding a number longer than ``MAX_DIGITS``.
+
+    Iterative, so that data of any depth is refused without recursion; the
+    message says where in the file the limit was hit.
+
+    >>> try:
+    ...     _check_shape({"warrior": [{"power": 10**9}]}, "d")
+    ... except OptionError as exc:
+    ...     print(exc)
+    d: warrior #1 power: a number of 10 digits; numbers in a deck have at most 6 digits
+    """
+    stack: list[tuple[Any, int, tuple[str, ...]]] = [(data, 1, ())]
+    while stack:
+        value, depth, path = stack.pop()
+        at = f"{where}: {' '.join(path)}: " if path else f"{where}: "
+        if isinstance(value, (dict, list)):
+            if depth > MAX_NESTING:
+                raise OptionError(f"{at}nested more than {MAX_NESTING} levels deep (the limit)")
+            if isinstance(value, dict):
+                stack.extend(
+                    (
+                        v,
+                        depth + 1,
+                        (*path, k if isinstance(k, str) and len(k) <= 40 and k.isprintable() else _show(k)),
+                    )
+                    for k, v in value.items()
+                )
+            else:
+                stack.extend((v, depth + 1, (*path, f"#{i}")) for i, v in enumerate(value, 1))
+        elif isinstance(value, _LongNumber) or (
+            isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_DIGITS
+        ):
+            digits = str(value.digits) if isinstance(value, _LongNumber) else _digits(value)
+            raise OptionError(
+                f"{at}a number of {digits} digits; numbers in a deck have at most {MAX_DIGITS} digits"
+            )
+
+
 def _parse_text(text: str, source: str, suffix: str) -> Any:
     where = f"deck {source}"
-    if suffix == ".toml":
-        try:
-            return tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise OptionError(f"{where}: not valid TOML: {exc}") from None
-    if suffix == ".json":
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise OptionError(
-                f"{where}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-            ) from None
-    raise OptionError(f"{where}: unknown deck format {suffix or '(no suffix)'!r} (use .toml or .json)")
+    try:
+        if suffix == ".toml":
+            try:
+                return tomllib.loads(text)
+            except tomllib.TOMLDecodeError as exc:
+                raise OptionError(f"{where}: not valid TOML: {exc}") from None
+            except ValueError as exc:  # an integer too long for Python to convert
+                if "digits" not in str(exc):
+                    raise OptionError(f"{where}: not valid TOML: {_show(str(exc))}") from None
+                raise OptionError(
+                    f"{where}: a number of thousands of digits; "
+                    f"numbers in a deck have at most {MAX_DIGITS} digits"
+                ) from None
+        if suffix == ".json":
+            try:
+                return json.loads(text, parse_int=_json_int)
+            except json.JSONDecodeError as exc:
+                raise OptionError(
+                    f"{where}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+                ) from None
+        raise OptionError(f"{where}: unknown deck format {suffix or '(no suffix)'!r} (use .toml or .json)")
+    except RecursionError:
+        raise OptionError(f"{where}: nested more than {MAX_NESTING} levels deep (the limit)") from None
+
+
+def _read_deck_file(path: str, where: str) -> str:
+    """The text of a deck file: a regular file of at most ``MAX_DECK_BYTES`` bytes, in UTF-8.
+
+    A FIFO, a device such as /dev/zero or a directory is refused before a
+    byte is read (and a FIFO is opened without waiting for a writer); the
+    read stops one byte past the limit, so a file that grows is refused too.
+    """
+    limit = f"a deck must be a regular file of at most {MAX_DECK_BYTES:,} bytes"
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise OptionError(f"{where}: not a regular file ({limit})")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as file:
+            info = os.fstat(file.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise OptionError(f"{where}: not a regular file ({limit})")
+            if info.st_size > MAX_DECK_BYTES:
+                raise OptionError(f"{where}: {info.st_size:,} bytes is too large ({limit})")
+            data = file.read(MAX_DECK_BYTES + 1)
+    except OSError as exc:
+        raise OptionError(f"{where}: cannot read it: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL in the path
+        raise OptionError(f"{where}: cannot read it: the path holds a NUL character") from None
+    if len(data) > MAX_DECK_BYTES:
+        raise OptionError(f"{where}: more than {MAX_DECK_BYTES:,} bytes is too large ({limit})")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise OptionError(f"{where}: cannot read it: not UTF-8 text") from None
 
 
 def load_deck(path: str) -> Deck:
@@ -690,14 +861,9 @@ def load_deck(path: str) -> Deck:
     ...
     tussle.errors.OptionError: deck no-such-deck.toml: cannot read it: No such file or directory
     """
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise OptionError(f"deck {path}: cannot read it: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise OptionError(f"deck {path}: cannot read it: not UTF-8 text") from None
-    return parse_deck(_parse_text(text, path, p.suffix.lower()), path)
+    source = path if path.isprintable() else _show(path)
+    text = _read_deck_file(path, f"deck {source}")
+    return parse_deck(_parse_text(text, source, Path(path).suffix.lower()), source)
 
 
 @cache

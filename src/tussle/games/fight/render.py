@@ -26,6 +26,71 @@ def _cards(cards: list[dict[str, Any]]) -> str:
     return ", ".join(card_text(c) for c in cards) if cards else "-"
 
 
+def _effect_text(effect: dict[str, Any], seats: list[dict[str, Any]]) -> str:
+    kind = effect["kind"]
+    if kind == "power":
+        return f"p{effect['seat']} {effect['from']} -> {effect['to']}"
+    if kind == "killed":
+        return f"p{effect['seat']}'s {effect['warrior']} killed"
+    if kind == "drew":
+        drawn = effect["scored"] + effect["graveyard"]
+        kept = ", ".join(effect["scored"]) or "none"
+        return f"drew {', '.join(drawn) or 'nothing'}, scored {kept}"
+    victim = effect["seat"]
+    boost = seats[victim]["boost"]
+    return f"took p{victim}'s Boost {card_text(boost)}" if boost else f"took p{victim}'s Boost"
+
+
+def last_fight_lines(last: dict[str, Any]) -> list[str]:
+    """How the last Fight ended: each Main's final power, what each Boost did, who took the Arena.
+
+    >>> last = {
+    ...     "fight": 2, "arena": {"name": "Pit", "glory": 7, "condition": "Closest to 25 wins"},
+    ...     "winner": 1, "glory": 7,
+    ...     "seats": [
+    ...         {"seat": 0, "main": {"name": "Tiger", "family": "Animal", "power": 20, "final_power": 10,
+    ...                              "killed": False},
+    ...          "boost": {"family": "Human", "activated": False, "scored_by": 0}},
+    ...         {"seat": 1, "main": {"name": "Bot", "family": "Robot", "power": 29, "final_power": 24,
+    ...                              "killed": False},
+    ...          "boost": {"name": "Imp", "family": "Demon", "power": 2, "ability": "-5 to all",
+    ...                    "activated": True, "scored_by": None, "target": None,
+    ...                    "effects": [{"kind": "power", "seat": 1, "from": 29, "to": 24}]}},
+    ...     ],
+    ... }
+    >>> print("\\n".join(last_fight_lines(last)))
+    Fight 2 ended: Pit (7 Glory): Closest to 25 wins; p1 took 7 Glory
+      p0: Main Tiger (Animal 20), final power 10; Boost [Human] scored
+      p1: Main Bot (Robot 29), final power 24; Boost Imp (Demon 2) activated (-5 to all): p1 29 -> 24
+    """
+    took = "nobody took it" if last["winner"] is None else f"p{last['winner']} took {last['glory']} Glory"
+    lines = [f"Fight {last['fight']} ended: {_arena_text(last['arena'])}; {took}"]
+    for seat in last["seats"]:
+        q = seat["seat"]
+        main = seat["main"]
+        if main is None:
+            mtext = "no Main Warrior"
+        elif main["killed"]:
+            mtext = f"Main {card_text(main)}, killed at {main['final_power']}"
+        else:
+            mtext = f"Main {card_text(main)}, final power {main['final_power']}"
+        boost = seat["boost"]
+        if boost is None:
+            btext = "no Boost"
+        elif boost["activated"]:
+            on = f" on p{boost['target']}" if boost["target"] is not None else ""
+            did = "; ".join(_effect_text(e, last["seats"]) for e in boost["effects"]) or "nothing changed"
+            btext = f"Boost {card_text(boost)} activated{on} ({boost['ability']}): {did}"
+            if boost["scored_by"] is not None:
+                btext += f"; then scored by p{boost['scored_by']}"
+        elif boost["scored_by"] == q:
+            btext = f"Boost {card_text(boost)} scored"
+        else:
+            btext = f"Boost {card_text(boost)} taken by p{boost['scored_by']}"
+        lines.append(f"  p{q}: {mtext}; {btext}")
+    return lines
+
+
 def render_observation(obs: dict[str, Any]) -> str:
     """A readable view of the table, with the hands the viewer may see.
 
@@ -82,10 +147,8 @@ def render_observation(obs: dict[str, Any]) -> str:
         lines.append("Killed this Fight: " + ", ".join(obs["killed"]))
     if obs["leader"] is not None:
         lines.append(f"Taking the Arena now: p{obs['leader']}")
-    last = obs["last_fight"]
-    if last:
-        winner = "nobody" if last["winner"] is None else f"p{last['winner']}"
-        lines.append(f"Last Fight ({last['fight']}, {last['arena']}): won by {winner}")
+    if obs["last_fight"]:
+        lines += last_fight_lines(obs["last_fight"])
     result = obs["result"]
     if result:
         lines.append(("Draw: " if result["winner"] is None else "Game over: ") + result["reason"])

@@ -18,22 +18,33 @@ card of the Reserves is revealed by its own chance event; the next draw is then
 uniform among the Reserves' Warriors of that family.
 
 Who knows which card is kept as a bit mask per Warrior (``known``); a player
-sees the family of every Warrior and the name of those whose bit it has.
+sees the family of every Warrior and the name of those whose bit it has. A card
+shown to everybody has every bit (``-1``), so :data:`EVERYBODY`, a bit of no
+seat, picks out the public ones: the public view names those alone.
+
+What happens in a Fight is logged (``log``: Boosts scored and activated, and
+what each activation did) and summed up, once the Fight is scored, in a
+:class:`FightReport` (``last_fight``) that the views show until the next Fight
+is scored. Neither holds a hidden card by its number: a face-down Boost is
+named by its place in a scored pile, so :meth:`FightState.resample` needs not
+touch them and each viewer sees of it what it sees of the pile.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 from tussle.errors import ActionError, OptionError
 from tussle.game import (
     CHANCE,
+    PUBLIC,
     Actions,
     ChanceMode,
     Dynamics,
     Game,
     GameInfo,
+    Hooks,
     Information,
     ListActions,
     Option,
@@ -46,6 +57,10 @@ FIGHTS = 7
 HAND_SIZE = 5
 GRAVEYARD_START = 3
 DRAWS_PER_FIGHT = 2
+
+#: A bit of the ``known`` masks that no seat has: only a card known to everybody (``-1``)
+#: has it. The public view (PUBLIC) and its resample see through it.
+EVERYBODY = 1 << 16
 
 # Chance steps waiting in the queue: a seat number draws into that hand.
 STEP_GRAVE = -1  # a Warrior from the Reserves onto the Graveyard
@@ -62,6 +77,45 @@ SCORE = -1
 ACTIVATE = -2
 
 PlayAction = tuple[int, int]  # (main, boost); boost -1 when a single Warrior is left
+
+# The log of the current Fight: one tuple per event, kind first.
+LOG_SCORE = "score"  # (kind, seat, index of the Boost in its scored pile)
+LOG_ACTIVATE = "activate"  # (kind, seat, Boost, opponent chosen or -1)
+LOG_POWER = "power"  # (kind, seat, power before, power after)
+LOG_KILL = "kill"  # (kind, seat, Main Warrior, the power it fell to)
+LOG_DRAW = "draw"  # (kind, seat, Warriors scored, Warriors onto the Graveyard)
+LOG_STEAL = "steal"  # (kind, thief, victim, index in the thief's scored pile, whether it was face up)
+LogEntry = tuple[Any, ...]
+
+
+class SeatReport(NamedTuple):
+    """How one seat's Fight ended."""
+
+    main: int  # the Main Warrior played, -1 for none
+    power: int  # its final power, or the power it fell to when killed
+    killed: bool
+    boost: int  # the activated Boost when it went on to the Graveyard, else -1
+    pile: int  # the seat whose scored pile holds the Boost now, else -1
+    place: int  # the Boost's place in that pile
+    activated: bool
+    target: int  # the opponent chosen when activating, -1 for none
+    effects: tuple[LogEntry, ...]  # what activating it did, in order
+
+
+class FightReport(NamedTuple):
+    """How the last Fight ended: the table when it was scored and the Fight's log.
+
+    Kept as it was taken, cheaply, once per Fight; :meth:`FightState.seat_reports`
+    reads it seat by seat when a view asks.
+    """
+
+    fight: int  # 1 to 7
+    arena: int
+    winner: int  # -1: nobody
+    mains: tuple[int, ...]  # the Main Warriors still in the Fight
+    powers: tuple[int, ...]
+    boosts: tuple[int, ...]  # the Boosts still on the table: activated ones
+    log: tuple[LogEntry, ...]
 
 
 class Fight(Game):
@@ -123,6 +177,25 @@ class Fight(Game):
                 choices=("keep", "pad"),
             ),
         ),
+        notation=(
+            "play two Warriors from your hand by name, the Main face up and the Boost face down: "
+            "main Grizzle boost Blip (with one Warrior left: main Tin Titan); after the Fight, for "
+            "your Boost: activate (its ability; activate p2 when it chooses an opponent) or score "
+            "(keep it face down for a point of Glory). Case and extra spaces do not matter"
+        ),
+        hooks=Hooks(
+            rule_agent=".rule_agent:FightRuleAgent",
+            search=".search:FightPolicy",
+            encoding=".encoding:encoding",
+            rules="rules.md",
+            # Chosen by measurement: docs/strength.md has the ladders.
+            levels=(
+                ("easy", "ismcts:iterations=60"),
+                ("medium", "ismcts:iterations=500"),
+                ("hard", "ismcts:iterations=2000"),
+            ),
+            bench_target=5.0,
+        ),
     )
 
     deck: Deck
@@ -140,6 +213,12 @@ class Fight(Game):
             raise OptionError(
                 f"deck {self.deck.source}: it has {len(self.deck.arenas)} Arenas; a game needs {FIGHTS}"
             )
+
+    def length_bound(self) -> tuple[int, int] | None:
+        # Seven Fights, each a play and a Boost decision per player; chance:
+        # the deal, Arenas, backs of the top card, draws, abilities' draws, refills.
+        n = self.num_players
+        return 14 * n, 5 * n + 11 + 7 * (10 * n + 20)
 
     def new_initial_state(self) -> FightState:
         return FightState(self)
@@ -169,6 +248,7 @@ class FightState(State):
         "known",
         "last_family",
         "last_fight",
+        "log",
         "mains",
         "powers",
         "queue",
@@ -206,7 +286,8 @@ class FightState(State):
         self.cursor = 0
         self.stage = ST_SETUP
         self._ability: tuple[int, int, int, int] | None = None
-        self.last_fight: dict[str, Any] | None = None
+        self.last_fight: FightReport | None = None
+        self.log: tuple[LogEntry, ...] = ()  # never changed in place: shared by clones
         self._legal: Actions[Any] | None = None
         self._outcomes: list[tuple[Any, float]] | None = None
         queue = [p for _ in range(HAND_SIZE) for p in range(n)]
@@ -508,6 +589,7 @@ class FightState(State):
 
     def _score_boost(self, p: int) -> None:
         self.scored[p].append(self.boosts[p])
+        self.log += ((LOG_SCORE, p, len(self.scored[p]) - 1),)
         self.boosts[p] = -1
         self.cursor += 1
 
@@ -516,6 +598,7 @@ class FightState(State):
         self.boost_up[p] = True
         self.known[card] = -1
         self.cursor += 1
+        self.log += ((LOG_ACTIVATE, p, card, max(target, -1)),)
         self._run_effects(p, card, max(target, -1), 0)
 
     def _run_effects(self, p: int, card: int, target: int, start: int) -> None:
@@ -533,11 +616,13 @@ class FightState(State):
         assert self._ability is not None
         p, card, target, i = self._ability
         e = self.deck.warriors[card].ability[i]
+        kept = tuple(c for c in self.buffer if e.families >> self.family(c) & 1)
         for c in self.buffer:
             if e.families >> self.family(c) & 1:
                 self.scored[p].append(c)
             else:
                 self.graveyard.append(c)
+        self.log += ((LOG_DRAW, p, kept, tuple(c for c in self.buffer if c not in kept)),)
         self.buffer = []
         self._ability = None
         self.stage = ST_RESOLVE
@@ -548,15 +633,20 @@ class FightState(State):
         if op == "steal_boost":
             if target >= 0 and self._affects(p, target, e):
                 c = self.boosts[target]
+                up = self.boost_up[target]
                 # A face-down Boost stays face down: its owner and the thief know it.
-                self.known[c] = -1 if self.boost_up[target] else (1 << p) | (1 << target)
+                self.known[c] = -1 if up else (1 << p) | (1 << target)
                 self.boosts[target] = -1
                 self.boost_up[target] = False
                 self.scored[p].append(c)
+                self.log += ((LOG_STEAL, p, target, len(self.scored[p]) - 1, up),)
             return
         if op == "swap":
             if target >= 0 and self._affects(p, target, e):
-                self.powers[p], self.powers[target] = self.powers[target], self.powers[p]
+                mine, theirs = self.powers[p], self.powers[target]
+                self.powers[p], self.powers[target] = theirs, mine
+                if mine != theirs:
+                    self.log += ((LOG_POWER, p, mine, theirs), (LOG_POWER, target, theirs, mine))
             return
         n = self.game.num_players
         if e.target == "all":
@@ -573,10 +663,14 @@ class FightState(State):
         for q in seats:
             m = self.mains[q]
             if m >= 0 and e.selects(warriors[m].family, self.powers[q]):
-                self.powers[q] = e.apply(self.powers[q], round_up, pad)
+                before = self.powers[q]
+                self.powers[q] = after = e.apply(before, round_up, pad)
+                if after != before:
+                    self.log += ((LOG_POWER, q, before, after),)
         for q in range(n):
             if self.mains[q] >= 0 and self.powers[q] < 1:
                 # Killed: removed from the Fight, onto the Graveyard.
+                self.log += ((LOG_KILL, q, self.mains[q], self.powers[q]),)
                 self.graveyard.append(self.mains[q])
                 self.killed.append(self.mains[q])
                 self.mains[q] = -1
@@ -610,20 +704,10 @@ class FightState(State):
         arena = self.arena
         if winner >= 0:
             self.won[winner].append(arena)
-        warriors = self.deck.warriors
-        self.last_fight = {
-            "fight": self.fight + 1,
-            "arena": self.deck.arenas[arena].name,
-            "winner": winner if winner >= 0 else None,
-            "mains": [
-                {"name": warriors[self.mains[q]].name, "power": self.powers[q]}
-                if self.mains[q] >= 0
-                else None
-                for q in range(n)
-            ],
-            "boosts": [warriors[self.boosts[q]].name if self.boosts[q] >= 0 else None for q in range(n)],
-            "killed": [warriors[c].name for c in self.killed],
-        }
+        self.last_fight = FightReport(
+            self.fight + 1, arena, winner, tuple(self.mains), tuple(self.powers), tuple(self.boosts), self.log
+        )
+        self.log = ()
         # Everything still on the table goes to the Graveyard (ruling), in turn order.
         for i in range(n):
             q = self._seat(i)
@@ -641,6 +725,56 @@ class FightState(State):
         for i in range(n):
             self.queue.extend([self._seat(i)] * DRAWS_PER_FIGHT)
         self.stage = ST_DRAW
+
+    @staticmethod
+    def seat_reports(report: FightReport) -> list[SeatReport]:
+        """How each seat's part of the Fight of ``report`` ended, from the table and the Fight's log."""
+        n = len(report.mains)
+        mains = list(report.mains)
+        powers = list(report.powers)
+        killed = [False] * n
+        boosts = list(report.boosts)  # the Boosts still on the table were activated
+        piles = [-1] * n
+        places = [-1] * n
+        activated = [False] * n
+        targets = [-1] * n
+        effects: list[list[LogEntry]] = [[] for _ in range(n)]
+        acting = -1  # whose activation the entries describe
+        for entry in report.log:
+            kind = entry[0]
+            if kind == LOG_ACTIVATE:
+                acting = entry[1]
+                activated[acting] = True
+                boosts[acting] = entry[2]
+                targets[acting] = entry[3]
+                continue
+            if kind == LOG_SCORE:
+                q = entry[1]
+                boosts[q], piles[q], places[q] = -1, q, entry[2]
+                acting = -1
+                continue
+            if kind == LOG_KILL:
+                q = entry[1]
+                mains[q], powers[q], killed[q] = entry[2], entry[3], True
+            elif kind == LOG_STEAL:
+                q = entry[2]
+                boosts[q], piles[q], places[q] = -1, entry[1], entry[3]
+            if acting >= 0:
+                effects[acting].append(entry)
+        return [
+            SeatReport(
+                mains[q],
+                powers[q],
+                killed[q],
+                boosts[q],
+                piles[q],
+                places[q],
+                activated[q],
+                targets[q],
+                tuple(effects[q]),
+            )
+            for q in range(n)
+        ]
 
     # --- outcome ------------------------------------------------------------
 
@@ -780,6 +914,7 @@ class FightState(State):
         other.stage = self.stage
         other._ability = self._ability
         other.last_fight = self.last_fight
+        other.log = self.log
         other._legal = self._legal
         other._outcomes = self._outcomes
         other.queue = self.queue[:]
@@ -791,12 +926,13 @@ class FightState(State):
         Every Warrior ``player`` cannot name is swapped at random with another of
         the same family that it cannot name either and that came from the same
         Reserves (the first, or the Graveyard reshuffled into it), so families,
-        hand sizes and what ``player`` saw stay the same.
+        hand sizes and what ``player`` saw stay the same. For :data:`PUBLIC`
+        every Warrior not shown to everybody is redrawn so.
         """
         other = self.clone()
-        if not 0 <= player < self.game.num_players:
+        bit = self._mask(player)
+        if not bit:
             return other
-        bit = 1 << player
         in_reserves = set(self.reserves)
         groups: dict[tuple[int, int], list[int]] = {}
         warriors = self.deck.warriors
@@ -823,8 +959,18 @@ class FightState(State):
         other._outcomes = None
         return other
 
+    def _mask(self, player: int) -> int:
+        """The bit of ``known`` that ``player`` reads: its seat's, EVERYBODY's for PUBLIC, else none."""
+        if 0 <= player < self.game.num_players:
+            return 1 << player
+        return EVERYBODY if player == PUBLIC else 0
+
     def observation(self, player: int) -> dict[str, Any]:
         """What ``player`` sees: its own hand, everybody's families, the table.
+
+        The public view (:data:`PUBLIC`) names only the Warriors shown to
+        everybody: Main Warriors, activated Boosts, the Graveyard, Warriors
+        drawn by abilities; every hand and face-down card shows its family.
 
         >>> state = Fight().new_initial_state()
         >>> _ = state.apply_str(-1, "draw Grizzle")  # dealt to p0
@@ -832,15 +978,28 @@ class FightState(State):
         'Grizzle'
         >>> state.observation(1)["seats"][0]["hand"]
         [{'family': 'Animal'}]
+        >>> state.observation(PUBLIC)["seats"][0]["hand"]
+        [{'family': 'Animal'}]
         """
-        bit = (1 << player) if 0 <= player < self.game.num_players else 0
-        return self._observe(player, bit)
+        return self._observe(player, self._mask(player))
 
     def _card(self, c: int, mask: int) -> dict[str, Any]:
         w = self.deck.warriors[c]
         if self.known[c] & mask:
             return {"name": w.name, "family": FAMILIES[w.family], "power": w.power, "ability": w.text}
         return {"family": FAMILIES[w.family]}
+
+    def _hand(self, q: int, player: int, mask: int) -> list[dict[str, Any]]:
+        """Seat ``q``'s hand as ``player`` sees it: its own in hand order, another's in one canonical order.
+
+        Another player's hand is sorted by what the viewer sees of each card
+        (family in the text's order, then name if known), never by position:
+        the position of a back would tell which card left the hand.
+        """
+        cards = [self._card(c, mask) for c in self.hands[q]]
+        if q != player:
+            cards.sort(key=_back_order)
+        return cards
 
     def _arena_json(self, a: int) -> dict[str, Any]:
         arena = self.deck.arenas[a]
@@ -861,7 +1020,7 @@ class FightState(State):
             seats.append(
                 {
                     "seat": q,
-                    "hand": [self._card(c, mask) for c in self.hands[q]],
+                    "hand": self._hand(q, player, mask),
                     "main": (
                         {**self._card(main, mask), "current_power": self.powers[q]} if main >= 0 else None
                     ),
@@ -898,21 +1057,61 @@ class FightState(State):
             "drawn": [self._card(c, mask) for c in self.buffer],
             "killed": [warriors[c].name for c in self.killed],
             "seats": seats,
-            "last_fight": self._last_fight_json(),
+            "last_fight": self._last_fight_json(mask),
             "result": result.to_json() if result is not None else None,
         }
 
-    def _last_fight_json(self) -> dict[str, Any] | None:
-        # A fresh copy: callers may change what they are given.
-        last = self.last_fight
-        if last is None:
+    def _public_card(self, c: int) -> dict[str, Any]:
+        w = self.deck.warriors[c]
+        return {"name": w.name, "family": FAMILIES[w.family], "power": w.power, "ability": w.text}
+
+    def _last_fight_json(self, mask: int) -> dict[str, Any] | None:
+        """How the last Fight ended, as the viewer with ``mask`` may see it (a fresh copy)."""
+        report = self.last_fight
+        if report is None:
             return None
+        seats = []
+        for q, seat in enumerate(self.seat_reports(report)):
+            main = None
+            if seat.main >= 0:
+                main = {**self._public_card(seat.main), "final_power": seat.power, "killed": seat.killed}
+            boost: dict[str, Any] | None = None
+            if seat.pile >= 0:
+                # Still face down unless it was activated: only those who know it read its name.
+                boost = self._card(self.scored[seat.pile][seat.place], mask)
+            elif seat.boost >= 0:
+                boost = self._public_card(seat.boost)
+            if boost is not None:
+                boost["activated"] = seat.activated
+                boost["scored_by"] = seat.pile if seat.pile >= 0 else None
+                if seat.activated:
+                    boost["target"] = seat.target if seat.target >= 0 else None
+                    boost["effects"] = [self._effect_json(e) for e in seat.effects]
+            seats.append({"seat": q, "main": main, "boost": boost})
+        arena = self._arena_json(report.arena)
         return {
-            **last,
-            "mains": [dict(m) if m else None for m in last["mains"]],
-            "boosts": list(last["boosts"]),
-            "killed": list(last["killed"]),
+            "fight": report.fight,
+            "arena": arena,
+            "winner": report.winner if report.winner >= 0 else None,
+            "glory": arena["glory"] if report.winner >= 0 else 0,
+            "seats": seats,
         }
+
+    def _effect_json(self, entry: LogEntry) -> dict[str, Any]:
+        warriors = self.deck.warriors
+        kind = entry[0]
+        if kind == LOG_POWER:
+            return {"kind": "power", "seat": entry[1], "from": entry[2], "to": entry[3]}
+        if kind == LOG_KILL:
+            return {"kind": "killed", "seat": entry[1], "warrior": warriors[entry[2]].name, "power": entry[3]}
+        if kind == LOG_DRAW:
+            return {
+                "kind": "drew",
+                "scored": [warriors[c].name for c in entry[2]],
+                "graveyard": [warriors[c].name for c in entry[3]],
+            }
+        # The stolen Boost itself is shown, as the viewer may see it, in its owner's seat.
+        return {"kind": "stole", "seat": entry[2], "face_up": entry[4]}
 
     def observation_text(self, player: int) -> str:
         from tussle.games.fight.render import render_observation
@@ -922,7 +1121,13 @@ class FightState(State):
     def render(self) -> str:
         from tussle.games.fight.render import render_observation
 
-        return render_observation(self._observe(-1, -1))
+        return render_observation(self._observe(PUBLIC, -1))  # nobody's seat, every card named
 
 
 _NONE: ListActions[Any] = ListActions(())
+_FAMILY_RANK = {name: i for i, name in enumerate(FAMILIES)}
+
+
+def _back_order(card: dict[str, Any]) -> tuple[int, str]:
+    """The canonical order of cards in another player's hand: family, then name where it shows."""
+    return _FAMILY_RANK[card["family"]], card.get("name", "")

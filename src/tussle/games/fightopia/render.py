@@ -7,6 +7,7 @@ and Black in small letters. The squares of one Tank or Giant are joined by
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 _FILES = "abcdefgh"
@@ -58,6 +59,33 @@ def render_board(pieces: list[dict[str, Any]], flip: bool = False) -> list[str]:
     return lines
 
 
+_SQ = "([a-h][1-8])"  # one square, captured
+_WORDS = (
+    (re.compile(f"{_SQ}-{_SQ}"), "{who}'s Pawn stepped {0}-{1}"),
+    (re.compile(f"G{_SQ}-{_SQ}"), "{who}'s Giant stepped from {0} to {1} (its corner nearest a1)"),
+    (re.compile(f"G{_SQ}xT{_SQ}{_SQ}"), "{who}'s Giant crushed {them}'s Tank on {1}-{2}"),
+    (re.compile(f"T{_SQ}{_SQ}-{_SQ}{_SQ}"), "{who}'s Tank moved from {0}-{1} to {2}-{3}"),
+    (re.compile(f"T{_SQ}{_SQ}x{_SQ}"), "{who}'s Tank on {0}-{1} shot {them}'s Pawn on {2}"),
+)
+
+
+def describe_action(color: str, action: str) -> str:
+    """An action told in words, for people: who moved what where, and what it destroyed.
+
+    >>> describe_action("black", "Tg4g5xg1")
+    "Black's Tank on g4-g5 shot White's Pawn on g1"
+    >>> describe_action("white", "c3-c4")
+    "White's Pawn stepped c3-c4"
+    """
+    who = color.capitalize()
+    them = "Black" if who == "White" else "White"
+    for pattern, words in _WORDS:
+        match = pattern.fullmatch(action)
+        if match:
+            return words.format(*match.groups(), who=who, them=them)
+    return f"{who} {action}"
+
+
 def render_observation(obs: dict[str, Any], flip: bool = False) -> str:
     """A readable view: whose turn, the board, the last action and the result."""
     lines = []
@@ -77,7 +105,7 @@ def render_observation(obs: dict[str, Any], flip: bool = False) -> str:
         if last["player"] == "chance":
             lines.append(f"Drawn by chance: {last['action']}")
         else:
-            lines.append(f"Last: {last['player'].capitalize()} {last['action']}")
+            lines.append(f"Last: {describe_action(last['player'], last['action'])}")
     if result:
         if result["winner"] is None:
             lines.append(f"Draw: {result['reason']}")

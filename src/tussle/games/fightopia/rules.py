@@ -28,11 +28,13 @@ from typing import Any
 from tussle.errors import ActionError, PositionError
 from tussle.game import (
     CHANCE,
+    PUBLIC,
     Actions,
     ChanceMode,
     Dynamics,
     Game,
     GameInfo,
+    Hooks,
     Information,
     ListActions,
     Option,
@@ -162,8 +164,32 @@ class Fightopia(Game):
             ),
         ),
         has_position=True,
+        notation=(
+            "name the piece, then - and where it goes, or x and what it destroys. A Pawn is its "
+            "square, a Giant G and its corner nearest a1, a Tank T and both its squares: c3-c4 "
+            "(a Pawn steps), Gd1-d2 (the Giant steps), Gd4xTc4c5 (the Giant kills a Tank), "
+            "Ta1a2-a3a4 (a Tank moves), Ta1a2-a2b2 (a Tank pivots about a2), Ta1a2xa6 (a Tank shoots)"
+        ),
         simulation_defaults=(("ply_limit", DEFAULT_PLY_LIMIT),),
+        hooks=Hooks(
+            rule_agent=".rule_agent:FightopiaRuleAgent",
+            search=".search:FightopiaPolicy",
+            encoding=".encoding:encoding",
+            rules="rules.md",
+            # Chosen by measurement: docs/strength.md has the ladders.
+            levels=(
+                ("easy", "alphabeta:iterations=300"),
+                ("medium", "alphabeta:iterations=2500"),
+                ("hard", "alphabeta:iterations=10000"),
+            ),
+            bench_target=1.0,
+        ),
     )
+
+    def length_bound(self) -> tuple[int, int] | None:
+        # One chance event: who moves first.
+        limit = int(self.options["ply_limit"])
+        return (limit, 1) if limit > 0 else None
 
     def new_initial_state(self) -> FightopiaState:
         return self.state_from_position(START)
@@ -538,7 +564,7 @@ class FightopiaState(State):
     def render(self) -> str:
         from tussle.games.fightopia.render import render_observation
 
-        return render_observation(self.observation(-2))
+        return render_observation(self.observation(PUBLIC))
 
 
 def _names(mask: int) -> str:

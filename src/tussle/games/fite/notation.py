@@ -12,7 +12,10 @@ of one step is never mistaken for an action of another:
   ``5/4 +brutal`` when the super power is declared;
 * the tactical options: ``("tactic", source, moved, turned)``, written
   ``pass``, ``move off>def 6,5``, ``turn off 6 def 1`` or, with both options,
-  ``move off>def 6 and turn def 1,1``;
+  ``move off>def 6 and turn def 1,1``; each turned die is ``(pool, face)``,
+  pool 0 or 1 the fighter's own offensive or defensive pool and, under the
+  option ``turn_dice=any``, 2 or 3 the opponent's, written with the
+  opponent's letter: ``turn B def 6`` (fighter A turns a 6 of B's defence);
 * a roll (a chance outcome): the faces of one pool, highest first, written
   with the fighter and the pool: ``A off 6,5,4,2,2``.
 
@@ -38,6 +41,10 @@ POOL_LONG = ("offensive", "defensive")
 #: The super powers, as the game options spell them.
 POWERS = ("aggressive", "brutal", "cunning", "fast", "swift", "tough")
 STAY = -1
+#: The pools of a turned die (``turn_dice=any``): the opponent's offensive and defensive pools.
+THEIR_OFF, THEIR_DEF = 2, 3
+#: Words that name the opponent's dice in a turn without its letter (``turn their def 6``).
+THEIR_WORDS = ("their", "opp")
 
 PlaceAction = tuple[str, int]
 SwiftAction = tuple[str, int]
@@ -217,8 +224,13 @@ def parse_split(text: str, power: str | None) -> SplitAction:
 # --- the tactical options ---------------------------------------------------
 
 
-def format_tactic(action: TacticAction) -> str:
-    """The canonical text of a tactical choice.
+def format_tactic(action: TacticAction, player: int | None = None) -> str:
+    """The canonical text of ``player``'s tactical choice.
+
+    The opponent's dice (``turn_dice=any``) are written after the fighter's
+    own, each group with the opponent's letter; ``player`` (0 for A, 1 for B)
+    tells which letter that is and may be left out when no opponent's die is
+    turned.
 
     >>> format_tactic(("tactic", 0, (6, 5), ()))
     'move off>def 6,5'
@@ -226,6 +238,8 @@ def format_tactic(action: TacticAction) -> str:
     'turn off 6 def 1'
     >>> format_tactic(("tactic", 1, (2,), ((1, 1), (1, 1))))
     'move def>off 2 and turn def 1,1'
+    >>> format_tactic(("tactic", -1, (), ((1, 1), (3, 6))), player=0)
+    'turn def 1 B def 6'
     >>> format_tactic(("tactic", -1, (), ()))
     'pass'
     """
@@ -234,11 +248,18 @@ def format_tactic(action: TacticAction) -> str:
     if source >= 0:
         parts.append(f"move {POOLS[source]}>{POOLS[1 - source]} {faces_text(moved)}")
     if turned:
-        groups = [
-            f"{POOLS[pool]} {faces_text([v for p, v in turned if p == pool])}"
-            for pool in (OFF, DEF)
-            if any(p == pool for p, _ in turned)
-        ]
+        groups = []
+        for pool in (OFF, DEF, THEIR_OFF, THEIR_DEF):
+            faces = [v for p, v in turned if p == pool]
+            if not faces:
+                continue
+            if pool >= THEIR_OFF:
+                if player not in (0, 1):
+                    raise ValueError("the turn names the opponent's dice: say whose choice it is")
+                assert player is not None
+                groups.append(f"{FIGHTERS[1 - player]} {POOLS[pool - THEIR_OFF]} {faces_text(faces)}")
+            else:
+                groups.append(f"{POOLS[pool]} {faces_text(faces)}")
         parts.append("turn " + " ".join(groups))
     return " and ".join(parts) or "pass"
 
@@ -259,13 +280,20 @@ def tactic(
     )
 
 
-def parse_tactic(text: str) -> TacticAction:
-    """``pass``, ``move POOL[>POOL] FACES``, ``turn POOL FACES [POOL FACES]``, or a move and a turn.
+def parse_tactic(text: str, player: int | None = None) -> TacticAction:
+    """``pass``, ``move POOL[>POOL] FACES``, ``turn [WHOSE] POOL FACES [...]``, or a move and a turn.
+
+    A pool in a turn is the fighter's own unless a fighter's letter (or
+    ``their``, ``opp``) comes before it; ``player`` (0 for A, 1 for B) is the
+    fighter choosing, needed to read a letter. Whether the opponent's dice may
+    be turned at all (the option ``turn_dice``) is for the rules to say.
 
     >>> parse_tactic("Move offensive -> defensive 5, 6")
     ('tactic', 0, (6, 5), ())
     >>> parse_tactic("turn def 1 off 6 + move def 2")
     ('tactic', 1, (2,), ((0, 6), (1, 1)))
+    >>> parse_tactic("turn b def 6 off 1", player=0), parse_tactic("turn their off 2")
+    (('tactic', -1, (), ((0, 1), (3, 6))), ('tactic', -1, (), ((2, 2),)))
     """
     tokens = _tokens(text)
     if tokens in (["pass"], ["none"], ["no"]):
@@ -307,8 +335,16 @@ def parse_tactic(text: str) -> TacticAction:
             source = pool
         else:
             start = len(turned)
-            while i < len(tokens) and tokens[i] in _POOL_WORDS:
-                pool = _POOL_WORDS[tokens[i]]
+            while i < len(tokens):
+                offset = 0
+                if tokens[i] in _OWNER_WORDS:
+                    offset = _owner_offset(text, tokens[i], player)
+                    i += 1
+                    if i == len(tokens) or tokens[i] not in _POOL_WORDS:
+                        raise ActionError(f"{text!r}: name the pool (off or def) of the dice to turn")
+                elif tokens[i] not in _POOL_WORDS:
+                    break
+                pool = _POOL_WORDS[tokens[i]] + offset
                 i += 1
                 count = 0
                 while i < len(tokens) and tokens[i].isdigit():
@@ -317,11 +353,23 @@ def parse_tactic(text: str) -> TacticAction:
                     count += 1
                 if not count:
                     raise ActionError(
-                        f"{text!r}: name the faces of the dice to turn in the {POOLS[pool]} pool"
+                        f"{text!r}: name the faces of the dice to turn in the {POOLS[pool % 2]} pool"
                     )
             if not 1 <= len(turned) - start <= 2:
                 raise ActionError(f"{text!r}: turn 1 or 2 dice, e.g. 'turn off 1,2' or 'turn off 1 def 2'")
     return tactic(source, moved, turned)
+
+
+_OWNER_WORDS = frozenset(("a", "b", *THEIR_WORDS))
+
+
+def _owner_offset(text: str, word: str, player: int | None) -> int:
+    """0 when ``word`` names the choosing fighter's own dice, 2 (own pool + 2) for the opponent's."""
+    if word in THEIR_WORDS:
+        return THEIR_OFF
+    if player not in (0, 1):
+        raise ActionError(f"{text!r}: write 'their' for the opponent's dice")
+    return 0 if word == FIGHTERS[player].lower() else THEIR_OFF
 
 
 # --- rolls ------------------------------------------------------------------

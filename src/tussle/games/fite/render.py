@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 _LONG = {"off": "offensive", "def": "defensive", "tac": "tactical"}
@@ -16,12 +17,18 @@ def _faces(faces: list[int] | None) -> str:
 
 
 def _fighter_line(f: dict[str, Any]) -> str:
+    """One fighter's line of the view.
+
+    >>> _fighter_line({"name": "A", "location": None, "face": None, "power": None, "dice": 1})
+    '  A: 1 die, not placed yet, no super power'
+    """
     where = f"at {_LONG[f['location']]} ({f['face']})" if f["location"] else "not placed yet"
     if f["power"] is None:
         power = "no super power"
     else:
         power = f"power {f['power']} ({'used' if f['power_used'] else 'unused'})"
-    return f"  {f['name']}: {f['dice']} dice, {where}, {power}"
+    dice = f"{f['dice']} {'die' if f['dice'] == 1 else 'dice'}"
+    return f"  {f['name']}: {dice}, {where}, {power}"
 
 
 def _fight_lines(fight: dict[str, Any], names: list[str]) -> list[str]:
@@ -117,11 +124,33 @@ def _hint(obs: dict[str, Any]) -> str:
         return _HINTS[phase].format(dice=dice, half=dice // 2, rest=dice - dice // 2, power=power)
     if phase == "tactical":
         both = obs["fight"]["tactical"]["entitled"][obs["player"]] == "both"
-        return _HINTS[phase].format(
+        hint = _HINTS[phase].format(
             options="(both options)" if both else "(one option)",
             both=", or 'move def>off 2 and turn off 1'" if both else "",
         )
+        if obs.get("turn_dice") == "any":
+            other = obs["fighters"][1 - obs["player"]]["name"]
+            hint += (
+                f"; the opponent's dice too, by its letter: 'turn {other} def 6', 'turn off 1 {other} off 6'"
+            )
+        return hint
     return _HINTS[phase]
+
+
+def _first_placement(obs: dict[str, Any]) -> list[str]:
+    """What the first placement decides, for a player about to make it (the prompt says how to type it)."""
+    if obs["turn_dice"] == "any":
+        turn = "turn 2 of any dice, the opponent's too, to the opposite face"
+    else:
+        turn = "turn 2 of your dice to the opposite face"
+    text = (
+        "Choose in secret where your fighter stands: 1-2 offensive (+1 on each die you attack with), "
+        "3-4 defensive (+1 on each die you defend with) or 5-6 tactical (after the roll, move 2 dice "
+        f"between your pools or {turn})."
+    )
+    if obs["phase"] == "setup":
+        text += " Turn 1's placement comes right after this SETUP one, then one every turn."
+    return textwrap.wrap(text, 78)
 
 
 def render_observation(obs: dict[str, Any]) -> str:
@@ -132,6 +161,11 @@ def render_observation(obs: dict[str, Any]) -> str:
     FITE, SETUP (you are A)
       A: 9 dice, not placed yet, no super power
       B: 9 dice, not placed yet, no super power
+    Choose in secret where your fighter stands: 1-2 offensive (+1 on each die you
+    attack with), 3-4 defensive (+1 on each die you defend with) or 5-6 tactical
+    (after the roll, move 2 dice between your pools or turn 2 of your dice to the
+    opposite face). Turn 1's placement comes right after this SETUP one, then one
+    every turn.
     Your move: place your die for SETUP: off 1-2, def 3-4, tac 5-6 (e.g. 'tac 5')
     """
     fighters = obs["fighters"]
@@ -171,5 +205,8 @@ def render_observation(obs: dict[str, Any]) -> str:
     elif obs.get("mine"):
         lines.append(f"Your choice: {obs['mine']} (waiting for the other fighter)")
     elif obs.get("to_move"):
+        me = fighters[player]
+        if phase == "setup" or (phase == "place" and obs["turn"] == 1 and me["location"] is None):
+            lines += _first_placement(obs)  # the first decision of the game: say what it is
         lines.append("Your move: " + _hint(obs))
     return "\n".join(lines)

@@ -4,7 +4,8 @@ Two fighters with nine dice each. Every turn both secretly place a die to pick
 a location (1-2 offensive, 3-4 defensive, 5-6 tactical), then secretly split
 the dice they have left into an offensive and a defensive pool, reveal and roll
 them. Fighters at the tactical location (or using Cunning) may then move or
-turn up to two of their dice; the location and power modifiers are added; each
+turn up to two of their dice (or, with the option ``turn_dice=any``, turn the
+opponent's too); the location and power modifiers are added; each
 defensive die cancels one opposing offensive die of at most its value, and
 every offensive die left over takes a die from the opponent. A fighter with no
 dice is out; one left with a single die is finished off next turn (FINISH HIM).
@@ -35,11 +36,14 @@ from typing import Any
 from tussle.errors import ActionError
 from tussle.game import (
     CHANCE,
+    PUBLIC,
     Actions,
+    AgentHook,
     ChanceMode,
     Dynamics,
     Game,
     GameInfo,
+    Hooks,
     Information,
     ListActions,
     Option,
@@ -58,6 +62,7 @@ from tussle.games.fite.notation import (
     POOLS,
     STAY,
     TAC,
+    THEIR_OFF,
     PlaceAction,
     Roll,
     SplitAction,
@@ -200,16 +205,23 @@ def move_options(pools: Pools) -> list[tuple[int, tuple[int, ...]]]:
     return out
 
 
-def turn_options(pools: Pools) -> list[Turned]:
-    """Every choice of 1 or 2 of a fighter's dice (from either pool) to turn over.
+def turn_options(pools: Pools, theirs: Pools | None = None) -> list[Turned]:
+    """Every choice of 1 or 2 dice to turn over: the fighter's own (either pool), and the opponent's too.
+
+    ``theirs``, the opponent's rolled pools, is given only where the opponent's
+    dice may be turned (the option ``turn_dice=any``); its dice are the pools
+    2 and 3 of a turned die.
 
     >>> turn_options(((6,), (1, 1)))
     [((0, 6),), ((1, 1),), ((0, 6), (1, 1)), ((1, 1), (1, 1))]
+    >>> turn_options(((6,), (1,)), ((2,), (5,)))[:4]
+    [((0, 6),), ((1, 1),), ((2, 2),), ((3, 5),)]
     """
-    kinds = [(OFF, a) for a in _distinct(pools[OFF])] + [(DEF, a) for a in _distinct(pools[DEF])]
+    every = (pools[OFF], pools[DEF], *(theirs or ()))
+    kinds = [(pool, a) for pool, faces in enumerate(every) for a in _distinct(faces)]
     singles: list[Turned] = [(k,) for k in kinds]
     pairs: list[Turned] = [
-        (a, b) for i, a in enumerate(kinds) for b in kinds[i:] if a != b or pools[a[0]].count(a[1]) >= 2
+        (a, b) for i, a in enumerate(kinds) for b in kinds[i:] if a != b or every[a[0]].count(a[1]) >= 2
     ]
     return singles + pairs
 
@@ -245,35 +257,125 @@ def turn_dice(pools: Pools, turned: Turned) -> Pools:
 
 
 def apply_tactic(pools: Pools, action: TacticAction) -> Pools:
-    """The pools after a tactical choice: its move first, then its turns (of the moved pools)."""
+    """The pools after a tactical choice of the fighter's own dice: its move first, then its turns."""
     return turn_dice(move_dice(pools, action[1], action[2]), action[3])
 
 
-def tactic_actions(pools: Pools, entitled: int) -> tuple[TacticAction, ...]:
+def turns_theirs(action: TacticAction | None) -> bool:
+    """Whether a tactical choice turns any of the opponent's dice (``turn_dice=any``)."""
+    return action is not None and bool(action[3]) and action[3][-1][0] >= THEIR_OFF
+
+
+def resolve_tactics(
+    rolled: tuple[Pools, Pools], choices: Sequence[TacticAction | None]
+) -> tuple[Pools, Pools]:
+    """Both fighters' pools after their tactical choices (None: the fighter had none).
+
+    Without a turn of the opponent's dice each choice changes its own
+    fighter's pools only (:func:`apply_tactic`). Under ``turn_dice=any`` the
+    dice are followed one by one: each fighter's own move and turns come
+    first, then the opponent's turns, which name dice by pool and face as
+    rolled and take a die its owner left alone where there is one (so that two
+    choices touch different dice where they can); a die turned by both shows
+    its rolled face again, and a die its owner moved is turned where it lies.
+
+    >>> resolve_tactics((((1, 1), (5,)), ((6,), (2,))), [("tactic", -1, (), ((0, 1), (3, 2))), None])
+    (((6, 1), (5,)), ((6,), (5,)))
+    >>> both = [("tactic", -1, (), ((0, 1),)), ("tactic", -1, (), ((2, 1),))]
+    >>> resolve_tactics((((1,), (5,)), ((6,), (2,))), both)  # one die turned twice
+    (((1,), (5,)), ((6,), (2,)))
+    >>> resolve_tactics((((1, 1), (5,)), ((6,), (2,))), both)  # two dice, one turned by each
+    (((6, 6), (5,)), ((6,), (2,)))
+    """
+    if not any(turns_theirs(c) for c in choices):
+        return (
+            apply_tactic(rolled[0], choices[0]) if choices[0] is not None else rolled[0],
+            apply_tactic(rolled[1], choices[1]) if choices[1] is not None else rolled[1],
+        )
+    # Each die: [rolled pool, rolled face, pool now, face now, touched by its owner].
+    dice = [
+        [[pool, face, pool, face, False] for pool in (OFF, DEF) for face in rolled[p][pool]] for p in (0, 1)
+    ]
+    for p, choice in enumerate(choices):
+        if choice is None:
+            continue
+        _, source, moved, turned = choice
+        own = dice[p]
+        for face in moved:
+            die = next(d for d in own if d[2] == source and d[3] == face and not d[4])
+            die[2] = 1 - source
+            die[4] = True
+        # Own turns name the pools as the move left them; a moved die first, so as to touch few dice.
+        picked: list[list[Any]] = []
+        for pool, face in turned:
+            if pool < THEIR_OFF:
+                picked.append(
+                    max(
+                        (d for d in own if d[2] == pool and d[3] == face and all(d is not q for q in picked)),
+                        key=lambda d: d[4],
+                    )
+                )
+        for die in picked:
+            die[3] = 7 - die[3]
+            die[4] = True
+    for p, choice in enumerate(choices):
+        if choice is None:
+            continue
+        other = dice[1 - p]
+        picked = []
+        for pool, face in choice[3]:
+            if pool >= THEIR_OFF:
+                picked.append(
+                    min(
+                        (
+                            d
+                            for d in other
+                            if d[0] == pool - THEIR_OFF and d[1] == face and all(d is not q for q in picked)
+                        ),
+                        key=lambda d: d[4],
+                    )
+                )
+        for die in picked:
+            die[3] = 7 - die[3]
+    out = [
+        tuple(tuple(sorted((d[3] for d in dice[p] if d[2] == pool), reverse=True)) for pool in (OFF, DEF))
+        for p in (0, 1)
+    ]
+    return ((out[0][0], out[0][1]), (out[1][0], out[1][1]))
+
+
+def tactic_actions(pools: Pools, entitled: int, theirs: Pools | None = None) -> tuple[TacticAction, ...]:
     """The tactical choices of a fighter with rolled ``pools``: pass, a move or a turn, or both.
+
+    ``theirs`` (the opponent's rolled pools) is given where its dice may be
+    turned too (``turn_dice=any``).
 
     >>> len(tactic_actions(((6,), (1,)), ONE_OPTION))  # pass, turn 6, turn 1, turn both
     4
     >>> tactic_actions(((6,), (1,)), BOTH_OPTIONS)[-1]
     ('tactic', -1, (), ((0, 6), (1, 1)))
+    >>> len(tactic_actions(((6,), (1,)), ONE_OPTION, ((6,), (6,))))  # pass, 4 dice alone, 6 pairs
+    11
     """
     moves = move_options(pools)
     if entitled == BOTH_OPTIONS:
         out = []
         for source, moved in [(-1, ()), *moves]:
             after = move_dice(pools, source, moved)
-            out += [("tactic", source, moved, turned) for turned in [(), *turn_options(after)]]
+            out += [("tactic", source, moved, turned) for turned in [(), *turn_options(after, theirs)]]
         return tuple(out)
     return (
         PASS,
         *(("tactic", source, moved, ()) for source, moved in moves),
-        *(("tactic", -1, (), turned) for turned in turn_options(pools)),
+        *(("tactic", -1, (), turned) for turned in turn_options(pools, theirs)),
     )
 
 
 # --- the game ----------------------------------------------------------------------
 
 POWER_CHOICES = ("none", "swift", "cunning", "aggressive", "brutal", "fast", "tough")
+#: Whose dice the tactical turn acts on: the fighter's own (ruling 7), or any of the rolled dice.
+TURN_DICE_CHOICES = ("own", "any")
 
 
 class Fite(Game):
@@ -304,6 +406,14 @@ class Fite(Game):
                 "place at SETUP and again at the start of turn 1, as the text has it "
                 "(false: the SETUP placement is turn 1's)",
             ),
+            Option(
+                "turn_dice",
+                "choice",
+                "own",
+                "whose dice the tactical location's turn may turn: own (the fighter's own) "
+                "or any (the opponent's too, written like 'turn B def 6')",
+                choices=TURN_DICE_CHOICES,
+            ),
             Option("power_a", "choice", "none", "fighter A's super power", choices=POWER_CHOICES),
             Option("power_b", "choice", "none", "fighter B's super power", choices=POWER_CHOICES),
             Option(
@@ -317,11 +427,37 @@ class Fite(Game):
         notation=(
             "placement: off 1, off 2, def 3, def 4, tac 5, tac 6; Swift: stay or swift off|def|tac; "
             "split: OFF/DEF like 5/4, add +power to use the super power; tactical: pass, "
-            "move off>def 6,5, turn off 1,2 or turn off 1 def 2, both with Cunning at the tactical "
-            "location: move def>off 6 and turn off 1; a roll: A off 6,5,4,2,2"
+            "move off>def 6,5, turn off 1,2 or turn off 1 def 2 (with turn_dice=any the opponent's "
+            "dice too: turn B def 6), both with Cunning at the tactical location: "
+            "move def>off 6 and turn off 1; a roll: A off 6,5,4,2,2"
         ),
         simulation_defaults=(("turn_limit", 100),),
+        hooks=Hooks(
+            rule_agent=".rule_agent:FiteRuleAgent",
+            search=".search:FitePolicy",
+            encoding=".encoding:encoding",
+            rules="rules.md",
+            # Chosen by measurement: docs/strength.md has the ladders.
+            levels=(
+                ("easy", "smmcts:iterations=30"),
+                ("medium", "smmcts:iterations=100"),
+                ("hard", "smmcts:iterations=2000"),
+            ),
+            agents=(
+                AgentHook(
+                    "solved",
+                    ".solved:FiteSolvedAgent",
+                    "the solved strategy of a model of FITE (docs/fite-solver.md); tactics=value|plan",
+                ),
+            ),
+            bench_target=5.0,
+        ),
     )
+
+    def length_bound(self) -> tuple[int, int] | None:
+        # The SETUP placement, then per turn: placement, Swift, split, tactical choice; four rolls.
+        limit = int(self.options["turn_limit"])
+        return (4 * limit + 1, 4 * limit) if limit > 0 else None
 
     def new_initial_state(self) -> FiteState:
         return FiteState(self)
@@ -351,11 +487,14 @@ class FiteState(State):
         "swift_to",
         "tactics",
         "turn",
+        "turn_any",
         "used",
     )
 
     def __init__(self, game: Fite) -> None:
         self.game = game
+        #: Whether a turn may name the opponent's dice (the option ``turn_dice=any``).
+        self.turn_any = game.options["turn_dice"] == "any"
         self.powers: tuple[str | None, str | None] = (
             None if game.options["power_a"] == "none" else str(game.options["power_a"]),
             None if game.options["power_b"] == "none" else str(game.options["power_b"]),
@@ -435,7 +574,8 @@ class FiteState(State):
             return SWIFT_ACTIONS[self.location[player]]
         if phase == SPLIT:
             return SPLIT_ACTIONS[(self.dice[player], self.can_declare(player))]
-        return ListActions(tactic_actions(self.pools(player), self.entitled[player]))
+        theirs = self.pools(1 - player) if self.turn_any else None
+        return ListActions(tactic_actions(self.pools(player), self.entitled[player], theirs))
 
     def _roll_size(self) -> int:
         player, pool = ROLL_ORDER[self.roll_index]
@@ -498,6 +638,19 @@ class FiteState(State):
             faces = tuple(face for where, face in turned if where == pool)
             if not _holds(after[pool], faces):
                 return f": the {POOL_LONG[pool]} pool ({faces_text(after[pool])}) has no {faces_text(faces)}"
+        if turns_theirs(action):
+            who = FIGHTERS[1 - player]
+            if not self.turn_any:
+                return (
+                    f": a fighter turns only its own dice in this game, not {who}'s "
+                    "(the option turn_dice=any allows the opponent's)"
+                )
+            theirs = self.pools(1 - player)
+            for pool in (OFF, DEF):
+                faces = tuple(face for where, face in turned if where == pool + THEIR_OFF)
+                if not _holds(theirs[pool], faces):
+                    shown = faces_text(theirs[pool])
+                    return f": {who}'s {POOL_LONG[pool]} pool ({shown}) has no {faces_text(faces)}"
         return ""
 
     def _apply(self, player: int, action: Any) -> None:
@@ -564,10 +717,7 @@ class FiteState(State):
 
     def _fight(self) -> None:
         """Score the fight: tactical choices, modifiers, cancellation, hits; then the end or a new turn."""
-        final = []
-        for p in (0, 1):
-            choice = self.tactics[p]
-            final.append(apply_tactic(self.pools(p), choice) if choice is not None else self.pools(p))
+        final = resolve_tactics((self.pools(0), self.pools(1)), self.tactics)
         mods = [self.modifiers(0), self.modifiers(1)]
         values = [
             ([f + mods[p][0] for f in final[p][OFF]], [f + mods[p][1] for f in final[p][DEF]]) for p in (0, 1)
@@ -629,7 +779,7 @@ class FiteState(State):
             return format_swift(action)
         if tag == "split":
             return format_split(action, self.powers[player])
-        return format_tactic(action)
+        return format_tactic(action, player)
 
     def _parse_action(self, player: int, text: str) -> Any:
         phase = self.phase
@@ -642,13 +792,14 @@ class FiteState(State):
             return parse_swift(text)
         if phase == SPLIT:
             return parse_split(text, self.powers[player])
-        return parse_tactic(text)
+        return parse_tactic(text, player)
 
     # --- copies and views ----------------------------------------------------------
 
     def clone(self) -> FiteState:
         other = FiteState.__new__(FiteState)
         other.game = self.game
+        other.turn_any = self.turn_any
         other.powers = self.powers
         other.dice = list(self.dice)
         other.used = list(self.used)
@@ -696,7 +847,9 @@ class FiteState(State):
         if self.roll_index == len(ROLL_ORDER):
             data["tactical"] = {
                 "entitled": [ENTITLEMENT_NAMES[e] for e in self.entitled],
-                "choices": [format_tactic(t) if t is not None else None for t in self.tactics],
+                "choices": [
+                    format_tactic(t, p) if t is not None else None for p, t in enumerate(self.tactics)
+                ],
             }
         return data
 
@@ -720,6 +873,7 @@ class FiteState(State):
             "player": player,
             "turn": self.turn,
             "phase": PHASE_NAMES[self.phase],
+            "turn_dice": "any" if self.turn_any else "own",
             "to_move": player in (0, 1) and player in self._to_act,
             "fighters": [
                 {
@@ -747,7 +901,7 @@ class FiteState(State):
     def render(self) -> str:
         from tussle.games.fite.render import render_observation
 
-        obs = self.observation(-2)  # nobody's seat: the public view, then the secrets
+        obs = self.observation(PUBLIC)  # the public view, then the secrets
         obs["pending"] = [
             self.action_to_str(p, self.pending[p]) if self.pending[p] is not None else None for p in (0, 1)
         ]

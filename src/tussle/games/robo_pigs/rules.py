@@ -36,11 +36,13 @@ from typing import Any
 
 from tussle.errors import ActionError, PositionError
 from tussle.game import (
+    PUBLIC,
     Actions,
     ChanceMode,
     Dynamics,
     Game,
     GameInfo,
+    Hooks,
     Information,
     ListActions,
     Option,
@@ -474,8 +476,32 @@ class RoboPigs(Game):
             ),
         ),
         has_position=True,
+        notation=(
+            "a program is five commands, in order, separated by spaces: ^ forward, v back, "
+            "\\ forward-left, / forward-right, TL turn left, TR turn right, F fire the laser "
+            "(straight ahead, any range), H hit with the fist (the three squares in front), "
+            "X do nothing (one per point of damage, and no more); or R R R R R to repair a point. "
+            "For example F ^ TR v H"
+        ),
         simulation_defaults=(("round_limit", 100),),
+        hooks=Hooks(
+            rule_agent=".rule_agent:RoboPigsRuleAgent",
+            search=".search:RoboPigsPolicy",
+            encoding=".encoding:encoding",
+            rules="rules.md",
+            # Chosen by measurement: docs/strength.md has the ladders.
+            levels=(
+                ("easy", "smmcts:iterations=1000"),
+                ("medium", "smmcts:iterations=8000"),
+                ("hard", "smmcts:iterations=32000"),
+            ),
+            bench_target=5.0,
+        ),
     )
+
+    def length_bound(self) -> tuple[int, int] | None:
+        limit = int(self.options["round_limit"])
+        return (limit, 0) if limit > 0 else None
 
     def new_initial_state(self) -> RoboPigsState:
         return RoboPigsState(self, START_SQUARES, START_FACINGS, (0, 0), 1)
@@ -781,7 +807,7 @@ class RoboPigsState(State):
         return render_observation(self.observation(player))
 
     def render(self) -> str:
-        obs = self.observation(-2)
+        obs = self.observation(PUBLIC)  # the public view, then the secrets
         obs["pending"] = [format_program(p) if p is not None else None for p in self._pending]
         return render_observation(obs)
 

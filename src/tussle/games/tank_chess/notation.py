@@ -87,7 +87,8 @@ _SQUARE = r"[a-t][0-9]+"
 _MOVE = re.compile(
     rf"([lmhcdr])?({_SQUARE})(?:-({_SQUARE}|off))?(ne|nw|se|sw|n|e|s|w)?(?:x({_SQUARE}))?",
 )
-MOVE_FORMAT = "tank square, -destination, facing, optional x target: e.g. Mh3-h6N or Lc3-d5NE xg8"
+#: How a turn is written, for error messages: a format, as examples with squares may be illegal here.
+MOVE_FORMAT = "write <tank><from>-<to><facing>, and x<target> if it shoots"
 
 
 def parse_move(geo: Geometry, board: list[int], side: int, text: str) -> int:

@@ -9,6 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
+#: The tanks' names by type letter, as the announcements write them.
+NAMES = {
+    "L": "Light tank",
+    "M": "Medium tank",
+    "H": "Heavy tank",
+    "C": "Command tank",
+    "D": "Tank Destroyer",
+    "R": "Heavy Mortar",
+}
 ARROWS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
 FILES = "abcdefghijklmnopqrst"
 LEGEND = (
@@ -20,10 +29,17 @@ LEGEND = (
 def render_board(obs: dict[str, Any]) -> list[str]:
     """The board with file letters and rank numbers on all sides, White at the bottom.
 
+    A space always parts the last file from the rank numbers on the right, so
+    that a tank there never runs into a two-digit rank.
+
     >>> obs = {"size": 16, "obstacles": ["b1"], "wrecks": ["c1"],
-    ...        "tanks": [{"square": "a1", "side": "white", "type": "C", "facing": "NE"}]}
-    >>> render_board(obs)[-2]
+    ...        "tanks": [{"square": "a1", "side": "white", "type": "C", "facing": "NE"},
+    ...                  {"square": "p16", "side": "black", "type": "H", "facing": "S"}]}
+    >>> board = render_board(obs)
+    >>> board[-2]
     ' 1 C↗ ## xx .  .  .  .  .  .  .  .  .  .  .  .  .  1'
+    >>> board[1][-6:]
+    ' h↓ 16'
     """
     size = obs["size"]
     cells: dict[str, str] = {}
@@ -39,9 +55,33 @@ def render_board(obs: dict[str, Any]) -> list[str]:
     lines = [header]
     for rank in range(size, 0, -1):
         row = " ".join(cells.get(f"{f}{rank}", ". ") for f in files)
-        lines.append(f"{rank:2} {row}{rank:2}")
+        lines.append(f"{rank:2} {row} {rank}")
     lines.append(header)
     return lines
+
+
+def describe_move(last: dict[str, Any]) -> str:
+    """The last turn told in words, from the observation's ``last_move``.
+
+    >>> describe_move({"by": "black", "move": "Lg4-g5N xg1", "type": "L", "from": "g4", "to": "g5",
+    ...     "facing": "N", "destroyed": {"square": "g1", "side": "white", "type": "M"}})
+    "Black's Light tank drove from g4 to g5, facing N, and destroyed White's Medium tank on g1"
+    >>> describe_move({"by": "white", "move": "Ch16-off", "type": "C", "from": "h16", "to": None,
+    ...     "facing": None, "destroyed": None})
+    "White's Command tank on h16 drove off the board"
+    """
+    who = last["by"].capitalize()
+    tank = f"{who}'s {NAMES[last['type']]}"
+    if last["to"] is None:
+        return f"{tank} on {last['from']} drove off the board"
+    if last["to"] == last["from"]:
+        words = f"{tank} on {last['from']} turned to face {last['facing']}"
+    else:
+        words = f"{tank} drove from {last['from']} to {last['to']}, facing {last['facing']}"
+    hit = last.get("destroyed")
+    if hit:
+        words += f", and destroyed {hit['side'].capitalize()}'s {NAMES[hit['type']]} on {hit['square']}"
+    return words
 
 
 def status_lines(obs: dict[str, Any]) -> list[str]:
@@ -54,20 +94,46 @@ def status_lines(obs: dict[str, Any]) -> list[str]:
     lines.append(head)
     last = obs.get("last_move")
     if last:
-        lines.append(f"Last move: {last['by'].capitalize()} {last['move']}")
+        lines.append(f"Last move: {last['move']}, {describe_move(last)}")
     announced = obs.get("announced")
     if announced:
-        calls = [
-            word for word, on in (("Check!", announced["check"]), ("Escape!", announced["escape"])) if on
-        ]
-        if calls:
-            lines.append(f"{announced['by'].capitalize()} announces: {' '.join(calls)}")
+        lines += announcement_lines(announced)
     result = obs.get("result")
     if result:
         if result["winner"] is None:
             lines.append(f"Draw: {result['reason']}")
         else:
             lines.append(f"{('White', 'Black')[result['winner']]} wins: {result['reason']}")
+    return lines
+
+
+def announcement_lines(announced: dict[str, Any]) -> list[str]:
+    """Check! and Escape!, each naming the tanks: who threatens what, and who could escape.
+
+    >>> announced = {"by": "white", "check": True, "escape": True,
+    ...     "threats": [{"square": "c5", "side": "white", "type": "H", "facing": "N"},
+    ...                 {"square": "e7", "side": "white", "type": "L", "facing": "NW"}],
+    ...     "target": {"square": "c9", "side": "black", "type": "C", "facing": "S"},
+    ...     "escaping": {"square": "h15", "side": "white", "type": "C", "facing": "N"}}
+    >>> print("\\n".join(announcement_lines(announced)))
+    Check! White's Heavy tank on c5 and Light tank on e7 can destroy Black's Command tank on c9
+    Escape! White's Command tank on h15 can drive off Black's edge
+    """
+    side = announced["by"].capitalize()
+    other = "Black" if side == "White" else "White"
+    lines = []
+    if announced["check"]:
+        shooters = [f"{NAMES[t['type']]} on {t['square']}" for t in announced.get("threats") or []]
+        target = announced.get("target")
+        if shooters and target:
+            who = shooters[0] if len(shooters) == 1 else ", ".join(shooters[:-1]) + " and " + shooters[-1]
+            lines.append(f"Check! {side}'s {who} can destroy {other}'s {NAMES['C']} on {target['square']}")
+        else:
+            lines.append(f"Check! {side} can destroy {other}'s {NAMES['C']}")
+    if announced["escape"]:
+        escaping = announced.get("escaping")
+        where = f" on {escaping['square']}" if escaping else ""
+        lines.append(f"Escape! {side}'s {NAMES['C']}{where} can drive off {other}'s edge")
     return lines
 
 

@@ -29,11 +29,13 @@ from typing import Any
 
 from tussle.errors import ActionError, OptionError, PositionError, TussleError
 from tussle.game import (
+    PUBLIC,
     Actions,
     ChanceMode,
     Dynamics,
     Game,
     GameInfo,
+    Hooks,
     Information,
     ListActions,
     Option,
@@ -405,25 +407,35 @@ def tank_moves(
 def can_destroy(geo: Geometry, board: list[int], occ: int, mine: tuple[int, ...], victim: int) -> bool:
     """Whether one of the tanks on ``mine`` could destroy the tank on ``victim`` this turn."""
     b = list(board)
-    mortar = geo.mortar
-    for square in mine:
-        code = b[square]
-        kind = code >> 3 & 7
-        if kind == MORTAR:
-            states, _ = cached_reach(geo, board, occ, square, code)
-            if any(victim in mortar[st] for st in states):
+    return any(_could_destroy(geo, board, occ, square, victim, scratch=b) for square in mine)
+
+
+def destroyers(geo: Geometry, board: list[int], occ: int, mine: tuple[int, ...], victim: int) -> list[int]:
+    """The squares of the tanks on ``mine`` that could destroy the tank on ``victim`` this turn, in order."""
+    b = list(board)
+    return [square for square in mine if _could_destroy(geo, board, occ, square, victim, scratch=b)]
+
+
+def _could_destroy(
+    geo: Geometry, board: list[int], occ: int, square: int, victim: int, *, scratch: list[int]
+) -> bool:
+    """Whether the tank on ``square`` could destroy the one on ``victim`` (``scratch``: a board copy)."""
+    b = scratch
+    code = b[square]
+    kind = code >> 3 & 7
+    if kind == MORTAR:
+        states, _ = cached_reach(geo, board, occ, square, code)
+        return any(victim in geo.mortar[st] for st in states)
+    b[square] = 0
+    fire, _ = fire_table(geo, b, GUN[kind], (victim,))
+    b[square] = code
+    if fire:
+        arc = ARC[kind]
+        states, _ = cached_reach(geo, board, occ, square, code)
+        for st in states:
+            m = fire.get(st >> 3)
+            if m and m & arc[st & 7]:
                 return True
-        else:
-            b[square] = 0
-            fire, _ = fire_table(geo, b, GUN[kind], (victim,))
-            b[square] = code
-            if fire:
-                arc = ARC[kind]
-                states, _ = cached_reach(geo, board, occ, square, code)
-                for st in states:
-                    m = fire.get(st >> 3)
-                    if m and m & arc[st & 7]:
-                        return True
     return False
 
 
@@ -720,11 +732,28 @@ class TankChess(Game):
         ),
         has_position=True,
         simulation_defaults=(("ply_limit", 1000),),
+        # A format, not examples: examples with squares would be illegal in most positions
+        # (the prompt's help lists real ones, drawn from the legal turns).
         notation=(
-            "A turn is the tank's square, where it ends and its facing, and the enemy it destroys if any: "
-            "Mh3-h6N, Lc3-d5NE xg8, Hm1-m1NW (turn in place), Ch16-off (escape). "
-            "Case and spaces do not matter; the type letter may be left out, "
+            "A turn is written <tank><from>-<to><facing> [x<target>]: the tank's type letter "
+            "(L M H C D R) and its square, a dash, the square where it ends and the way it then "
+            "faces (N NE E SE S SW W NW), and, if it shoots, x and the square of the enemy tank it "
+            "destroys. <from>-<from><facing> turns a tank in place; a Command tank leaves the board "
+            "with <from>-off. Case and spaces do not matter; the type letter may be left out, "
             "and a missing facing or destination stays as it is."
+        ),
+        hooks=Hooks(
+            rule_agent=".rule_agent:TankChessRuleAgent",
+            search=".search:TankChessPolicy",
+            encoding=".encoding:encoding",
+            rules="rules.md",
+            # Chosen by measurement: docs/strength.md has the ladders.
+            levels=(
+                ("easy", "alphabeta:iterations=400"),
+                ("medium", "alphabeta:iterations=2500"),
+                ("hard", "alphabeta:iterations=10000,width=10"),
+            ),
+            bench_target=1.0,
         ),
     )
 
@@ -758,6 +787,10 @@ class TankChess(Game):
                 f"(set the option size={setup.size})"
             )
         return setup
+
+    def length_bound(self) -> tuple[int, int] | None:
+        limit = int(self.options["ply_limit"])
+        return (limit, 0) if limit > 0 else None
 
     def new_initial_state(self) -> TankChessState:
         return TankChessState.from_setup(self, self.setup)
@@ -817,7 +850,9 @@ class TankChessState(State):
         self.turn = turn
         self.ply = ply
         #: The last turn and the code of the tank that made it, for display.
-        self.last: tuple[int, int] | None = None
+        #: The last turn: its action, the moving tank's code before it, and the code of the
+        #: tank it destroyed (0 for none), so that the observation can tell it in words.
+        self.last: tuple[int, int, int] | None = None
         self._result: Result | None = None
         self._legal: TankActions | None = None
         self._announce: tuple[bool, bool] | None = None
@@ -881,7 +916,9 @@ class TankChessState(State):
             bisect.insort(mine, to)
             if commands[side] == start:
                 commands[side] = to
+        victim = 0
         if target != NO_TARGET:
+            victim = board[target]
             board[target] = WRECK
             theirs = tuple(s for s in theirs if s != target)
             if target == commands[1 - side]:
@@ -895,7 +932,7 @@ class TankChessState(State):
         self.commands = (commands[0], commands[1])
         self.turn = 1 - side
         self.ply += 1
-        self.last = (action, code)
+        self.last = (action, code, victim)
         self._legal = None
         self._announce = None
         if result is None:
@@ -932,6 +969,20 @@ class TankChessState(State):
                     can_escape(self.geo, self.board, self.occ, self.commands[mover]),
                 )
         return self._announce
+
+    def threats(self) -> list[int]:
+        """The squares of the mover's tanks that could destroy the enemy Command tank (empty without Check).
+
+        >>> state = TankChess().state_from_position(
+        ...     "ply=1 turn=black obstacles=o1,o2,p2 white=Ha1N,Lp1N,Ch2N black=Ch8S"
+        ... )
+        >>> [square_name(state.geo, s) for s in state.threats()]  # the Light on p1 is hemmed in
+        ['a1', 'h2']
+        """
+        if not self.announcements()[0]:
+            return []
+        mover = 1 - self.turn
+        return destroyers(self.geo, self.board, self.occ, self.tanks[mover], self.commands[self.turn])
 
     # --- notation ----------------------------------------------------------------------
 
@@ -1003,23 +1054,41 @@ class TankChessState(State):
         """
         geo = self.geo
         board = self.board
-        tanks = [
-            {
-                "square": square_name(geo, s),
-                "side": SIDE_KEYS[code_side(board[s])],
-                "type": KIND_LETTERS[code_kind(board[s])],
-                "facing": FACING_NAMES[code_facing(board[s])],
-            }
-            for side in (WHITE, BLACK)
-            for s in self.tanks[side]
-        ]
+        tanks = [self._tank_data(s) for side in (WHITE, BLACK) for s in self.tanks[side]]
         last = None
         if self.last is not None:
-            action, code = self.last
+            action, code, victim = self.last
             before = list(board)
             before[action & 511] = code  # the notation names the tank by its square before the turn
-            last = {"by": SIDE_KEYS[code_side(code)], "move": format_move(geo, before, action)}
-        check, escape = self.announcements()
+            start, end, target = decode(action)
+            last = {
+                "by": SIDE_KEYS[code_side(code)],
+                "move": format_move(geo, before, action),
+                "type": KIND_LETTERS[code_kind(code)],
+                "from": square_name(geo, start),
+                "to": None if end == ESCAPE else square_name(geo, end >> 3),
+                "facing": None if end == ESCAPE else FACING_NAMES[end & 7],
+                "destroyed": None
+                if target == NO_TARGET
+                else {
+                    "square": square_name(geo, target),
+                    "side": SIDE_KEYS[code_side(victim)],
+                    "type": KIND_LETTERS[code_kind(victim)],
+                },
+            }
+        announced = None
+        if self.ply and self._result is None:
+            check, escape = self.announcements()
+            mover = 1 - self.turn
+            announced = {
+                "by": SIDE_KEYS[mover],
+                "check": check,
+                "escape": escape,
+                # Who threatens what, all of it on the board for both players to see.
+                "threats": [self._tank_data(s) for s in self.threats()],
+                "target": self._tank_data(self.commands[self.turn]) if check else None,
+                "escaping": self._tank_data(self.commands[mover]) if escape else None,
+            }
         return {
             "game": "tank-chess",
             "player": player,
@@ -1031,10 +1100,18 @@ class TankChessState(State):
             "wrecks": [square_name(geo, s) for s, c in enumerate(board) if c == WRECK],
             "tanks": tanks,
             "last_move": last,
-            "announced": {"by": SIDE_KEYS[1 - self.turn], "check": check, "escape": escape}
-            if self.ply and self._result is None
-            else None,
+            "announced": announced,
             "result": self._result.to_json() if self._result is not None else None,
+        }
+
+    def _tank_data(self, square: int) -> dict[str, str]:
+        """The tank on ``square`` as observation data."""
+        code = self.board[square]
+        return {
+            "square": square_name(self.geo, square),
+            "side": SIDE_KEYS[code_side(code)],
+            "type": KIND_LETTERS[code_kind(code)],
+            "facing": FACING_NAMES[code_facing(code)],
         }
 
     def observation_text(self, player: int) -> str:
@@ -1045,4 +1122,4 @@ class TankChessState(State):
     def render(self) -> str:
         from tussle.games.tank_chess.render import render_observation
 
-        return render_observation(self.observation(-1))
+        return render_observation(self.observation(PUBLIC))

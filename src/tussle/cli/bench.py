@@ -1,0 +1,244 @@
+"""``tussle bench``: how fast the engines run, or tussle's MCTS against OpenSpiel's (--vs-openspiel)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from tussle.cli.common import progress, stdout_console, text_cells
+from tussle.errors import TussleError
+from tussle.registry import game_ids, game_info
+
+
+@click.command()
+@click.argument("game_list", nargs=-1, metavar="[GAME]...")
+@click.option(
+    "--seconds",
+    "-s",
+    type=click.FloatRange(min=0, min_open=True),
+    default=2.0,
+    show_default=True,
+    help="CPU seconds for each measurement.",
+)
+@click.option(
+    "--compare",
+    is_flag=True,
+    help="Also time random chess playouts (python-chess) and check each game's target against them.",
+)
+@click.option(
+    "--search",
+    "search_spec",
+    default="medium",
+    show_default=True,
+    metavar="AGENT",
+    help="The agent whose search iterations are counted; 'none' skips the search measurement.",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the games played.")
+@click.option(
+    "--vs-openspiel",
+    "vs_openspiel",
+    is_flag=True,
+    help="Instead: tussle's MCTS against OpenSpiel's MCTSBot at the same time per move "
+    "(the sequential games of perfect information; needs the rl extra).",
+)
+@click.option(
+    "--games",
+    "vs_games",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Games per game id for --vs-openspiel (with --server: games at once, default 200).",
+)
+@click.option(
+    "--move-seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=0.5,
+    show_default=True,
+    help="Seconds per move of each side for --vs-openspiel.",
+)
+@click.option(
+    "--server",
+    "server_load",
+    is_flag=True,
+    help="Instead: a load test of tussle serve: --games games at once (default 200), each played by "
+    "two WebSocket bots, over --db (default a new SQLite file).",
+)
+@click.option("--db", "db_url", metavar="URL", default=None, help="The database of --server.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+def bench(
+    *,
+    game_list: tuple[str, ...],
+    seconds: float,
+    compare: bool,
+    search_spec: str,
+    seed: int,
+    vs_openspiel: bool,
+    vs_games: int,
+    move_seconds: float,
+    server_load: bool,
+    db_url: str | None,
+    as_json: bool,
+) -> None:
+    """Measure how fast the engines run: playouts, legal actions, search.
+
+    Per GAME (default: all): random playouts with the game's simulation
+    options, in events (steps) and whole games per second; calls of
+    legal_actions per second on positions from random play; search iterations
+    per second of the AGENT given by --search. With --compare, random chess
+    playouts with python-chess in the same run are the yardstick: each game's
+    playout rate is shown as a multiple of chess's, against its target.
+
+    \b
+    Examples:
+      tussle bench
+      tussle bench tank-chess fightopia --seconds 5
+      tussle bench --compare --json
+      tussle bench --vs-openspiel fightopia --games 10 --move-seconds 0.5
+      tussle bench --server --games 200 --db postgresql://postgres@127.0.0.1/tussle_load
+    """
+    if server_load:
+        _bench_server(vs_games if vs_games != 10 else 200, db_url, seed, as_json)
+        return
+    if vs_openspiel:
+        _bench_vs_openspiel(
+            list(game_list), games=vs_games, move_seconds=move_seconds, seed=seed, as_json=as_json
+        )
+        return
+    from tussle.bench import run_bench, targets
+
+    search = None if search_spec.strip().lower() == "none" else search_spec
+    chosen = list(game_list) or game_ids()
+    for game_id in chosen:
+        game_info(game_id)  # an unknown game fails now, before any measuring
+    total = 3 * len(dict.fromkeys(chosen)) + (1 if compare else 0)
+    with progress(total, "bench") as advance:
+        report = run_bench(
+            chosen, seconds=seconds, seed=seed, compare=compare, search=search, on_step=lambda _: advance()
+        )
+    if as_json:
+        click.echo(json.dumps(report.to_json()))
+        return
+    console = stdout_console()
+    title = f"{seconds:g} CPU s per measurement, seed {seed}"
+    table = Table(
+        title=Text(title), title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True
+    )
+    for column in ("game", "steps/s", "games/s", "legal/s", "actions", "search/s"):
+        table.add_column(column, justify="left" if column == "game" else "right", no_wrap=True)
+    if compare:
+        table.add_column("vs chess", justify="right", no_wrap=True)
+        table.add_column("target", no_wrap=True)
+    notes: list[str] = []
+    for g in report.games:
+        row = [
+            g.game,
+            _rate(g.playout.steps_per_s),
+            _rate(g.playout.games_per_s),
+            _rate(g.legal.calls_per_s),
+            _rate(g.legal.mean_actions),
+            _rate(g.search.iterations_per_s) if g.search is not None else "-",
+        ]
+        if g.search is None and search is not None:
+            notes.append(f"{g.game}: no search figure: {g.search_note}")
+        if compare:
+            row.append(f"{g.ratio:.2f}x" if g.ratio is not None else "-")
+            if g.target is None or g.target_met is None:
+                row.append("-")
+            else:
+                row.append(f"{g.target:g}x {'ok' if g.target_met else 'NO'}")
+        table.add_row(*text_cells(*row))
+    console.print(table)
+    if report.chess is not None:
+        console.print(
+            f"chess (python-chess {report.chess_version}): {_rate(report.chess.steps_per_s)} steps/s, "
+            f"{_rate(report.chess.games_per_s)} games/s",
+            markup=False,
+        )
+        verdict = "every target met" if report.targets_met else "some targets NOT met"
+        known = ", ".join(f"{k} {v:g}x" for k, v in targets().items())
+        console.print(f"{verdict} (random-playout steps/s as a multiple of chess's: {known})", markup=False)
+    for line in notes:
+        console.print(line, markup=False)
+
+
+def _bench_server(games: int, db_url: str | None, seed: int, as_json: bool) -> None:
+    from tussle.server.load import run_load
+
+    data = run_load(games, db=db_url, seed=seed).to_json()
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    stdout_console().print(
+        f"{data['games']} games at once on {data['db']}: {data['actions']} actions in {data['seconds']} s, "
+        f"{data['actions_per_s']} actions/s; latency p50 {data['latency_p50_ms']} ms, "
+        f"p99 {data['latency_p99_ms']} ms; errors {data['errors']}, lost events {data['lost_events']}",
+        markup=False,
+    )
+
+
+def _bench_vs_openspiel(
+    game_list: list[str], *, games: int, move_seconds: float, seed: int, as_json: bool
+) -> None:
+    from tussle.bench import openspiel_games
+
+    searchable = openspiel_games()
+    chosen = game_list or searchable
+    for game_id in chosen:
+        if game_id not in searchable:
+            game_info(game_id)  # an unknown id gets the registry's own message
+            raise TussleError(
+                f"--vs-openspiel plays {', '.join(searchable)}, not {game_id} "
+                "(MCTSBot needs a sequential game of perfect information)"
+            )
+    try:
+        from tussle.adapters.openspiel_bench import compare_with_openspiel
+    except ImportError as exc:
+        raise TussleError(f"--vs-openspiel needs the rl extra (pip install 'tussle[rl]'): {exc}") from None
+    rows = []
+    with progress(len(chosen), "tussle MCTS vs OpenSpiel MCTSBot") as advance:
+        for game_id in chosen:
+            rows.append(compare_with_openspiel(game_id, move_seconds, games, seed))
+            advance()
+    if as_json:
+        click.echo(json.dumps({"vs_openspiel": rows}))
+        return
+    console = stdout_console()
+    table = Table(
+        title=Text(f"tussle MCTS vs OpenSpiel MCTSBot, {move_seconds:g} s a move, seed {seed}"),
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    for column in ("game", "games", "tussle wins", "MCTSBot wins", "draws", "tussle it/s", "MCTSBot it/s"):
+        table.add_column(column, justify="left" if column == "game" else "right", no_wrap=True)
+    for row in rows:
+        table.add_row(
+            *text_cells(
+                row["game"],
+                str(row["games"]),
+                str(row["tussle_wins"]),
+                str(row["openspiel_wins"]),
+                str(row["draws"]),
+                _rate(row["tussle_iterations_per_second"]),
+                _rate(row["openspiel_iterations_per_second"]),
+            )
+        )
+    console.print(table)
+
+
+def _rate(value: float) -> str:
+    """A rate in three or four figures: ``950``, ``82.9k``, ``8.12M``.
+
+    >>> _rate(82888.5), _rate(8115734.6), _rate(536.26), _rate(8.6)
+    ('82.9k', '8.12M', '536', '8.6')
+    """
+    for scale, suffix in ((1e6, "M"), (1e3, "k")):
+        if value >= scale:
+            scaled = value / scale
+            return f"{scaled:.3g}{suffix}" if scaled < 100 else f"{scaled:.0f}{suffix}"
+    return f"{value:.3g}" if value < 100 else f"{value:.0f}"

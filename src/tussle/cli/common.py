@@ -1,0 +1,300 @@
+"""What the ``tussle`` commands share.
+
+The group class that turns every error into one line and exit code 2, the
+option builders (``--option KEY=VALUE``, ``--jobs``, ``--games``), the
+consoles and the progress bar, and the small helpers that load a game with
+its options, pick the computer opponent and say how a game ended.
+"""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.text import Text
+
+from tussle.agents import agent_names
+from tussle.errors import AgentError, TussleError, shorten
+from tussle.game import Game, Result, State
+from tussle.registry import game_info, load_game
+
+#: Exit codes: success (a game stopped with quit counts), bad input of any kind, Ctrl-C.
+EXIT_OK = 0
+EXIT_ERROR = 2
+EXIT_INTERRUPTED = 130
+
+T = TypeVar("T")
+
+# --- the command group and its error handling -------------------------------
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
+
+
+def _usage_message(exc: click.ClickException) -> str:
+    message = _one_line(exc.format_message()).rstrip(".")
+    if message[:1].isupper() and message[1:2].islower():
+        message = message[0].lower() + message[1:]
+    ctx = getattr(exc, "ctx", None)
+    if isinstance(exc, click.UsageError) and ctx is not None:
+        message += f" (see {ctx.command_path} --help)"
+    return message
+
+
+class TussleGroup(click.Group):
+    """A click group that turns every error into one line and exit code 2."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        code = EXIT_OK
+        message = ""
+        try:
+            returned = super().main(args, prog_name or "tussle", complete_var, False, **extra)
+            if isinstance(returned, int) and not isinstance(returned, bool):
+                code = returned
+        except click.ClickException as exc:
+            message, code = f"error: {_usage_message(exc)}", EXIT_ERROR
+        except TussleError as exc:
+            message, code = f"error: {_one_line(str(exc))}", EXIT_ERROR
+        except click.Abort:
+            message, code = "interrupted", EXIT_INTERRUPTED
+        except OSError as exc:
+            where = f" {exc.filename}" if exc.filename else ""
+            message, code = f"error: cannot use{where}: {exc.strerror or exc}", EXIT_ERROR
+        except (
+            UnicodeEncodeError,
+            UnicodeDecodeError,
+        ) as exc:  # text that is no valid Unicode: a file name, say
+            message, code = f"error: {shorten(exc.object)} is not valid text ({exc.reason})", EXIT_ERROR
+        if message:
+            # A message may quote what was typed or read: printed with its control characters escaped.
+            click.echo(f"tussle: {printable(message)}", err=True)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise click.UsageError(f"no such command {name!r}{hint}", ctx)
+        return super().resolve_command(ctx, args)
+
+
+# --- shared helpers (other commands may use them) ---------------------------
+
+
+def options_dict(pairs: Iterable[str]) -> dict[str, str]:
+    """``KEY=VALUE`` texts (from ``--option``) as a dict; the game then checks names and values.
+
+    >>> options_dict(["round_limit=20", "extra-x=true"])
+    {'round_limit': '20', 'extra_x': 'true'}
+    """
+    out: dict[str, str] = {}
+    for text in pairs:
+        key, eq, value = text.partition("=")
+        key = key.strip().replace("-", "_")
+        if not eq or not key:
+            raise click.BadParameter(f"{text!r} is not KEY=VALUE (for example round_limit=20)")
+        if key in out:
+            raise click.BadParameter(f"option {key} is given twice")
+        out[key] = value.strip()
+    return out
+
+
+def _check_options(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> dict[str, str]:
+    return options_dict(value)
+
+
+def game_options_option(func: Callable[..., T]) -> Callable[..., T]:
+    """The repeatable ``--option KEY=VALUE`` flag; the command gets a dict named ``options``."""
+    return click.option(
+        "--option",
+        "-o",
+        "options",
+        metavar="KEY=VALUE",
+        multiple=True,
+        callback=_check_options,
+        help="Set a game option (repeat for several); `tussle info GAME` lists them.",
+    )(func)
+
+
+#: ``--jobs``/``-j`` of the commands that play many games; the command gets ``jobs``.
+jobs_option = click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Processes to use; the results are the same for any number.",
+)
+
+
+def games_option(default: int, help_text: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """``-n``/``--games N`` with its own default and help; the command gets ``n``."""
+    return click.option(
+        "-n",
+        "--games",
+        "n",
+        type=click.IntRange(min=1),
+        metavar="N",
+        default=default,
+        show_default=True,
+        help=help_text,
+    )
+
+
+def split_players(text: str) -> list[str]:
+    """Split a comma-separated list of agent specs, keeping each spec's own ``k=v,k=v`` parameters.
+
+    >>> split_players("human, mcts:time=0.5,c=1.4,random")
+    ['human', 'mcts:time=0.5,c=1.4', 'random']
+    """
+    specs: list[str] = []
+    for part in text.split(","):
+        part = part.strip()
+        if specs and "=" in part and ":" not in part:
+            specs[-1] += "," + part  # another parameter of the spec before
+        else:
+            specs.append(part)
+    if any(not s for s in specs):
+        raise AgentError(f"--players {text!r}: an empty agent spec (write e.g. human,random)")
+    return specs
+
+
+def stdout_console() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+def stderr_console() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+@contextmanager
+def progress(total: int, label: str) -> Iterator[Callable[[], None]]:
+    """A progress bar on standard error when it is a terminal; yields the function that advances it."""
+    if not sys.stderr.isatty():
+        yield lambda: None
+        return
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=stderr_console(),
+        transient=True,
+    ) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda: bar.advance(task)
+
+
+def load_with_options(game_id: str, players: int, options: dict[str, str]) -> Game:
+    """The game with ``players`` seats and the ``--option`` values; every name is checked first.
+
+    >>> load_with_options("robo-pigs", 2, {"round_limit": "5"}).options["round_limit"]
+    5
+    """
+    info = game_info(game_id)
+    for name in options:
+        info.option(name)  # an unknown name (even 'players') is a one-line OptionError
+    return load_game(game_id, players=players, **options)
+
+
+def computer_agent(game_id: str) -> str:
+    """The default computer opponent: the ``medium`` level (docs/agents.md), which every game has."""
+    return "medium" if "medium" in agent_names(game_id) else "random"
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters, lone surrogates and other unprintables escaped.
+
+    Whatever a file supplies (a player's name in a record, say) goes through it
+    before it is printed: an escape sequence in a name must not clear or recolour
+    the terminal, and a lone surrogate must not stop the output.
+
+    >>> print(printable("Ann" + chr(27) + "[2J" + chr(0xD800) + " ok"))
+    Ann\\x1b[2J\\ud800 ok
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
+def describe_result(state: State, names: Sequence[str]) -> str:
+    """One line saying how the game ended, with each seat's agent."""
+    result = state.result()
+    if result is None:
+        return "The game is not over."
+    return result_line(result, state.player_name, names)
+
+
+def result_line(result: Result, player_name: Callable[[int], str], names: Sequence[str]) -> str:
+    """One line saying how a game ended: ``player_name`` names a seat in the game, ``names`` who sat there.
+
+    >>> result_line(Result.win(1, 2, "knocked out"), lambda p: f"seat {p}", ["Ann", "Bo"])
+    'Seat 1 (Bo) wins: knocked out'
+    """
+
+    def who(p: int) -> str:
+        name = printable(names[p]) if p < len(names) else ""
+        return f"{player_name(p)} ({name})" if name else player_name(p)
+
+    reason = f": {result.reason}" if result.reason else ""
+    if result.winner is not None:
+        line = f"{who(result.winner)} wins{reason}"
+        return line[:1].upper() + line[1:]
+    if all(place == 1 for place in result.ranking):
+        return f"Draw{reason}"
+    order = sorted(range(len(result.ranking)), key=lambda p: result.ranking[p])
+    places = ", ".join(f"{result.ranking[p]}. {who(p)}" for p in order)
+    return f"Places: {places}{reason}"
+
+
+def without_result_line(text: str, result: Result | None) -> str:
+    """``text`` (a view) less the line that tells the result, once the game is over.
+
+    :func:`result_line` then says the result in one line with each seat's
+    agent; the game's own line would say it a second time. That line is the one
+    holding the result's reason and little else.
+
+    >>> without_result_line("board\\nAnn is knocked out.", Result.win(1, 2, "Ann is knocked out"))
+    'board'
+    """
+    if result is None or not result.reason:
+        return text
+    lines = text.split("\n")
+    kept = [line for line in lines if not (result.reason in line and len(line) <= len(result.reason) + 30)]
+    return "\n".join(kept) if kept else text
+
+
+def text_cells(*values: str) -> list[Text]:
+    """Table cells of plain text."""
+    # Plain Text, so that a square bracket in a game's help is not read as rich markup.
+    return [Text(v) for v in values]
+
+
+def value_text(value: Any) -> str:
+    """An option's value as ``--option`` takes it: ``true``/``false`` for a flag.
+
+    >>> value_text(True), value_text(20)
+    ('true', '20')
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

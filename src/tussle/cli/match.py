@@ -1,0 +1,119 @@
+"""``tussle match``: N games between computer agents, summed up."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from tussle.agents import make_agent
+from tussle.cli.common import (
+    game_options_option,
+    games_option,
+    jobs_option,
+    load_with_options,
+    progress,
+    stdout_console,
+    text_cells,
+    value_text,
+)
+from tussle.errors import AgentError
+from tussle.registry import simulation_options
+from tussle.runner import GameSummary, MatchSummary, run_match
+
+
+@click.command()
+@click.argument("game")
+@click.argument("agents", nargs=-1, required=True, metavar="AGENT AGENT [AGENT...]")
+@games_option(100, "Games to play.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the whole match.")
+@jobs_option
+@click.option(
+    "--record",
+    "record_dir",
+    type=click.Path(file_okay=False),
+    help="Save every game's record into this directory.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON summary object instead of a table.")
+@game_options_option
+def match(
+    *,
+    game: str,
+    agents: tuple[str, ...],
+    n: int,
+    seed: int,
+    jobs: int,
+    record_dir: str | None,
+    as_json: bool,
+    options: dict[str, str],
+) -> None:
+    """Play N games of GAME between computer AGENTs and sum up the results.
+
+    One AGENT per seat; seats rotate from game to game so that every agent
+    plays every seat (use an N that is a multiple of the number of agents).
+    An agent spec is a name with optional parameters: random, rule,
+    name:key=value,key=value. The same --seed gives the same results
+    whatever --jobs.
+
+    \b
+    Examples:
+      tussle match robo-pigs rule random -n 200
+      tussle match robo-pigs random random -n 200 --seed 1 --json
+      tussle match robo-pigs rule random -n 1000 --jobs 4 --record games/
+    """
+    # The summary names the options the games really use, simulation defaults included.
+    the_game = load_with_options(game, len(agents), simulation_options(game, options))
+    for seat, spec in enumerate(agents):
+        if make_agent(spec, the_game, seat, seed=0).interactive:
+            raise AgentError(f"{spec!r} needs a person at the terminal; use tussle play for that, not match")
+    summary = MatchSummary(game, list(agents), dict(the_game.non_default_options()))
+    shared_first = [0] * len(agents)
+    with progress(n, f"{game}: {' vs '.join(agents)}") as advance:
+        for played in run_match(
+            game, agents, n, seed=seed, jobs=jobs, options=options, record_dir=record_dir
+        ):
+            summary.add(played)
+            _count_shared_firsts(played, shared_first)
+            advance()
+    if as_json:
+        click.echo(json.dumps(summary.to_json()))
+        return
+    _show_match(summary, shared_first, record_dir)
+
+
+def _count_shared_firsts(played: GameSummary, counts: list[int]) -> None:
+    firsts = [a for a, place in enumerate(played.ranking) if place == 1]
+    if len(firsts) > 1:
+        for a in firsts:
+            counts[a] += 1
+
+
+def _show_match(summary: MatchSummary, shared_first: list[int], record_dir: str | None) -> None:
+    console = stdout_console()
+    options = ", ".join(f"{k}={value_text(v)}" for k, v in summary.options.items())
+    title = f"{summary.game}: {summary.games} games" + (f" ({options})" if options else "")
+    table = Table(title=Text(title), title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("agent")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    table.add_column("draws", justify="right")
+    table.add_column("mean return", justify="right")
+    games_played = max(summary.games, 1)
+    for a, spec in enumerate(summary.agents):
+        table.add_row(
+            *text_cells(
+                str(a + 1),
+                spec,
+                str(summary.wins[a]),
+                f"{summary.wins[a] / games_played:.1%}",
+                str(shared_first[a]),
+                f"{summary.returns[a] / games_played:+.3f}",
+            )
+        )
+    console.print(table)
+    console.print(f"draws: {summary.draws}   mean length: {summary.mean_length:.1f} events", markup=False)
+    if record_dir is not None:
+        console.print(f"records in {record_dir}", markup=False)

@@ -1,0 +1,278 @@
+"""``tussle play``: a game in the terminal, against the computer or friends, or watched."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from tussle.agents import make_agent, parse_spec
+from tussle.agents.base import Agent
+from tussle.agents.human import HumanAgent, PlayerQuitError
+from tussle.cli.common import (
+    EXIT_INTERRUPTED,
+    computer_agent,
+    describe_result,
+    game_options_option,
+    load_with_options,
+    split_players,
+    stdout_console,
+    without_result_line,
+)
+from tussle.game import CHANCE, Information, State, check_position
+from tussle.record import Record
+from tussle.registry import game_info
+from tussle.runner import play_game
+
+
+class _Narrator:
+    """Shows the people at the screen what happened after each event, and only what they may see.
+
+    With one person playing, that is their own observation (plus the notation
+    of the other players' events when the game has perfect information).
+    With nobody playing, everything is shown. When several people share the
+    screen of a game with hidden information nothing is shown between their
+    turns: each sees their own view after the screen is passed.
+    """
+
+    def __init__(
+        self,
+        console: Console,
+        state: State,
+        names: Sequence[str],
+        humans: Sequence[HumanAgent],
+        record: Record,
+    ) -> None:
+        perfect = state.game.info.information == Information.PERFECT
+        self.console = console
+        self.names = names
+        self.record = record
+        self.viewer = humans[0] if len(humans) == 1 or (humans and perfect) else None
+        self.spectator = not humans
+        self.show_moves = self.spectator or perfect
+        self.acting = state.to_act()
+        self.pending: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+    def __call__(self, state: State, player: int, text: str) -> None:
+        self.record.add(player, text)
+        before, self.acting = self.acting, state.to_act()
+        simultaneous = player in before and len(before) > 1
+        mid_step = simultaneous and bool(self.acting) and set(self.acting) < set(before)
+        own = self.viewer is not None and player == self.viewer.player
+        if self.show_moves and not own:
+            name = self.names[player] if 0 <= player < len(self.names) else ""
+            who = f"{state.player_name(player)} ({name})" if name else state.player_name(player)
+            self.pending.append(f"{who}: {text}")
+        # Wait until a simultaneous step resolves and a run of chance events ends.
+        if mid_step or self.acting == (CHANCE,):
+            return
+        for line in self.pending:
+            self.say(line)
+        self.pending.clear()
+        if self.spectator:
+            self.say(_without_result_line(state.render(), state))
+        elif self.viewer is not None and (not own or simultaneous):
+            self.viewer.show(_without_result_line(state.observation_text(self.viewer.player), state))
+
+    def finish(self, state: State, hot_seat: bool) -> None:
+        for line in self.pending:
+            self.say(line)
+        self.pending.clear()
+        # The game's view ends with its own line on the result; the line below says the same
+        # with each seat's agent, so the view's is left out: one game-over line, not two.
+        if self.viewer is not None:
+            self.viewer.show(_without_result_line(state.observation_text(self.viewer.player), state))
+        elif hot_seat:
+            # The game is over, so nothing is secret any more.
+            self.console.clear()
+            self.say(_without_result_line(state.render(), state))
+        self.say(describe_result(state, self.names))
+
+
+def _without_result_line(text: str, state: State) -> str:
+    """``text`` less the line that tells the result, once the game is over (:func:`without_result_line`)."""
+    return without_result_line(text, state.result())
+
+
+def _seeds(seed: int | None, count: int) -> list[int]:
+    rng = random.Random(seed)
+    return [rng.getrandbits(63) for _ in range(count)]
+
+
+@click.command()
+@click.argument("game", required=False)
+@click.option(
+    "--players",
+    "-p",
+    metavar="A,B,...",
+    help="Agent specs, one per seat in order (default: human, then the computer). "
+    "Their number sets the number of players.",
+)
+@click.option("--seed", type=int, default=None, help="Seed for chance and the computer players.")
+@game_options_option
+@click.option("--position", metavar="TEXT", help="Start from this position (games with a position notation).")
+@click.option(
+    "--record",
+    "record_file",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Save the game record (JSON) to this file, even if the game is left unfinished.",
+)
+@click.option(
+    "--seat",
+    "seat_link",
+    metavar="LINK",
+    help="Play a seat of a game on a tussle server: its invite link, http://HOST:PORT/play/GAME#TOKEN "
+    "(without #TOKEN: watch the game). No GAME then.",
+)
+@click.option(
+    "--server",
+    metavar="URL",
+    help="The server of --seat, http://HOST:PORT: only for a link that names none (GAME#TOKEN).",
+)
+@click.pass_context
+def play(
+    ctx: click.Context,
+    *,
+    game: str | None,
+    players: str | None,
+    seed: int | None,
+    options: dict[str, str],
+    position: str | None,
+    record_file: str | None,
+    seat_link: str | None,
+    server: str | None,
+) -> None:
+    """Play GAME in the terminal, against the computer or friends, or a seat of a game on a server.
+
+    Type actions in the game's notation; ? lists the legal actions, quit
+    stops. Each person sees only their own view. Two or more humans share the
+    screen (hot seat); in games with hidden information the screen is hidden
+    between turns. With no human players you watch the game.
+
+    With --seat LINK you play the seat of an invite link on a tussle server
+    (docs/server.md), with the same view and prompt; quit leaves, and the
+    same link brings you back.
+
+    \b
+    Examples:
+      tussle play robo-pigs                          you against the computer
+      tussle play robo-pigs --players random,human   you in the second seat
+      tussle play robo-pigs -p human,human           two people, one screen
+      tussle play robo-pigs -p rule,random --seed 3  watch two computer players
+      tussle play robo-pigs -o extra_x=true --record game.json
+      tussle play --seat http://127.0.0.1:8000/play/9c1e...#TOKEN
+    """
+    if seat_link is not None:
+        local: dict[str, object] = {
+            "GAME": game,
+            "--players": players,
+            "--seed": seed,
+            "--position": position,
+            "--option": options or None,
+            "--record": record_file,
+        }
+        given = [name for name, value in local.items() if value is not None]
+        if given:
+            raise click.UsageError(f"--seat plays the game of the link: leave out {', '.join(given)}", ctx)
+        _play_online(seat_link, server)
+        return
+    if server is not None:
+        raise click.UsageError("--server goes with --seat LINK", ctx)
+    if game is None:
+        raise click.UsageError("missing argument 'GAME' (or --seat LINK to play on a server)", ctx)
+    info = game_info(game)
+    specs = split_players(players) if players else ["human"] + [computer_agent(game)] * (info.min_players - 1)
+    the_game = load_with_options(game, len(specs), options)
+    if position is not None:
+        check_position(position)
+    state = the_game.new_initial_state() if position is None else the_game.state_from_position(position)
+    if record_file is not None and not Path(record_file).resolve().parent.is_dir():
+        raise click.BadParameter(f"no directory for {record_file!r}", param_hint="'--record'")
+    console = stdout_console()
+    seeds = _seeds(seed, len(specs) + 1)
+    humans = sum(1 for s in specs if parse_spec(s)[0] == "human")
+    hot_seat = humans >= 2 and info.information != Information.PERFECT
+    agents: list[Agent] = []
+    for seat, spec in enumerate(specs):
+        name, params = parse_spec(spec)
+        if name == "human":
+            agents.append(
+                HumanAgent(
+                    the_game,
+                    seat,
+                    seeds[seat + 1],
+                    spec=spec,
+                    params=params,
+                    console=console,
+                    label=state.player_name(seat),
+                    hot_seat=hot_seat,
+                )
+            )
+        else:
+            agents.append(make_agent(spec, the_game, seat, seed=seeds[seat + 1]))
+    human_agents = [a for a in agents if isinstance(a, HumanAgent)]
+    record = Record.start(the_game, specs, position=None if position is None else state.position())
+    narrator = _Narrator(console, state, specs, human_agents, record)
+
+    seats = ", ".join(f"{state.player_name(p)} = {spec}" for p, spec in enumerate(specs))
+    console.print(f"{info.name}: {seats}", markup=False)
+    if human_agents:
+        console.print("Type ? for the legal actions, quit to stop.", markup=False)
+    # A game that opens with chance events is shown once they are done.
+    if not state.is_chance() and (narrator.spectator or narrator.viewer is not None):
+        if narrator.viewer is not None:
+            narrator.viewer.show(state.observation_text(narrator.viewer.player))
+        else:
+            narrator.say(state.render())
+
+    def save(final: Record) -> None:
+        if record_file is not None:
+            final.save(record_file)
+
+    try:
+        final_state, final_record = play_game(
+            the_game,
+            agents,
+            seed=seeds[0],
+            names=specs,
+            state=None if position is None else state.clone(),
+            on_event=narrator,
+        )
+    except PlayerQuitError as exc:
+        save(record)
+        saved = f"; record saved to {record_file}" if record_file else ""
+        click.echo(f"tussle: game abandoned ({exc}){saved}", err=True)
+        return
+    except (KeyboardInterrupt, click.Abort):
+        save(record)
+        saved = f"; record saved to {record_file}" if record_file else ""
+        click.echo(f"\ntussle: interrupted, game abandoned{saved}", err=True)
+        raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+    except Exception:
+        save(record)  # whatever stopped the game, what was played is kept
+        raise
+    narrator.finish(final_state, hot_seat)
+    save(final_record)
+    if record_file is not None:
+        console.print(f"Record saved to {record_file}", markup=False)
+
+
+def _play_online(seat_link: str, server: str | None) -> None:
+    """``tussle play --seat LINK``: the seat of an invite link, at this terminal."""
+    from tussle.client import parse_link, play_online
+
+    link = parse_link(seat_link, server)
+    kept = "; the seat stays yours: the same command brings you back" if link.token else ""
+    try:
+        play_online(link, console=stdout_console())
+    except PlayerQuitError:
+        click.echo(f"tussle: left game {link.game}{kept}", err=True)
+    except (KeyboardInterrupt, click.Abort):
+        click.echo(f"\ntussle: interrupted, left game {link.game}{kept}", err=True)
+        raise click.exceptions.Exit(EXIT_INTERRUPTED) from None

@@ -1,0 +1,239 @@
+"""Fight!'s integer action space and observation arrays, for the RL adapters (docs/ecosystem.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from tussle.adapters.encoding import (
+    ActionCodec,
+    EncodingError,
+    Features,
+    FloatArray,
+    GameEncoding,
+    find,
+    frac,
+    hot,
+)
+from tussle.game import CHANCE, Game
+
+
+class FightCodec(ActionCodec):
+    """Fight!'s actions and chance outcomes by the names of its cards (read from the deck in play).
+
+    >>> codec = FightCodec(["Grizzle", "Blip", "Imp"], ["Sunset Pit"], players=3)
+    >>> [codec.encode(t) for t in ("main Grizzle boost Blip", "main Imp", "activate", "activate p2", "score")]
+    [1, 11, 12, 15, 16]
+    >>> [codec.encode_chance(t) for t in ("draw Imp", "top Alien", "arena Sunset Pit")]
+    [2, 7, 8]
+    >>> codec.label(1), codec.chance_label(7)
+    ('main Grizzle boost Blip', 'top Alien')
+    """
+
+    FAMILIES = ("Human", "Animal", "Robot", "Demon", "Alien")
+
+    def __init__(self, warriors: Sequence[str], arenas: Sequence[str], players: int) -> None:
+        super().__init__()
+        self.warriors = tuple(warriors)
+        self.arenas = tuple(arenas)
+        self.players = players
+        self._warrior = {name: i for i, name in enumerate(self.warriors)}
+        self._arena = {name: i for i, name in enumerate(self.arenas)}
+        n = len(self.warriors)
+        self._single = n * n
+        self._activate = n * n + n
+        self._score = self._activate + 1 + players
+        self.num_actions = self._score + 1
+        self.num_chance = n + len(self.FAMILIES) + len(self.arenas)
+
+    def _encode(self, text: str) -> int:
+        if text == "activate":
+            return self._activate
+        if text == "score":
+            return self._score
+        if text.startswith("activate p"):
+            seat = int(text[len("activate p") :])
+            if not 0 <= seat < self.players:
+                raise ValueError(f"no seat {seat}")
+            return self._activate + 1 + seat
+        if text.startswith("main "):
+            main, sep, boost = text[len("main ") :].partition(" boost ")
+            if not sep:
+                return self._single + self._warrior[main]
+            return self._warrior[main] * len(self.warriors) + self._warrior[boost]
+        raise ValueError("not a Fight! action")
+
+    def _encode_chance(self, text: str) -> int:
+        kind, _, name = text.partition(" ")
+        n = len(self.warriors)
+        if kind == "draw":
+            return self._warrior[name]
+        if kind == "top":
+            return n + self.FAMILIES.index(name)
+        if kind == "arena":
+            return n + len(self.FAMILIES) + self._arena[name]
+        raise ValueError("not a Fight! chance event")
+
+    def label(self, index: int) -> str:
+        n = len(self.warriors)
+        if index < self._single:
+            main, boost = divmod(index, n)
+            return f"main {self.warriors[main]} boost {self.warriors[boost]}"
+        if index < self._activate:
+            return f"main {self.warriors[index - self._single]}"
+        if index == self._activate:
+            return "activate"
+        if index < self._score:
+            return f"activate p{index - self._activate - 1}"
+        return "score"
+
+    def decode(self, index: int) -> str | None:
+        return self.label(index)
+
+    def chance_label(self, index: int) -> str:
+        n = len(self.warriors)
+        if index < n:
+            return f"draw {self.warriors[index]}"
+        if index < n + len(self.FAMILIES):
+            return f"top {self.FAMILIES[index - n]}"
+        return f"arena {self.arenas[index - n - len(self.FAMILIES)]}"
+
+
+def fight_cards(game: Game, limit: int = 10_000) -> tuple[list[str], list[str]]:
+    """The Warriors and Arenas of the deck a Fight! game plays with, read through the core API.
+
+    The deal draws from the whole deck and the first Arena from all Arenas, so
+    the chance outcomes of the first events name every card. Events are
+    applied (first outcome, first legal action) until an Arena is drawn.
+
+    >>> from tussle import load_game
+    >>> warriors, arenas = fight_cards(load_game("fight"))
+    >>> len(warriors), len(arenas), warriors[0], arenas[0]
+    (60, 12, 'Stray Cadet', 'Sunset Pit')
+    """
+    state = game.new_initial_state()
+    warriors: dict[str, None] = {}
+    for _ in range(limit):
+        acting = state.to_act()
+        if not acting:
+            break
+        if acting == (CHANCE,):
+            outcomes = state.chance_outcomes()
+            texts = [state.action_to_str(CHANCE, o) for o, _ in outcomes]
+            arenas = [t[len("arena ") :] for t in texts if t.startswith("arena ")]
+            if arenas:
+                return list(warriors), arenas
+            for t in texts:
+                if t.startswith("draw "):
+                    warriors.setdefault(t[len("draw ") :])
+            state.apply(CHANCE, outcomes[0][0])
+        else:
+            for p in acting:
+                state.apply(p, state.legal_actions(p)[0])
+    raise EncodingError("fight: no Arena was drawn in the first events, so the deck's cards are unknown")
+
+
+class FightFeatures(Features):
+    """Fight! from one seat: own hand by name, every seat (from the own one on) by what is public.
+
+    Per seat: the families in hand, the Main Warrior and its power, the Boost
+    (family, and name when known), the scored Warriors, Arenas and Glory.
+    Then the Graveyard, the Warriors drawn and killed, the Arenas, the
+    Reserves, the stage, the 1st player and the leader.
+    """
+
+    FAMILIES = FightCodec.FAMILIES
+    STAGES = ("setup", "play", "resolve", "ability", "draw", "over")
+
+    def __init__(self, warriors: Sequence[str], arenas: Sequence[str], players: int) -> None:
+        self.warrior = {name: i for i, name in enumerate(warriors)}
+        self.arena = {name: i for i, name in enumerate(arenas)}
+        self.players = players
+        n, a = len(warriors), len(arenas)
+        self.n, self.a = n, a
+        self.seat_size = 3 * n + 23
+        self.tail = 3 * n + 2 * a + 5 + 1 + 5 + len(self.STAGES) + 1 + players + (players + 1) + 1
+        self.size = n + players * self.seat_size + self.tail
+
+    def _cards(self, out: FloatArray, offset: int, cards: Iterable[Any]) -> None:
+        for card in cards:
+            name = card.get("name") if isinstance(card, dict) else card
+            hot(out, offset, self.warrior.get(name) if isinstance(name, str) else None, self.n)
+
+    def _families(self, out: FloatArray, offset: int, cards: Iterable[Any], scale: float) -> None:
+        for card in cards:
+            family = find(self.FAMILIES, card.get("family")) if isinstance(card, dict) else None
+            if family is not None:
+                out[offset + family] = min(1.0, out[offset + family] + 1.0 / scale)
+
+    def write(self, obs: dict[str, Any], player: int, out: FloatArray) -> None:
+        n, players = self.n, self.players
+        me = player if 0 <= player < players else 0
+        seats = obs.get("seats") or []
+        if me < len(seats):
+            self._cards(out, 0, seats[me].get("hand") or [])
+        for k in range(players):
+            q = (me + k) % players
+            if q >= len(seats):
+                continue
+            seat, base = seats[q], n + k * self.seat_size
+            hand = seat.get("hand") or []
+            self._families(out, base, hand, 10)
+            out[base + 5] = frac(len(hand), 10)
+            main = seat.get("main")
+            if main:
+                out[base + 6] = 1.0
+                self._cards(out, base + 7, [main])
+                out[base + 7 + n] = frac(main.get("current_power"), 60)
+            boost = seat.get("boost")
+            b = base + 8 + n
+            if boost:
+                out[b] = 1.0
+                out[b + 1] = 1.0 if boost.get("activated") else 0.0
+                self._families(out, b + 2, [boost], 1)
+                self._cards(out, b + 7, [boost])
+            s = b + 7 + n
+            scored = seat.get("scored") or []
+            out[s] = frac(len(scored), 20)
+            self._families(out, s + 1, scored, 10)
+            self._cards(out, s + 6, scored)
+            out[s + 6 + n] = frac(len(seat.get("arenas") or []), 7)
+            out[s + 7 + n] = frac(seat.get("glory"), 60)
+        t = n + players * self.seat_size
+        self._cards(out, t, obs.get("graveyard") or [])
+        self._cards(out, t + n, obs.get("drawn") or [])
+        self._cards(out, t + 2 * n, obs.get("killed") or [])
+        t += 3 * n
+        arena = obs.get("arena")
+        if arena:
+            hot(out, t, self.arena.get(arena.get("name")), self.a)
+        for upcoming in obs.get("upcoming_arenas") or []:
+            hot(out, t + self.a, self.arena.get(upcoming.get("name")), self.a)
+        t += 2 * self.a
+        hot(out, t, find(self.FAMILIES, obs.get("last_main_family")), 5)
+        reserves = obs.get("reserves") or {}
+        out[t + 5] = frac(reserves.get("count"), max(1, n))
+        hot(out, t + 6, find(self.FAMILIES, reserves.get("top_family")), 5)
+        t += 11
+        hot(out, t, find(self.STAGES, obs.get("stage")), len(self.STAGES))
+        t += len(self.STAGES)
+        out[t] = frac(obs.get("fight"), 7)
+        t += 1
+        first = obs.get("first_player")
+        if isinstance(first, int):
+            hot(out, t, (first - me) % players, players)
+        t += players
+        leader = obs.get("leader")
+        hot(out, t, (leader - me) % players if isinstance(leader, int) else players, players + 1)
+        t += players + 1
+        out[t] = 1.0 if me in (obs.get("to_act") or []) else 0.0
+
+
+def encoding(game: Game) -> GameEncoding:
+    """The encoding of a Fight! game (its ``GameInfo.hooks.encoding``)."""
+    warriors, arenas = fight_cards(game)
+    return GameEncoding(
+        game,
+        FightCodec(warriors, arenas, game.num_players),
+        FightFeatures(warriors, arenas, game.num_players),
+    )

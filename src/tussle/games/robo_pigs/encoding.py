@@ -1,0 +1,138 @@
+"""RoboPigs's integer action space and observation arrays, for the RL adapters (docs/ecosystem.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from tussle.adapters.encoding import (
+    ActionCodec,
+    Features,
+    FloatArray,
+    GameEncoding,
+    IndexArray,
+    board_index,
+    find,
+    frac,
+    hot,
+)
+from tussle.game import Game, State
+
+
+def _program_tables() -> tuple[IndexArray, IndexArray]:
+    """For every Robo Battle Pigs program index: its number of X, and whether it is in range."""
+    idx = np.arange(9**5, dtype=np.int64)
+    x_count = np.zeros(idx.shape, dtype=np.int64)
+    for k in range(5):
+        x_count += (idx // 9**k) % 9 == 8
+    return idx, x_count
+
+
+class RoboPigsCodec(ActionCodec):
+    """A program of five commands, each one of nine, as a base-9 number; then ``R R R R R``.
+
+    >>> codec = RoboPigsCodec()
+    >>> codec.encode("^ ^ ^ ^ ^"), codec.encode("F ^ TR v H"), codec.encode("R R R R R")
+    (0, 39787, 59049)
+    >>> codec.label(39787)
+    'F ^ TR v H'
+    """
+
+    COMMANDS = ("^", "v", "\\", "/", "TL", "TR", "F", "H", "X")
+    REPAIR = 9**5
+
+    def __init__(self, extra_x: bool = False) -> None:
+        super().__init__()
+        self.num_actions = self.REPAIR + 1
+        self._digit = {c: i for i, c in enumerate(self.COMMANDS)}
+        self._extra_x = extra_x
+        self._tables: dict[int, IndexArray] = {}
+
+    def _encode(self, text: str) -> int:
+        tokens = text.split(" ")
+        if tokens == ["R"] * 5:
+            return self.REPAIR
+        if len(tokens) != 5:
+            raise ValueError("a program has five commands")
+        index = 0
+        for token in tokens:
+            index = index * 9 + self._digit[token]
+        return index
+
+    def label(self, index: int) -> str:
+        if index == self.REPAIR:
+            return "R R R R R"
+        digits = []
+        for _ in range(5):
+            index, d = divmod(index, 9)
+            digits.append(self.COMMANDS[d])
+        return " ".join(reversed(digits))
+
+    def decode(self, index: int) -> str | None:
+        return self.label(index)
+
+    def fast_legal(self, state: State, player: int, legal: Sequence[Any]) -> IndexArray | None:
+        # A pig writes exactly one X per point of damage (at least that many with
+        # extra_x), or repairs when damaged: the docs' count. The caller checks it.
+        pigs = state.observation(player).get("pigs")
+        if not isinstance(pigs, list) or not 0 <= player < len(pigs):
+            return None
+        damage = pigs[player].get("damage")
+        if not isinstance(damage, int) or not 0 <= damage <= 5:
+            return None
+        table = self._tables.get(damage)
+        if table is None:
+            idx, x_count = _program_tables()
+            keep = x_count >= damage if self._extra_x else x_count == damage
+            chosen = idx[keep]
+            if damage > 0:
+                chosen = np.append(chosen, np.int64(self.REPAIR))
+            table = self._tables[damage] = chosen
+        return table
+
+
+class RoboPigsFeatures(Features):
+    """Both pigs (own first): square, facing, damage; the round; the own program; last round's programs."""
+
+    FACINGS = ("N", "E", "S", "W")
+    COMMANDS = ("^", "v", "\\", "/", "TL", "TR", "F", "H", "X", "R")
+    size = 64 * 2 + 4 * 2 + 6 * 2 + 2 + 3 * 50
+
+    def __init__(self, round_limit: int) -> None:
+        self.round_limit = round_limit or 100
+
+    def _program(self, out: FloatArray, offset: int, text: Any) -> None:
+        if isinstance(text, str):
+            for step, command in enumerate(text.split(" ")[:5]):
+                hot(out, offset + step * 10, find(self.COMMANDS, command), 10)
+
+    def write(self, obs: dict[str, Any], player: int, out: FloatArray) -> None:
+        pigs = obs.get("pigs") or []
+        order = [player, 1 - player] if player in (0, 1) else [0, 1]
+        for k, p in enumerate(order):
+            if p >= len(pigs):
+                continue
+            pig = pigs[p]
+            hot(out, 64 * k, board_index(pig.get("square"), 8), 64)
+            hot(out, 128 + 4 * k, find(self.FACINGS, pig.get("facing")), 4)
+            hot(out, 136 + 6 * k, pig.get("damage"), 6)
+        out[148] = frac(obs.get("round"), self.round_limit)
+        mine = obs.get("my_program")
+        out[149] = 1.0 if mine else 0.0
+        self._program(out, 150, mine)
+        last = obs.get("last_round") or {}
+        programs = last.get("programs") or []
+        for k, p in enumerate(order):
+            if p < len(programs):
+                self._program(out, 200 + 50 * k, programs[p])
+
+
+def encoding(game: Game) -> GameEncoding:
+    """The encoding of a RoboPigs game (its ``GameInfo.hooks.encoding``)."""
+    return GameEncoding(
+        game,
+        RoboPigsCodec(bool(game.options["extra_x"])),
+        RoboPigsFeatures(int(game.options["round_limit"] or 0)),
+    )

@@ -1,0 +1,179 @@
+"""What every search agent shares: parameters, budgets and the statistics of the last search.
+
+A search agent is named by a spec such as ``mcts:iterations=2000,c=1.4``. The
+parameters ``time`` (seconds) and ``iterations`` bound each search; with
+``iterations`` alone a search is exactly reproducible for a seed, which is what
+tests and fair comparisons use. After each :meth:`~tussle.agents.base.Agent.act`
+the agent's ``last_stats`` says how much it searched.
+
+>>> spec = Param("int", 100, "playouts", minimum=1)
+>>> spec.parse("agent", "n", "250")
+250
+>>> spec.parse("agent", "n", "0")
+Traceback (most recent call last):
+tussle.errors.AgentError: agent 'agent': n=0 is below the minimum 1
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from abc import abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from tussle.agents.base import Agent, PlayerView
+from tussle.errors import AgentError
+from tussle.game import Game
+from tussle.search.policy import GamePolicy, policy_for
+
+#: The time budget of a search agent given neither ``time`` nor ``iterations``.
+DEFAULT_TIME = 0.5
+
+
+@dataclass(frozen=True)
+class Param:
+    """One agent parameter: its kind (``int``, ``float`` or ``choice``), default and help."""
+
+    kind: str
+    default: Any
+    help: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
+
+    def parse(self, spec: str, key: str, text: str) -> Any:
+        """``text`` converted and checked, or a one-line :class:`AgentError` naming ``key``."""
+        where = f"agent {spec!r}: {key}={text!r}"
+        if self.kind == "choice":
+            if text not in self.choices:
+                raise AgentError(f"{where} is not one of {', '.join(self.choices)}")
+            return text
+        value: float
+        try:
+            value = int(text) if self.kind == "int" else float(text)
+        except ValueError:
+            kind = "a whole number" if self.kind == "int" else "a number"
+            raise AgentError(f"{where} is not {kind}") from None
+        if not math.isfinite(value):
+            raise AgentError(f"{where} is not a finite number")
+        if self.minimum is not None and value < self.minimum:
+            raise AgentError(f"agent {spec!r}: {key}={text} is below the minimum {_num(self.minimum)}")
+        if self.maximum is not None and value > self.maximum:
+            raise AgentError(f"agent {spec!r}: {key}={text} is above the maximum {_num(self.maximum)}")
+        return value
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+#: The budget parameters every search agent takes.
+BUDGET_PARAMS: dict[str, Param] = {
+    "time": Param(
+        "float", None, "seconds per move (the default budget is 0.5 s)", minimum=0.001, maximum=3600
+    ),
+    "iterations": Param(
+        "int", None, "search iterations per move: reproducible for a seed", minimum=1, maximum=10**9
+    ),
+}
+
+
+def parse_params(spec: str, known: dict[str, Param], given: dict[str, str] | None) -> dict[str, Any]:
+    """Every parameter in ``known`` with its value: from ``given`` if there, else its default.
+
+    >>> parse_params("x", {"c": Param("float", 1.0, "exploration")}, {"c": "2"})
+    {'c': 2.0}
+    >>> parse_params("x", {"c": Param("float", 1.0, "exploration")}, {"k": "2"})
+    Traceback (most recent call last):
+    tussle.errors.AgentError: agent 'x': unknown parameter 'k' (parameters: c)
+    """
+    values = {key: param.default for key, param in known.items()}
+    for key, text in (given or {}).items():
+        if key not in known:
+            raise AgentError(f"agent {spec!r}: unknown parameter {key!r} (parameters: {', '.join(known)})")
+        values[key] = known[key].parse(spec, key, text)
+    return values
+
+
+class Budget:
+    """When a search must stop: after ``iterations``, after ``seconds``, or whichever comes first.
+
+    >>> budget = Budget(None, 3)
+    >>> budget.start()
+    >>> [budget.spent(i) for i in range(4)]
+    [False, False, False, True]
+    """
+
+    __slots__ = ("_deadline", "iterations", "seconds")
+
+    def __init__(self, seconds: float | None, iterations: int | None) -> None:
+        if seconds is None and iterations is None:
+            seconds = DEFAULT_TIME
+        self.seconds = seconds
+        self.iterations = iterations
+        self._deadline = math.inf
+
+    def start(self) -> None:
+        self._deadline = math.inf if self.seconds is None else time.perf_counter() + self.seconds
+
+    def spent(self, done: int) -> bool:
+        """Whether a search that has done ``done`` iterations must stop now."""
+        if self.iterations is not None and done >= self.iterations:
+            return True
+        return self._deadline != math.inf and time.perf_counter() >= self._deadline
+
+    def describe(self) -> str:
+        parts = []
+        if self.seconds is not None:
+            parts.append(f"time={self.seconds:g}")
+        if self.iterations is not None:
+            parts.append(f"iterations={self.iterations}")
+        return ",".join(parts)
+
+
+class SearchAgent(Agent):
+    """An agent that searches within a budget and reports ``last_stats``.
+
+    Subclasses declare their own parameters in ``PARAMS`` (the budget ones are
+    added) and implement :meth:`search`, which returns the chosen action and
+    statistics; ``iterations`` and ``seconds`` are always among ``last_stats``.
+    """
+
+    PARAMS: ClassVar[dict[str, Param]] = {}
+
+    def __init__(
+        self,
+        game: Game,
+        player: int,
+        seed: int | None = None,
+        spec: str = "",
+        params: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(game, player, seed, spec)
+        self.params = parse_params(self.spec, {**BUDGET_PARAMS, **self.PARAMS}, params)
+        self.budget = Budget(self.params["time"], self.params["iterations"])
+        self.last_stats: dict[str, float] = {}
+        self._check_game(game)
+        #: The game's search knowledge: evaluation, move order, playouts.
+        self.policy: GamePolicy = policy_for(game)
+
+    def _check_game(self, game: Game) -> None:
+        """Raise :class:`AgentError` if this agent cannot play ``game``."""
+
+    def act(self, view: PlayerView) -> Any:
+        started = time.perf_counter()
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            self.last_stats = {"iterations": 0.0, "seconds": time.perf_counter() - started}
+            return legal[0]
+        self.budget.start()
+        action, stats = self.search(view)
+        stats["seconds"] = time.perf_counter() - started
+        stats.setdefault("iterations", 0.0)
+        self.last_stats = stats
+        return action
+
+    @abstractmethod
+    def search(self, view: PlayerView) -> tuple[Any, dict[str, float]]:
+        """The action to play and the statistics of the search (``iterations`` at least)."""

@@ -1,0 +1,554 @@
+"""The server's games in play: the true states, who is watching, and what each of them is sent.
+
+The hub is authoritative. It holds each live game's true state (rebuilt from
+the stored events whenever a game is first needed, after a restart too),
+checks every action by the rules, commits each event to the store before
+anyone hears of it, then sends every connection of the game its own view:
+a seat gets its player's observation and legal actions, a spectator the public
+view (:data:`tussle.game.PUBLIC`). A view never holds the true state, another
+seat's observation, or an event its receiver may not see:
+
+- in a game of perfect information every event is shown to everybody;
+- in a game of hidden information a seat is shown its own events only, and a
+  spectator none: what the others did reaches them through their observation,
+  which the rules keep to what they may know;
+- at a simultaneous step, a seat learns *that* another has submitted (it
+  leaves ``to_act``), never *what*, as at a table where a player puts the pen
+  down.
+
+Chance events are drawn by the server from the game's secret seed and the
+event's number, so they are the same after a restart and unknown to players.
+Computer seats choose in a pool of worker processes, off the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+from tussle.agents import make_agent
+from tussle.agents.base import PlayerView
+from tussle.errors import ActionError, TussleError
+from tussle.game import CHANCE, PUBLIC, Information, Result, State
+from tussle.record import Record
+from tussle.registry import load_game
+from tussle.server.store import WAITING_KINDS, EventClashError, GameRow, Seat, Store
+
+#: A legal-action list longer than this is sent as a count only (a Robo Pigs program is one of 32,768).
+LEGAL_LIST_LIMIT = 1000
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class HubError(TussleError):
+    """A request the hub refuses: its message is the one-line JSON error a client gets."""
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a seat's secret token: its SHA-256, never the token."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def chance_rng(seed: str, number: int) -> random.Random:
+    """The generator that draws event ``number``'s chance outcome: the same after any restart."""
+    return random.Random(f"{seed}/{number}")
+
+
+def choose(job: ChoiceJob) -> str:
+    """A computer seat's choice, in a worker process: the game rebuilt from its events, the agent asked.
+
+    Only the seat's own view reaches the agent, as in a match.
+    """
+    game = load_game(job.game, players=job.players, **job.options)
+    state = game.new_initial_state()
+    for player, text in job.events:
+        state.apply_str(player, text)
+    agent = make_agent(job.spec, game, job.seat, seed=job.seed)
+    return state.action_to_str(job.seat, agent.act(PlayerView(state, job.seat)))
+
+
+@dataclass(frozen=True)
+class ChoiceJob:
+    """What a worker process needs to choose for a computer seat: the game and its events so far."""
+
+    game: str
+    options: dict[str, Any]
+    players: int
+    events: list[tuple[int, str]]
+    seat: int
+    spec: str
+    seed: int
+
+
+@dataclass(eq=False)
+class Watcher:
+    """One connection to a game: a seat's player, or a spectator (seat :data:`PUBLIC`)."""
+
+    seat: int
+    send: Send
+
+
+@dataclass
+class Clocks:
+    """The players' clocks of a game with a time control, kept from the stored events' times.
+
+    A player's clock runs while it is to act (at a simultaneous step, every
+    player who has not submitted yet), from the moment play began or the
+    event that made it to act; each of its moves adds the increment. The
+    times come from the store, so a restarted server finds the same clocks;
+    they run on in real time while a server is down.
+
+    >>> clocks = Clocks(60.0, 2.0, 2)
+    >>> clocks.start((0,), 100.0)
+    >>> clocks.moved(0, (1,), 130.0)
+    >>> round(clocks.remaining(0, 150.0), 1), round(clocks.remaining(1, 150.0), 1)
+    (32.0, 40.0)
+    """
+
+    base: float
+    increment: float
+    players: int
+    used: list[float] = field(default_factory=list)
+    moves: list[int] = field(default_factory=list)
+    since: dict[int, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.used = [0.0] * self.players
+        self.moves = [0] * self.players
+
+    def start(self, acting: tuple[int, ...], at: float) -> None:
+        self.since = {p: at for p in acting if p >= 0}
+
+    def moved(self, player: int, acting: tuple[int, ...], at: float) -> None:
+        """``player`` acted at ``at`` (a chance event: ``player`` CHANCE); ``acting`` are now to act."""
+        if player >= 0 and player in self.since:
+            self.used[player] += at - self.since.pop(player)
+            self.moves[player] += 1
+        for p in acting:
+            if p >= 0 and p not in self.since:
+                self.since[p] = at
+        for p in list(self.since):
+            if p not in acting:
+                del self.since[p]
+
+    def remaining(self, player: int, now: float) -> float:
+        running = now - self.since[player] if player in self.since else 0.0
+        return self.base + self.increment * self.moves[player] - self.used[player] - running
+
+    def first_out(self, now: float) -> tuple[int, float] | None:
+        """The running clock that will reach zero first, and when (None if none runs)."""
+        if not self.since:
+            return None
+        player = min(self.since, key=lambda p: self.remaining(p, now))
+        return player, now + self.remaining(player, now)
+
+
+@dataclass(eq=False)
+class LiveGame:
+    row: GameRow
+    seats: list[Seat]
+    state: State
+    events: list[tuple[int, str]]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    watchers: list[Watcher] = field(default_factory=list)
+    thinking: set[int] = field(default_factory=set)
+    clocks: Clocks | None = None
+    #: The result of a game that a clock ended (the rules did not: its events stop short of it).
+    time_result: dict[str, Any] | None = None
+    timer: asyncio.TimerHandle | None = None
+
+    def result_json(self) -> dict[str, Any] | None:
+        result = self.state.result()
+        return result.to_json() if result is not None else self.time_result
+
+    def applied(self, new: list[tuple[int, str]], states: list[tuple[int, ...]], at: float) -> None:
+        """Note on the clocks events just applied (``states``: who was to act after each)."""
+        if self.clocks is not None:
+            for (player, _), acting in zip(new, states, strict=True):
+                self.clocks.moved(player, acting, at)
+
+    @property
+    def perfect(self) -> bool:
+        return self.state.game.info.information == Information.PERFECT
+
+
+class Hub:
+    """Every live game of one server process, over one store."""
+
+    def __init__(self, store: Store, pool: Executor | None = None) -> None:
+        self.store = store
+        self.pool = pool
+        self.live: dict[str, LiveGame] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # --- loading -----------------------------------------------------------------------
+
+    async def get(self, game_id: str) -> LiveGame:
+        """The live game ``game_id``, rebuilt from the store the first time; HubError if none."""
+        live = self.live.get(game_id)
+        if live is not None:
+            return live
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            live = self.live.get(game_id)
+            if live is None:
+                live = await asyncio.to_thread(self._load, game_id)
+                self.live[game_id] = live
+        return live
+
+    def _load(self, game_id: str) -> LiveGame:
+        row = self.store.game(game_id)
+        if row is None:
+            raise HubError(f"no game {game_id!r}")
+        game = load_game(row.game, players=row.players, **row.options)
+        state = game.new_initial_state()
+        events = [(e.player, e.action) for e in self.store.events(game_id)]
+        live = LiveGame(row, self.store.seats(game_id), state, events)
+        times = self.store.event_times(game_id) if row.clock is not None else []
+        if row.clock is not None:
+            live.clocks = Clocks(row.clock[0], row.clock[1], row.players)
+            if row.started is not None:
+                live.clocks.start(state.to_act(), row.started)
+        for i, (player, text) in enumerate(events):
+            state.apply_str(player, text)  # stored events were checked when they were played
+            if live.clocks is not None and row.started is not None:
+                live.clocks.moved(player, state.to_act(), times[i])
+        if row.status == "finished" and state.result() is None:
+            live.time_result = row.result
+        return live
+
+    async def refresh(self, game_id: str) -> LiveGame:
+        """Read a game's row and seats again after a seat was taken, keeping its connections."""
+        live = await self.get(game_id)
+        async with live.lock:
+            row = await asyncio.to_thread(self.store.game, game_id)
+            live.seats = await asyncio.to_thread(self.store.seats, game_id)
+            if row is not None:
+                if live.clocks is not None and live.row.started is None and row.started is not None:
+                    live.clocks.start(live.state.to_act(), row.started)  # play began: the clocks run
+                live.row = row
+        return live
+
+    async def resume_all(self) -> None:
+        """After a start: load every unfinished game and let its computer seats play on."""
+        rows = await asyncio.to_thread(self.store.unfinished_games)
+        for row in rows:
+            live = await self.get(row.id)
+            self._wake_computers(live)
+
+    # --- acting ------------------------------------------------------------------------
+
+    async def act(self, game_id: str, seat: int, text: str) -> None:
+        """Apply ``seat``'s action written ``text``; HubError (the game unchanged) if it is refused."""
+        live = await self.get(game_id)
+        async with live.lock:
+            for _ in range(3):
+                try:
+                    await self._act_locked(live, seat, text)
+                    break
+                except EventClashError:
+                    # Another server process played here first: take its events, then try again.
+                    await self._catch_up_locked(live)
+            else:
+                raise HubError("the game is moving on too fast elsewhere; try again")
+        await self.broadcast(live)
+        self._wake_computers(live)
+
+    async def catch_up(self, game_id: str) -> None:
+        """Take the events another server process stored for ``game_id`` and tell this one's connections."""
+        live = self.live.get(game_id)
+        if live is None:
+            return  # nobody here follows it; it is read whole when somebody does
+        async with live.lock:
+            changed = await self._catch_up_locked(live)
+        if changed:
+            await self.broadcast(live)
+            self._wake_computers(live)
+
+    async def _catch_up_locked(self, live: LiveGame) -> bool:
+        new = await asyncio.to_thread(self.store.events, live.row.id, len(live.events))
+        seats = await asyncio.to_thread(self.store.seats, live.row.id)
+        changed = bool(new) or seats != live.seats
+        times = (
+            await asyncio.to_thread(self.store.event_times, live.row.id) if live.clocks is not None else []
+        )
+        for event in new:
+            live.state.apply_str(event.player, event.action)
+            live.events.append((event.player, event.action))
+            if live.clocks is not None:
+                live.clocks.moved(event.player, live.state.to_act(), times[event.number])
+        live.seats = seats
+        if new and live.state.is_terminal():
+            row = await asyncio.to_thread(self.store.game, live.row.id)
+            live.row = row or live.row
+        return changed
+
+    async def _act_locked(self, live: LiveGame, seat: int, text: str) -> None:
+        if any(s.kind in WAITING_KINDS for s in live.seats):
+            raise HubError("the game has not started: a seat is still to be taken")
+        state = live.state
+        if state.is_terminal() or live.time_result is not None:
+            raise HubError("the game is over")
+        if (
+            live.clocks is not None
+            and seat in live.clocks.since
+            and live.clocks.remaining(seat, time.time()) <= 0
+        ):
+            raise HubError(f"{state.player_name(seat)}'s time is up")
+        if seat not in state.to_act():
+            raise HubError(f"it is not {state.player_name(seat)}'s turn")
+        after = state.clone()
+        try:
+            action = after.parse_action(seat, text)
+            # Written before it is applied: a move's notation may name what it moves from.
+            new = [(seat, after.action_to_str(seat, action))]
+            after.apply(seat, action)
+        except ActionError as exc:
+            raise HubError(str(exc)) from None
+        acting_after = [after.to_act()]
+        # The chance events that follow are drawn now, from the game's secret seed.
+        while after.to_act() == (CHANCE,):
+            number = len(live.events) + len(new)
+            outcome = after.sample_chance(chance_rng(live.row.seed, number))
+            new.append((CHANCE, after.action_to_str(CHANCE, outcome)))  # before it is applied
+            after.apply(CHANCE, outcome)
+            acting_after.append(after.to_act())
+        result = after.result()
+        # Stored first: an EventClashError (another process wrote this event) leaves this copy as it was.
+        now = time.time()
+        await asyncio.to_thread(
+            self.store.add_events,
+            live.row.id,
+            len(live.events),
+            new,
+            result.to_json() if result is not None else None,
+            now,
+        )
+        live.state = after
+        live.events.extend(new)
+        live.applied(new, acting_after, now)
+        if result is not None:
+            row = await asyncio.to_thread(self.store.game, live.row.id)
+            live.row = row or live.row
+
+    async def start(self, game_id: str) -> None:
+        """Play the chance events a game opens with, then let its computer seats begin."""
+        live = await self.get(game_id)
+        async with live.lock:
+            new: list[tuple[int, str]] = []
+            acting_after: list[tuple[int, ...]] = []
+            after = live.state.clone()
+            while after.to_act() == (CHANCE,):
+                outcome = after.sample_chance(chance_rng(live.row.seed, len(live.events) + len(new)))
+                new.append((CHANCE, after.action_to_str(CHANCE, outcome)))
+                after.apply(CHANCE, outcome)
+                acting_after.append(after.to_act())
+            if new:
+                now = time.time()
+                await asyncio.to_thread(self.store.add_events, live.row.id, len(live.events), new, None, now)
+                live.state = after
+                live.events.extend(new)
+                live.applied(new, acting_after, now)
+        await self.broadcast(live)
+        self._wake_computers(live)
+
+    def _wake_computers(self, live: LiveGame) -> None:
+        if live.result_json() is not None or self.pool is None:
+            return
+        for seat in live.state.to_act():
+            info = live.seats[seat] if 0 <= seat < len(live.seats) else None
+            if info is not None and info.kind == "computer" and seat not in live.thinking:
+                live.thinking.add(seat)
+                task = asyncio.get_running_loop().create_task(
+                    self._computer_turn(live, seat, info.agent or "random")
+                )
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+    async def _computer_turn(self, live: LiveGame, seat: int, spec: str) -> None:
+        try:
+            events = list(live.events)
+            seed = int.from_bytes(
+                hashlib.sha256(f"{live.row.seed}/{len(events)}/{seat}".encode()).digest()[:8]
+            )
+            loop = asyncio.get_running_loop()
+            job = ChoiceJob(live.row.game, live.row.options, live.row.players, events, seat, spec, seed)
+            text = await loop.run_in_executor(self.pool, choose, job)
+            live.thinking.discard(seat)
+            await self.act(live.row.id, seat, text)
+        except HubError:
+            live.thinking.discard(seat)
+            self._wake_computers(live)  # the game moved on under the choice: choose again
+        finally:
+            live.thinking.discard(seat)
+
+    # --- watching ----------------------------------------------------------------------
+
+    async def watch(self, game_id: str, seat: int, send: Send) -> Watcher:
+        """Add a connection (a seat, or a spectator with :data:`PUBLIC`) and send it the whole view."""
+        live = await self.get(game_id)
+        watcher = Watcher(seat, send)
+        live.watchers.append(watcher)
+        await send(self.view(live, seat))
+        return watcher
+
+    def unwatch(self, game_id: str, watcher: Watcher) -> None:
+        live = self.live.get(game_id)
+        if live is not None and watcher in live.watchers:
+            live.watchers.remove(watcher)
+        self._forget_if_done(live)
+
+    def _forget_if_done(self, live: LiveGame | None) -> None:
+        """Drop a finished game nobody watches from memory; it is read again from the store if asked for."""
+        if (
+            live is not None
+            and not live.watchers
+            and live.result_json() is not None
+            and not live.lock.locked()
+        ):
+            if live.timer is not None:
+                live.timer.cancel()
+            self.live.pop(live.row.id, None)
+
+    async def broadcast_message(self, live: LiveGame, message: dict[str, Any]) -> None:
+        """Send every connection of the game the same message (one that holds no secret)."""
+        for watcher in list(live.watchers):
+            try:
+                await watcher.send(message)
+            except Exception:
+                if watcher in live.watchers:
+                    live.watchers.remove(watcher)
+
+    async def broadcast(self, live: LiveGame) -> None:
+        self._arm_clock(live)
+        for watcher in list(live.watchers):
+            try:
+                await watcher.send(self.view(live, watcher.seat))
+            except Exception:  # a connection that went away: forget it
+                if watcher in live.watchers:
+                    live.watchers.remove(watcher)
+        self._forget_if_done(live)
+
+    def _arm_clock(self, live: LiveGame) -> None:
+        """Wake up when the first running clock reaches zero (again after every event)."""
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        if live.clocks is None or live.result_json() is not None:
+            return
+        first = live.clocks.first_out(time.time())
+        if first is None:
+            return
+        loop = asyncio.get_running_loop()
+
+        def check() -> None:
+            task = loop.create_task(self._check_time(live))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+        live.timer = loop.call_later(max(0.0, first[1] - time.time()) + 0.01, check)
+
+    async def _check_time(self, live: LiveGame) -> None:
+        """End the game if a player's time is up: that player loses, the others share the win."""
+        async with live.lock:
+            clocks = live.clocks
+            if clocks is None or live.result_json() is not None:
+                return
+            first = clocks.first_out(time.time())
+            if first is None or clocks.remaining(first[0], time.time()) > 0:
+                result = None
+            else:
+                loser = first[0]
+                n = live.row.players
+                reason = f"{live.state.player_name(loser)} ran out of time"
+                if n == 2:
+                    result = Result.win(1 - loser, 2, reason).to_json()
+                else:
+                    returns = tuple(-1.0 if p == loser else 1.0 / (n - 1) for p in range(n))
+                    result = Result(
+                        returns, tuple(2 if p == loser else 1 for p in range(n)), reason
+                    ).to_json()
+                if await asyncio.to_thread(self.store.finish, live.row.id, result):
+                    live.time_result = result
+                    row = await asyncio.to_thread(self.store.game, live.row.id)
+                    live.row = row or live.row
+        await self.broadcast(live)
+
+    def view(self, live: LiveGame, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` (or a spectator, :data:`PUBLIC`) may see of the game now, as JSON data."""
+        state = live.state
+        result_json = live.result_json()
+        acting = state.to_act() if result_json is None else ()
+        view: dict[str, Any] = {
+            "type": "view",
+            "game": live.row.id,
+            "game_id": live.row.game,
+            "seat": None if seat == PUBLIC else seat,
+            "events": len(live.events),
+            "status": live.row.status if result_json is None else "finished",
+            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name} for s in live.seats],
+            "to_act": ["chance" if p == CHANCE else p for p in acting],
+            "observation": state.observation(seat),
+            "text": state.observation_text(seat),
+            "last": self._visible_events(live, seat)[-20:],
+            "result": result_json,
+        }
+        if live.clocks is not None:
+            now = time.time()
+            view["clock"] = {"base": round(live.clocks.base, 3), "increment": round(live.clocks.increment, 3)}
+            view["clocks"] = [
+                {
+                    "seat": p,
+                    "remaining": round(max(0.0, live.clocks.remaining(p, now)), 2),
+                    "running": p in live.clocks.since and result_json is None,
+                }
+                for p in range(live.row.players)
+            ]
+        if seat != PUBLIC:
+            legal = state.legal_actions(seat) if seat in acting else None
+            count = len(legal) if legal is not None else 0
+            view["your_turn"] = seat in acting
+            view["legal"] = {
+                "count": count,
+                "actions": [state.action_to_str(seat, a) for a in legal]
+                if legal is not None and count <= LEGAL_LIST_LIMIT
+                else None,
+            }
+        return view
+
+    def _visible_events(self, live: LiveGame, seat: int) -> list[dict[str, Any]]:
+        def shown(number: int, player: int, text: str) -> dict[str, Any]:
+            return {"number": number, "player": "chance" if player == CHANCE else player, "action": text}
+
+        if live.perfect:
+            return [shown(i, p, t) for i, (p, t) in enumerate(live.events)]
+        return [shown(i, p, t) for i, (p, t) in enumerate(live.events) if p == seat and seat != PUBLIC]
+
+    # --- records -----------------------------------------------------------------------
+
+    def record(self, live: LiveGame) -> Record:
+        """The game as a tussle record (what ``tussle replay`` reads)."""
+        game = live.state.game
+        record = Record.start(game, [s.name or s.agent or s.kind for s in live.seats])
+        for player, text in live.events:
+            record.add(player, text)
+        # A game a clock ended is no result of the rules: its record stops where play stopped.
+        result = live.state.result()
+        record.result = result.to_json() if result is not None else None
+        return record
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()

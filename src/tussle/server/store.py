@@ -1,0 +1,408 @@
+"""Where the server keeps its games: SQLite by default, PostgreSQL by URL, through SQLAlchemy.
+
+Every game is a row of ``games`` (what it is: game id, options, players,
+status, result), a row of ``seats`` per seat (who sits there: a person, a
+computer agent or nobody yet, and the hash of the seat's secret token), and a
+row of ``events`` per event, in order. The events are the game: a state is
+rebuilt by replaying them through the rules, so nothing else needs storing, and
+an event is committed before anybody hears of it (nothing acknowledged is lost
+when the server is killed).
+
+The schema is versioned by Alembic migrations (``tussle/server/migrations``);
+opening a store upgrades an older database to the current schema.
+
+>>> store = Store.open("sqlite://")
+>>> seats = [Seat(0, "person", None, "Ann", "h0"), Seat(1, "open", None, "", None)]
+>>> game = store.create_game("fite", {}, 2, seats, seed="s")
+>>> store.add_events(game, 0, [(0, "tac 5")])
+>>> [e.action for e in store.events(game)]
+['tac 5']
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from tussle.errors import TussleError
+
+metadata = sa.MetaData()
+
+games_table = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.String(36), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),  # waiting, playing, finished
+    sa.Column("result", sa.Text, nullable=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("rematch_of", sa.String(36), nullable=True),
+    sa.Column("seed", sa.String(64), nullable=False),
+    sa.Column("clock_base", sa.Float, nullable=True),  # seconds each player has, or None: no clock
+    sa.Column("clock_increment", sa.Float, nullable=True),  # seconds added after each of a player's moves
+    sa.Column("started", sa.Float, nullable=True),  # when the last seat was taken and play began
+)
+
+seats_table = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("game_id", sa.String(36), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False),  # person, computer, open
+    sa.Column("agent", sa.String(200), nullable=True),
+    sa.Column("name", sa.String(100), nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=True, index=True),
+)
+
+events_table = sa.Table(
+    "events",
+    metadata,
+    sa.Column("game_id", sa.String(36), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),
+    sa.Column("player", sa.Integer, nullable=False),  # -1: chance
+    sa.Column("action", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+
+#: The PostgreSQL channel on which a server process announces a game's new events to the others.
+CHANNEL = "tussle_events"
+
+#: Seats a game waits for before it starts: open to anyone, or kept for a player of the last game.
+WAITING_KINDS = ("open", "reserved")
+
+
+class StoreError(TussleError):
+    """The database cannot be opened or refused a write."""
+
+
+class EventClashError(StoreError):
+    """An event was written for a place in a game that another write took first."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    kind: str
+    agent: str | None
+    name: str
+    token_hash: str | None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: str
+    game: str
+    options: dict[str, Any]
+    players: int
+    status: str
+    result: dict[str, Any] | None
+    created: float
+    rematch_of: str | None
+    seed: str
+    """Drives the game's chance events; never sent to a client."""
+    clock: tuple[float, float] | None = None
+    """Seconds each player has, and seconds added after each of their moves (None: no clock)."""
+    started: float | None = None
+
+
+@dataclass(frozen=True)
+class Event:
+    number: int
+    player: int
+    action: str
+
+
+def _row(row: Any) -> GameRow:
+    return GameRow(
+        row.id,
+        row.game,
+        json.loads(row.options),
+        row.players,
+        row.status,
+        json.loads(row.result) if row.result else None,
+        row.created,
+        row.rematch_of,
+        row.seed,
+        (row.clock_base, row.clock_increment or 0.0) if row.clock_base is not None else None,
+        row.started,
+    )
+
+
+class Store:
+    """The games of one server, in one database (any SQLAlchemy URL; SQLite and PostgreSQL tested)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        #: Tells this store's own announcements from other processes' (see :data:`CHANNEL`).
+        self.origin = uuid.uuid4().hex[:12]
+
+    @classmethod
+    def open(cls, url: str) -> Store:
+        """Connect to ``url`` and bring its schema up to date (creating it in an empty database)."""
+        try:
+            engine = sa.create_engine(_driver(url), future=True)
+            if engine.dialect.name == "sqlite":
+                _sqlite_pragmas(engine)
+            upgrade(engine)
+        except sa.exc.SQLAlchemyError as exc:
+            raise StoreError(f"cannot open the database {_safe_url(url)}: {_first_line(exc)}") from None
+        return cls(engine)
+
+    # --- games and seats -------------------------------------------------------------
+
+    def create_game(
+        self,
+        game: str,
+        options: dict[str, Any],
+        players: int,
+        seats: Sequence[Seat],
+        *,
+        seed: str,
+        rematch_of: str | None = None,
+        clock: tuple[float, float] | None = None,
+    ) -> str:
+        """A new game with its seats; returns its id."""
+        game_id = str(uuid.uuid4())
+        status = "waiting" if any(s.kind in WAITING_KINDS for s in seats) else "playing"
+        with self.engine.begin() as db:
+            db.execute(
+                games_table.insert().values(
+                    id=game_id,
+                    game=game,
+                    options=json.dumps(options, sort_keys=True),
+                    players=players,
+                    status=status,
+                    result=None,
+                    created=time.time(),
+                    rematch_of=rematch_of,
+                    seed=seed,
+                    clock_base=clock[0] if clock else None,
+                    clock_increment=clock[1] if clock else None,
+                    started=None if status == "waiting" else time.time(),
+                )
+            )
+            db.execute(
+                seats_table.insert(),
+                [
+                    {
+                        "game_id": game_id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "agent": s.agent,
+                        "name": s.name,
+                        "token_hash": s.token_hash,
+                    }
+                    for s in seats
+                ],
+            )
+        return game_id
+
+    def game(self, game_id: str) -> GameRow | None:
+        with self.engine.connect() as db:
+            row = db.execute(sa.select(games_table).where(games_table.c.id == game_id)).first()
+        return _row(row) if row is not None else None
+
+    def seats(self, game_id: str) -> list[Seat]:
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(seats_table).where(seats_table.c.game_id == game_id).order_by(seats_table.c.seat)
+            ).all()
+        return [Seat(r.seat, r.kind, r.agent, r.name, r.token_hash) for r in rows]
+
+    def seat_of(self, token_hash: str) -> tuple[str, int] | None:
+        """The game and seat a token's hash opens, if any."""
+        with self.engine.connect() as db:
+            row = db.execute(
+                sa.select(seats_table.c.game_id, seats_table.c.seat).where(
+                    seats_table.c.token_hash == token_hash
+                )
+            ).first()
+        return (row.game_id, row.seat) if row is not None else None
+
+    def take_seat(self, game_id: str, seat: int, name: str, token_hash: str, kind: str = "open") -> bool:
+        """Give a seat of ``kind`` (open, or reserved for a rematch) to a person; False if it is not that."""
+        with self.engine.begin() as db:
+            update = seats_table.update().where(
+                seats_table.c.game_id == game_id, seats_table.c.seat == seat, seats_table.c.kind == kind
+            )
+            taken = db.execute(
+                update.values(kind="person", name=name, token_hash=token_hash)
+                if kind == "open"
+                else update.values(kind="person", token_hash=token_hash)
+            ).rowcount
+            if taken:
+                still_open = db.execute(
+                    sa.select(sa.func.count())
+                    .select_from(seats_table)
+                    .where(seats_table.c.game_id == game_id, seats_table.c.kind.in_(WAITING_KINDS))
+                ).scalar_one()
+                if not still_open:
+                    db.execute(
+                        games_table.update()
+                        .where(games_table.c.id == game_id, games_table.c.status == "waiting")
+                        .values(status="playing", started=time.time())
+                    )
+        return bool(taken)
+
+    def open_games(self, limit: int = 100) -> list[GameRow]:
+        """Games waiting for players, newest first."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(games_table)
+                .where(games_table.c.status == "waiting")
+                .order_by(games_table.c.created.desc())
+                .limit(limit)
+            ).all()
+        return [_row(r) for r in rows]
+
+    def rematch_of(self, game_id: str) -> GameRow | None:
+        """The rematch of a game, if one was asked for."""
+        with self.engine.connect() as db:
+            row = db.execute(sa.select(games_table).where(games_table.c.rematch_of == game_id)).first()
+        return _row(row) if row is not None else None
+
+    def unfinished_games(self) -> list[GameRow]:
+        with self.engine.connect() as db:
+            rows = db.execute(sa.select(games_table).where(games_table.c.status != "finished")).all()
+        return [_row(r) for r in rows]
+
+    # --- events ----------------------------------------------------------------------
+
+    def finish(self, game_id: str, result: dict[str, Any]) -> bool:
+        """End a game that the rules did not end (a player ran out of time); False if it was over already."""
+        with self.engine.begin() as db:
+            done = db.execute(
+                games_table.update()
+                .where(games_table.c.id == game_id, games_table.c.status != "finished")
+                .values(status="finished", result=json.dumps(result))
+            ).rowcount
+        return bool(done)
+
+    def event_times(self, game_id: str) -> list[float]:
+        """When each event of the game was stored, in order (for the clocks)."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(events_table.c.at)
+                .where(events_table.c.game_id == game_id)
+                .order_by(events_table.c.number)
+            ).all()
+        return [r.at for r in rows]
+
+    def events(self, game_id: str, start: int = 0) -> list[Event]:
+        """The game's events from number ``start`` on, in order."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(events_table.c.number, events_table.c.player, events_table.c.action)
+                .where(events_table.c.game_id == game_id, events_table.c.number >= start)
+                .order_by(events_table.c.number)
+            ).all()
+        return [Event(r.number, r.player, r.action) for r in rows]
+
+    def add_events(
+        self,
+        game_id: str,
+        first: int,
+        events: Sequence[tuple[int, str]],
+        result: dict[str, Any] | None = None,
+        at: float | None = None,
+    ) -> None:
+        """Commit ``events`` as numbers ``first``, ``first + 1``, ... of the game, in one transaction.
+
+        With ``result`` the game is marked finished in the same transaction. A
+        number already taken (another server process wrote first) raises
+        :class:`EventClashError` and writes nothing.
+        """
+        now = time.time() if at is None else at
+        try:
+            with self.engine.begin() as db:
+                if events:
+                    db.execute(
+                        events_table.insert(),
+                        [
+                            {"game_id": game_id, "number": first + i, "player": p, "action": a, "at": now}
+                            for i, (p, a) in enumerate(events)
+                        ],
+                    )
+                if result is not None:
+                    db.execute(
+                        games_table.update()
+                        .where(games_table.c.id == game_id)
+                        .values(status="finished", result=json.dumps(result))
+                    )
+                if self.engine.dialect.name == "postgresql":
+                    # Other server processes on this database hear of it when it commits.
+                    db.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{game_id} {self.origin}")))
+        except sa.exc.IntegrityError:
+            raise EventClashError(f"game {game_id}: event {first} was written by another process") from None
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+# --- opening and upgrading -------------------------------------------------------------
+
+
+def _driver(url: str) -> str:
+    # psycopg 3 is the PostgreSQL driver tussle installs; a plain postgresql:// URL means it.
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def _safe_url(url: str) -> str:
+    """``url`` without its password, for messages and logs."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except sa.exc.ArgumentError:
+        return "(an unreadable database URL)"
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(getattr(exc, "orig", None) or exc)
+    return text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+
+
+def _sqlite_pragmas(engine: Engine) -> None:
+    @sa.event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        # WAL: readers do not block the writer; FULL sync: a committed event survives a crash.
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.close()
+
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the database's schema to the newest version with Alembic (what the migrations say)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def schema_version(engine: Engine) -> str | None:
+    """The Alembic revision the database is at (None for an empty one)."""
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
