@@ -268,6 +268,8 @@ class Hooks:
     """Random-playout speed ``tussle bench --compare`` expects, as a multiple of chess's."""
     rules: str = ""
     """A Markdown file of the game's folder: the rules in brief and the notation (``tussle rules``)."""
+    web: str = ""
+    """A JavaScript module of the game's folder that draws its observation in a browser (docs/web.md)."""
 
 
 @dataclass(frozen=True)
@@ -499,7 +501,20 @@ class Game(ABC):
         >>> load_game("robo-pigs").rules_text().splitlines()[0]
         '# Robo Battle Pigs: the rules in brief'
         """
-        name = cls.info.hooks.rules
+        return cls._folder_text(cls.info.hooks.rules)
+
+    @classmethod
+    def web_client(cls) -> str | None:
+        """The module that draws the game in a browser (the file ``info.hooks.web`` names), or None.
+
+        >>> from tussle import load_game
+        >>> "export function draw" in load_game("fite").web_client()
+        True
+        """
+        return cls._folder_text(cls.info.hooks.web)
+
+    @classmethod
+    def _folder_text(cls, name: str) -> str | None:
         if not name:
             return None
         module = sys.modules[cls.__module__]

@@ -29,14 +29,15 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from tussle.agents import make_agent
 from tussle.errors import TussleError, shorten
-from tussle.game import PUBLIC
-from tussle.registry import game_ids, load_game
+from tussle.game import PUBLIC, GameInfo
+from tussle.record import Record
+from tussle.registry import game_class, game_ids, game_info, load_game
 from tussle.server.hub import Hub, HubError, new_token, token_hash
 from tussle.server.limits import Clients, Limits
 from tussle.server.store import CHANNEL, WAITING_KINDS, Seat, Store
@@ -46,6 +47,9 @@ MAX_MESSAGE = 16 * 1024
 HELLO = (
     'the first message must be {"type": "hello", "token": "<the seat\'s token>"}, or without a token to watch'
 )
+#: The largest record the replay page may upload, in bytes, and its most events.
+MAX_RECORD = 1024 * 1024
+MAX_RECORD_EVENTS = 5000
 #: Seats a game may have (the games themselves allow at most 6).
 MAX_SEATS = 8
 
@@ -152,8 +156,9 @@ def create_app(
     async def _rate(request: Request, call_next: Any) -> Any:
         # Bodies are bounded before they are read; then each client's request rate.
         length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_MESSAGE):
-            return _error(413, f"a request body may have at most {MAX_MESSAGE} bytes")
+        most = MAX_RECORD if request.url.path == "/api/replay" else MAX_MESSAGE
+        if length is not None and (not length.isdigit() or int(length) > most):
+            return _error(413, f"a request body may have at most {most:,} bytes")
         why = clients.request(_client(request))
         if why is not None:
             return _error(429, why)
@@ -172,10 +177,38 @@ def create_app(
         """A finished game, step by step, forward and back."""
         return FileResponse(web / "replay.html")
 
+    @app.get("/replay", include_in_schema=False)
+    async def replay_upload_page() -> FileResponse:
+        """Any record, uploaded from the browser, step by step."""
+        return FileResponse(web / "replay.html")
+
+    @app.get("/api/rules/{game_id}")
+    async def rules(game_id: str) -> Response:
+        """A game's rules in brief and its notation, as ``tussle rules`` prints them (Markdown)."""
+        if game_id not in game_ids():
+            return _error(404, f"unknown game {game_id!r}")
+        text = game_class(game_id).rules_text() or f"{game_id} has no rules summary."
+        return Response(text, media_type="text/plain; charset=utf-8")
+
     @app.get("/play/{game_id}", include_in_schema=False)
     async def game_page(game_id: str) -> FileResponse:
         """A game's page: the seat of the token after '#', or the public view without one."""
         return FileResponse(web / "play.html")
+
+    @app.get("/draw/{game_id}.js", include_in_schema=False)
+    async def drawing(game_id: str) -> Response:
+        """The module that draws a game in the browser: the game's own, or the text of its observation."""
+        if game_id not in game_ids():
+            return _error(404, f"unknown game {game_id!r}")
+        text = game_class(game_id).web_client()
+        if text is None:
+            return FileResponse(web / "text.js", media_type="text/javascript")
+        return Response(text, media_type="text/javascript")
+
+    @app.get("/api/catalog")
+    async def catalog() -> dict[str, Any]:
+        """The games this server offers, with their options and computer levels (the home page's form)."""
+        return {"games": [_describe(game_info(game_id)) for game_id in game_ids()]}
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -391,25 +424,26 @@ def create_app(
         return JSONResponse(hub.record(live).to_json())
 
     @app.get("/api/games/{game_id}/replay")
-    async def replay(game_id: str, request: Request) -> dict[str, Any]:
-        """A finished game step by step: each event and the whole board after it (nothing is secret now)."""
+    async def replay(game_id: str, request: Request, seat: str = "0") -> dict[str, Any]:
+        """A finished game step by step, as one seat saw it (``?seat=N``, or ``public``): nothing is secret now."""
         hub = hub_of(request)
         live = await hub.get(game_id)
         if live.result_json() is None:
             raise HubError("the game is not over: its replay would show what is still secret")
         record = hub.record(live)
+        answer = await asyncio.to_thread(_replay, record, _seat_param(seat, record.num_players))
+        answer["result"] = live.result_json()  # a clock's result is no part of the record
+        return answer
 
-        def steps() -> list[dict[str, Any]]:
-            out: list[dict[str, Any]] = []
-            events = [None, *record.events]
-            for event, state in zip(events, record.walk(), strict=True):
-                who = None if event is None else ("chance" if event[0] < 0 else event[0])
-                out.append(
-                    {"player": who, "action": None if event is None else event[1], "text": state.render()}
-                )
-            return out
-
-        return {"game": live.row.game, "result": live.result_json(), "steps": await asyncio.to_thread(steps)}
+    @app.post("/api/replay")
+    async def replay_upload(body: ReplayRequest) -> dict[str, Any]:
+        """An uploaded record, step by step as a finished game's replay; a bad record is refused whole."""
+        record = Record.from_json(body.record)
+        if len(record.events) > MAX_RECORD_EVENTS:
+            raise HubError(f"a record may have at most {MAX_RECORD_EVENTS:,} events to replay here")
+        if record.game not in game_ids():
+            raise HubError(f"unknown game {record.game!r} (games: {', '.join(game_ids())})")
+        return await asyncio.to_thread(_replay, record, _seat_param(body.seat, record.num_players))
 
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str) -> None:
@@ -484,7 +518,7 @@ def create_app(
             pass
         finally:
             if watcher is not None:
-                hub.unwatch(game_id, watcher)
+                await hub.unwatch(game_id, watcher)
 
     return app
 
@@ -546,3 +580,71 @@ def _origin_allowed(websocket: WebSocket, origins: tuple[str, ...]) -> bool:
         return True
     host = websocket.headers.get("host", "")
     return origin.split("://", 1)[-1] == host or origin in origins
+
+
+class ReplayRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    record: dict[str, Any] = Field(description="a tussle record, as `tussle play --record` writes it")
+    seat: str | int = Field("0", description="whose view to show: a seat number, or public")
+
+
+def _seat_param(seat: str | int, players: int) -> int:
+    """The seat a replay is seen by: a number, or ``public`` for a spectator's view."""
+    if str(seat) == "public":
+        return PUBLIC
+    text = str(seat)
+    if not text.isdigit() or int(text) >= players:
+        raise HubError(f"seat must be public or a number from 0 to {players - 1}, not {shorten(text)}")
+    return int(text)
+
+
+def _replay(record: Record, seat: int) -> dict[str, Any]:
+    """Each step of a record as ``seat`` saw it: the event, the observation, and its text."""
+    steps: list[dict[str, Any]] = []
+    events = [None, *record.events]
+    state = None
+    for event, state in zip(events, record.walk(), strict=True):
+        who = None if event is None else ("chance" if event[0] < 0 else event[0])
+        steps.append(
+            {
+                "player": who,
+                "action": None if event is None else event[1],
+                "observation": state.observation(seat),
+                "text": state.observation_text(seat),
+            }
+        )
+    result = state.result() if state is not None else None
+    return {
+        "game": record.game,
+        "players": record.players,
+        "num_players": record.num_players,
+        "seat": None if seat == PUBLIC else seat,
+        "result": result.to_json() if result is not None else None,
+        "steps": steps,
+        "record": record.to_json(),
+    }
+
+
+def _describe(info: GameInfo) -> dict[str, Any]:
+    """A game's options and levels as the home page's form needs them."""
+    return {
+        "id": info.id,
+        "name": info.name,
+        "description": info.description,
+        "players": [info.min_players, info.max_players],
+        "information": str(info.information),
+        "levels": [level for level, _ in info.hooks.levels],
+        "options": [
+            {
+                "name": o.name,
+                "kind": o.kind,
+                "default": o.default,
+                "help": o.help,
+                "choices": list(o.choices),
+                "minimum": o.minimum,
+                "maximum": o.maximum,
+            }
+            for o in info.options
+        ],
+    }

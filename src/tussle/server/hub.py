@@ -42,6 +42,8 @@ from tussle.registry import load_game
 from tussle.server.store import WAITING_KINDS, EventClashError, GameRow, Seat, Store
 
 #: A legal-action list longer than this is sent as a count only (a Robo Pigs program is one of 32,768).
+#: How many of the latest events a view lists (the first view of a connection lists all).
+LAST_EVENTS = 20
 LEGAL_LIST_LIMIT = 1000
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -400,15 +402,30 @@ class Hub:
         """Add a connection (a seat, or a spectator with :data:`PUBLIC`) and send it the whole view."""
         live = await self.get(game_id)
         watcher = Watcher(seat, send)
+        arrived = seat != PUBLIC and all(w.seat != seat for w in live.watchers)
         live.watchers.append(watcher)
-        await send(self.view(live, seat))
+        await send(self.view(live, seat, history=True))
+        if arrived:  # the others see that this seat's player is here
+            await self._tell_others(live, watcher)
         return watcher
 
-    def unwatch(self, game_id: str, watcher: Watcher) -> None:
+    async def unwatch(self, game_id: str, watcher: Watcher) -> None:
         live = self.live.get(game_id)
         if live is not None and watcher in live.watchers:
             live.watchers.remove(watcher)
+            if watcher.seat != PUBLIC and all(w.seat != watcher.seat for w in live.watchers):
+                await self._tell_others(live, None)  # ... and that the player has gone
         self._forget_if_done(live)
+
+    async def _tell_others(self, live: LiveGame, skip: Watcher | None) -> None:
+        for other in list(live.watchers):
+            if other is skip:
+                continue
+            try:
+                await other.send(self.view(live, other.seat))
+            except Exception:  # a connection that went away: forget it
+                if other in live.watchers:
+                    live.watchers.remove(other)
 
     def _forget_if_done(self, live: LiveGame | None) -> None:
         """Drop a finished game nobody watches from memory; it is read again from the store if asked for."""
@@ -486,9 +503,15 @@ class Hub:
                     live.row = row or live.row
         await self.broadcast(live)
 
-    def view(self, live: LiveGame, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` (or a spectator, :data:`PUBLIC`) may see of the game now, as JSON data."""
+    def view(self, live: LiveGame, seat: int, history: bool = False) -> dict[str, Any]:
+        """Everything ``seat`` (or a spectator, :data:`PUBLIC`) may see of the game now, as JSON data.
+
+        ``last`` holds the latest events the seat may see; with ``history``, all of
+        them (the first view of a connection, so that its move list is whole).
+        """
         state = live.state
+        # Who is here: a person with a connection to this process, and every computer seat.
+        present = {w.seat for w in live.watchers} | {s.seat for s in live.seats if s.kind == "computer"}
         result_json = live.result_json()
         acting = state.to_act() if result_json is None else ()
         view: dict[str, Any] = {
@@ -498,11 +521,14 @@ class Hub:
             "seat": None if seat == PUBLIC else seat,
             "events": len(live.events),
             "status": live.row.status if result_json is None else "finished",
-            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name} for s in live.seats],
+            "seats": [
+                {"seat": s.seat, "kind": s.kind, "name": s.name, "connected": s.seat in present}
+                for s in live.seats
+            ],
             "to_act": ["chance" if p == CHANCE else p for p in acting],
             "observation": state.observation(seat),
             "text": state.observation_text(seat),
-            "last": self._visible_events(live, seat)[-20:],
+            "last": self._visible_events(live, seat)[None if history else -LAST_EVENTS :],
             "result": result_json,
         }
         if live.clocks is not None:

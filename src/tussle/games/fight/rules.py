@@ -188,6 +188,7 @@ class Fight(Game):
             search=".search:FightPolicy",
             encoding=".encoding:encoding",
             rules="rules.md",
+            web="web.js",
             # Chosen by measurement: docs/strength.md has the ladders.
             levels=(
                 ("easy", "ismcts:iterations=60"),

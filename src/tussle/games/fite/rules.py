@@ -437,6 +437,7 @@ class Fite(Game):
             search=".search:FitePolicy",
             encoding=".encoding:encoding",
             rules="rules.md",
+            web="web.js",
             # Chosen by measurement: docs/strength.md has the ladders.
             levels=(
                 ("easy", "smmcts:iterations=30"),

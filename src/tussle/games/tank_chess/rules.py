@@ -747,6 +747,7 @@ class TankChess(Game):
             search=".search:TankChessPolicy",
             encoding=".encoding:encoding",
             rules="rules.md",
+            web="web.js",
             # Chosen by measurement: docs/strength.md has the ladders.
             levels=(
                 ("easy", "alphabeta:iterations=400"),

@@ -1,14 +1,15 @@
-// The home page: make a game (against the computer, a friend online, or anyone from the lobby) and list the lobby.
-"use strict";
+// The home page: make a game (against the computer, a friend at this screen, a friend online, or
+// anyone from the lobby), list the lobby and the games this browser holds seats of.
+import { html } from "/web/board.js";
 
-const GAMES = {
-  "fight": "Fight!", "fightopia": "Fightopia", "fite": "FITE", "robo-pigs": "Robo Battle Pigs", "tank-chess": "Tank Chess",
-};
+let catalog = [];
+
+function $(id) { return document.getElementById(id); }
 
 function keep(gameId, seat, token) {
-  // A browser keeps the seat tokens it holds: the link to go back to each game.
+  // A browser keeps the seat tokens it holds: the way back to each game ("Your games").
   const seats = JSON.parse(localStorage.getItem("tussle-seats") || "[]");
-  seats.push({ game: gameId, seat: seat, token: token });
+  seats.push({ game: gameId, seat, token });
   localStorage.setItem("tussle-seats", JSON.stringify(seats.slice(-200)));
 }
 
@@ -19,19 +20,71 @@ async function post(path, body) {
   return data;
 }
 
+function chosenGame() {
+  return catalog.find((g) => g.id === $("game").value);
+}
+
+function showGame() {
+  const game = chosenGame();
+  $("description").textContent = game.description;
+  const level = $("level");
+  const was = level.value || "medium";
+  level.replaceChildren(...game.levels.map((l) => html("option", { value: l, text: l })));
+  level.value = game.levels.includes(was) ? was : game.levels[Math.floor(game.levels.length / 2)] || "";
+  const box = $("options");
+  box.replaceChildren();
+  for (const option of game.options) {
+    const id = `option-${option.name}`;
+    let input;
+    if (option.kind === "bool") {
+      input = html("input", { type: "checkbox", id, name: option.name, checked: option.default === true });
+    } else if (option.kind === "choice") {
+      input = html("select", { id, name: option.name },
+        option.choices.map((c) => html("option", { value: c, text: c, selected: c === option.default })));
+    } else if (option.kind === "int") {
+      input = html("input", { type: "number", id, name: option.name, value: option.default, min: option.minimum, max: option.maximum });
+    } else {
+      input = html("input", { type: "text", id, name: option.name, value: option.default });
+    }
+    box.append(html("p", {}, html("label", { for: id, text: `${option.name}: ${option.help}` }), " ", input));
+  }
+}
+
+function options() {
+  const out = {};
+  for (const option of chosenGame().options) {
+    const input = $(`option-${option.name}`);
+    const value = option.kind === "bool" ? input.checked : option.kind === "int" ? Number(input.value) : input.value;
+    if (value !== option.default) out[option.name] = value;
+  }
+  return out;
+}
+
 async function create(event) {
   event.preventDefault();
   const form = new FormData(event.target);
   const opponent = form.get("opponent");
-  const other = opponent === "computer" ? { kind: "computer", agent: form.get("level") } : { kind: "open" };
-  const status = document.getElementById("created");
+  const game = chosenGame();
+  const players = game.players[0];
+  const others = [];
+  for (let seat = 1; seat < players; seat++) {
+    if (opponent === "computer") others.push({ kind: "computer", agent: form.get("level") });
+    else if (opponent === "hotseat") others.push({ kind: "person", name: `player ${seat + 1}` });
+    else others.push({ kind: "open" });
+  }
+  const first = { kind: "person", name: opponent === "hotseat" ? "player 1" : "you" };
   try {
-    const made = await post("/api/games", { game: form.get("game"), seats: [{ kind: "person", name: "you" }, other] });
-    keep(made.id, 0, made.seats[0].token);
-    const invite = opponent === "friend" ? "?invite=1" : "";
-    location.href = `/play/${made.id}${invite}#${made.seats[0].token}`;
+    const made = await post("/api/games", { game: game.id, options: options(), seats: [first, ...others] });
+    const mine = made.seats.filter((s) => s.token);
+    for (const seat of mine) keep(made.id, seat.seat, seat.token);
+    if (opponent === "hotseat") {
+      const secret = game.information !== "perfect";
+      location.href = `/play/${made.id}?hotseat=1&seat=0${secret ? "&pass=1" : ""}#${mine.map((s) => s.token).join(",")}`;
+    } else {
+      location.href = `/play/${made.id}${opponent === "friend" ? "?invite=1" : ""}#${mine[0].token}`;
+    }
   } catch (error) {
-    status.textContent = error.message;
+    $("created").textContent = error.message;
   }
 }
 
@@ -41,38 +94,61 @@ async function join(gameId) {
     keep(joined.id, joined.seat, joined.token);
     location.href = joined.link;
   } catch (error) {
-    document.getElementById("created").textContent = error.message;
+    $("created").textContent = `Could not join: ${error.message}`;
+    lobby();
   }
+}
+
+function gameName(id) {
+  const game = catalog.find((g) => g.id === id);
+  return game ? game.name : id;
 }
 
 async function lobby() {
-  const list = document.getElementById("lobby");
-  const answer = await fetch("/api/lobby");
-  const data = await answer.json();
+  const list = $("lobby");
+  const data = await fetch("/api/lobby").then((r) => r.json());
   list.replaceChildren();
-  if (!data.games.length) {
-    const item = document.createElement("li");
-    item.textContent = "No game is waiting. Make one above and pick \u201canyone, from the lobby\u201d.";
-    list.append(item);
-  }
+  if (!data.games.length) list.append(html("li", { text: "No game is waiting. Make one above and pick \u201canyone, from the lobby\u201d." }));
   for (const game of data.games) {
-    const item = document.createElement("li");
-    const button = document.createElement("button");
-    button.textContent = `Join ${GAMES[game.game] || game.game}`;
-    button.addEventListener("click", () => join(game.id));
-    item.append(button);
-    list.append(item);
+    list.append(html("li", {}, html("button", { type: "button", text: `Join ${gameName(game.game)}`, onclick: () => join(game.id) }),
+      ` ${game.seats.filter((s) => s.kind !== "open").map((s) => s.name || "someone").join(", ")} waiting`));
   }
 }
 
-const select = document.getElementById("game");
-for (const [id, name] of Object.entries(GAMES)) {
-  const option = document.createElement("option");
-  option.value = id;
-  option.textContent = name;
-  select.append(option);
+async function mine() {
+  const seats = JSON.parse(localStorage.getItem("tussle-seats") || "[]");
+  if (!seats.length) return;
+  const answer = await fetch("/api/my-games", {
+    method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ tokens: seats.slice(-50).map((s) => s.token) }),
+  });
+  if (!answer.ok) return;
+  const data = await answer.json();
+  const tokenOf = new Map(seats.map((s) => [`${s.game}/${s.seat}`, s.token]));
+  const list = $("mine");
+  list.replaceChildren();
+  const seen = new Set();
+  for (const game of data.games.slice(0, 20)) {
+    if (seen.has(game.id)) continue;  // a hot seat game: one line
+    seen.add(game.id);
+    const state = game.status === "finished" ? "finished" : game.your_turn ? "your move" : game.status;
+    const href = game.status === "finished" ? `/replay/${game.id}` : `/play/${game.id}#${tokenOf.get(`${game.id}/${game.seat}`)}`;
+    list.append(html("li", {}, html("a", { href, text: `${gameName(game.game)} (${state})` })));
+  }
+  $("mine-box").hidden = !list.children.length;
 }
-document.getElementById("create").addEventListener("submit", create);
-const invited = new URLSearchParams(location.search).get("join");
-if (invited) join(invited);  // a friend's invite link: take the open seat at once
-else lobby();
+
+async function start() {
+  catalog = (await fetch("/api/catalog").then((r) => r.json())).games;
+  const select = $("game");
+  select.replaceChildren(...catalog.map((g) => html("option", { value: g.id, text: g.name })));
+  const wanted = new URLSearchParams(location.search).get("game");
+  if (wanted && catalog.some((g) => g.id === wanted)) select.value = wanted;
+  select.addEventListener("change", showGame);
+  showGame();
+  $("create").addEventListener("submit", create);
+  const invited = new URLSearchParams(location.search).get("join");
+  if (invited) join(invited);  // a friend's invite link: take the open seat at once
+  else { lobby(); mine(); }
+}
+start();

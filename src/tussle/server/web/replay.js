@@ -1,47 +1,112 @@
-// The replay page: a finished game's boards, stepped forward and back with the buttons or the arrow keys.
-"use strict";
+// The replay page: a finished game (/replay/<game>) or an uploaded record (/replay), drawn step by step
+// with the game's own drawing, forward and back with the buttons, the move list or the arrow keys.
+import { html } from "/web/board.js";
 
-const gameId = location.pathname.split("/").filter(Boolean).pop();
-let steps = [];
+const parts = location.pathname.split("/").filter(Boolean);
+const gameId = parts.length > 1 ? parts[parts.length - 1] : null;
+let data = null;
+let drawing = null;
+let record = null;
 let at = 0;
 
 function $(id) { return document.getElementById(id); }
 
+function who(player) {
+  if (player === "chance") return "chance";
+  const name = data.players && data.players[player];
+  return name ? `${name} (seat ${player})` : `seat ${player}`;
+}
+
 function show() {
-  const step = steps[at];
-  $("board").textContent = step.text;
-  $("where").textContent = `step ${at} of ${steps.length - 1}`;
-  $("event").textContent = step.action === null ? "The start." : `${step.player === "chance" ? "chance" : "seat " + step.player}: ${step.action}`;
+  const step = data.steps[at];
+  $("where").textContent = `step ${at} of ${data.steps.length - 1}`;
+  $("event").textContent = step.action === null ? "The start." : `${who(step.player)}: ${step.action}`;
+  $("board-text").textContent = step.text;
+  const view = {
+    observation: step.observation, text: step.text, seat: data.seat, legal: null, your_turn: false,
+    previous: at > 0 ? data.steps[at - 1].observation : null, result: at === data.steps.length - 1 ? data.result : null,
+    seats: [], replay: true,
+  };
+  try {
+    $("board").replaceChildren(drawing.draw(view, { act() {} }));
+  } catch (error) {
+    console.error(error);
+    $("board").replaceChildren(html("pre", { text: step.text }));
+  }
+  for (const item of $("moves").children) item.classList.toggle("current", Number(item.dataset.step) === at);
 }
 
 function go(to) {
-  at = Math.max(0, Math.min(steps.length - 1, to));
+  if (!data) return;
+  at = Math.max(0, Math.min(data.steps.length - 1, to));
   show();
 }
 
-async function load() {
-  const answer = await fetch(`/api/games/${gameId}/replay`);
-  const data = await answer.json();
+async function open(answer, keepAt) {
+  const got = await answer.json();
   if (!answer.ok) {
-    $("title").textContent = data.error;
+    $("error").textContent = got.error;
     return;
   }
-  steps = data.steps;
+  $("error").textContent = "";
+  data = got;
+  drawing = await import(`/draw/${data.game}.js`);
   $("title").textContent = `${data.game}: a replay`;
-  $("result").textContent = data.result ? `Result: ${data.result.reason}` : "";
-  $("record").href = `/api/games/${gameId}/record`;
-  $("record").download = `${data.game}-${gameId}.json`;
+  $("result").textContent = data.result ? `Result: ${data.result.reason || "over"}` : "The record stops before the end.";
+  const seen = $("seen-by");
+  seen.replaceChildren(
+    ...Array.from({ length: data.num_players }, (_, p) => html("option", { value: String(p), text: who(p) })),
+    html("option", { value: "public", text: "a spectator" }));
+  seen.value = data.seat === null ? "public" : String(data.seat);
+  const list = $("moves");
+  list.replaceChildren();
+  data.steps.forEach((step, i) => {
+    if (i === 0) return;
+    list.append(html("li", { "data-step": i },
+      html("button", { type: "button", class: "link", text: `${who(step.player)}: ${step.action}`, onclick: () => go(i) })));
+  });
+  const link = $("record");
+  if (gameId) link.href = `/api/games/${gameId}/record`;
+  else link.href = URL.createObjectURL(new Blob([JSON.stringify(data.record, null, 1)], { type: "application/json" }));
+  link.download = `${data.game}-${gameId || "record"}.json`;
+  $("viewer").hidden = false;
+  at = keepAt ? Math.min(at, data.steps.length - 1) : 0;
   show();
 }
+
+function load(seat, keepAt) {
+  if (gameId) return open(fetch(`/api/games/${gameId}/replay?seat=${seat}`), keepAt).catch(fail);
+  return open(fetch("/api/replay", {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ record, seat }),
+  }), keepAt).catch(fail);
+}
+
+function fail(error) { $("error").textContent = String(error.message || error); }
 
 $("first").addEventListener("click", () => go(0));
 $("back").addEventListener("click", () => go(at - 1));
 $("forward").addEventListener("click", () => go(at + 1));
-$("last").addEventListener("click", () => go(steps.length - 1));
+$("last").addEventListener("click", () => go(data.steps.length - 1));
+$("seen-by").addEventListener("change", (event) => load(event.target.value, true));
 document.addEventListener("keydown", (event) => {
+  if (event.target.closest && event.target.closest("input, select, textarea")) return;
   if (event.key === "ArrowRight") go(at + 1);
   else if (event.key === "ArrowLeft") go(at - 1);
   else if (event.key === "Home") go(0);
-  else if (event.key === "End") go(steps.length - 1);
+  else if (event.key === "End") go(data ? data.steps.length - 1 : 0);
 });
-load();
+$("file").addEventListener("change", async (event) => {
+  const file = event.target.files[0];
+  if (!file) return;
+  if (file.size > 1024 * 1024) { $("error").textContent = "That file is over 1 MiB: not a record this page replays."; return; }
+  try {
+    record = JSON.parse(await file.text());
+  } catch (error) {
+    $("error").textContent = `Not JSON: ${error.message}`;
+    $("viewer").hidden = true;
+    return;
+  }
+  load("0", false);
+});
+if (gameId) load("0", false);
+else { $("upload").hidden = false; $("title").textContent = "Replay a record"; }

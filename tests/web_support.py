@@ -1,0 +1,106 @@
+"""What the browser tests share: a server, Debian's Chromium driven by Playwright, and helpers.
+
+Debian's Chromium is used (Playwright cannot download its own here): the one
+found on the path, or the one ``TUSSLE_CHROMIUM`` names. `.ci/run` installs it,
+so CI always runs these tests; without one they are skipped with the reason said.
+With ``TUSSLE_SCREENSHOTS=docs/images`` the tests also write the screenshots
+that README.md and docs/web.md show.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from test_server import Server
+
+CHROMIUM = os.environ.get("TUSSLE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    server = Server(f"sqlite:///{tmp_path_factory.mktemp('web') / 'web.db'}")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+class Watched:
+    """A page with what it received over WebSockets and what went wrong in its scripts."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.frames: list[str] = []
+        self.errors: list[str] = []
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: self.frames.append(str(payload))))
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+
+def new_game(
+    page: Page,
+    web: Server,
+    game: str,
+    opponent: str = "computer",
+    level: str = "easy",
+    options: dict[str, str] | None = None,
+) -> None:
+    """Make a game from the home page, as a person would: pick the game, the opponent, options; Play."""
+    page.goto(web.url + "/")
+    page.select_option("#game", game)
+    page.check(f"input[value={opponent}]")
+    if opponent == "computer":
+        page.select_option("#level", level)
+    if options:
+        page.click("#options-box summary")
+        for name, value in options.items():
+            page.fill(f"#option-{name}", value)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/play/**")
+    page.wait_for_selector("#status:not(:empty)")
+
+
+def status(page: Page) -> str:
+    return page.text_content("#status") or ""
+
+
+def play_until_over(page: Page, move: object, limit_s: float = 240) -> None:
+    """Call ``move(page)`` whenever it is the page's turn, until the game is over (a deadline, not a count)."""
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        text = status(page)
+        if text.startswith("Game over"):
+            return
+        if text == "Your move.":
+            move(page)  # type: ignore[operator]
+            page.wait_for_timeout(100)
+        else:
+            page.wait_for_timeout(100)
+    raise AssertionError(f"the game did not end in {limit_s:g} s; the page says {status(page)!r}")
+
+
+def screenshot(page: Page, name: str, tmp_path: Path) -> Path:
+    """A screenshot of the page; a copy into ``$TUSSLE_SCREENSHOTS`` when that is set."""
+    shot = tmp_path / f"{name}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+    folder = os.environ.get("TUSSLE_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, Path(folder) / f"{name}.png")
+    return shot
