@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -48,7 +48,7 @@ class Watched:
         self.page = page
         self.frames: list[str] = []
         self.errors: list[str] = []
-        page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: self.frames.append(str(payload))))
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda data: self.frames.append(str(data))))
         page.on("pageerror", lambda error: self.errors.append(str(error)))
 
 
@@ -56,6 +56,7 @@ def new_game(
     page: Page,
     web: Server,
     game: str,
+    *,
     opponent: str = "computer",
     level: str = "easy",
     options: dict[str, str] | None = None,
@@ -79,15 +80,15 @@ def status(page: Page) -> str:
     return page.text_content("#status") or ""
 
 
-def play_until_over(page: Page, move: object, limit_s: float = 240) -> None:
-    """Call ``move(page)`` whenever it is the page's turn, until the game is over (a deadline, not a count)."""
+def play_until_over(page: Page, move: Callable[[Page], object], limit_s: float = 240) -> None:
+    """Call ``move(page)`` whenever it is the page's turn until the game is over (a deadline, not a count)."""
     deadline = time.monotonic() + limit_s
     while time.monotonic() < deadline:
         text = status(page)
         if text.startswith("Game over"):
             return
         if text == "Your move.":
-            move(page)  # type: ignore[operator]
+            move(page)
             page.wait_for_timeout(100)
         else:
             page.wait_for_timeout(100)

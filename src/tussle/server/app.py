@@ -425,7 +425,7 @@ def create_app(
 
     @app.get("/api/games/{game_id}/replay")
     async def replay(game_id: str, request: Request, seat: str = "0") -> dict[str, Any]:
-        """A finished game step by step, as one seat saw it (``?seat=N``, or ``public``): nothing is secret now."""
+        """A finished game step by step as one seat saw it (``?seat=N`` or ``public``)."""
         hub = hub_of(request)
         live = await hub.get(game_id)
         if live.result_json() is None:
