@@ -73,7 +73,9 @@ def new_game(
             page.fill(f"#option-{name}", value)
     page.click("button[type=submit]")
     page.wait_for_url("**/play/**")
-    page.wait_for_selector("#status:not(:empty)")
+    page.wait_for_function(
+        "document.querySelector('#status').textContent || !document.querySelector('#pass').hidden"
+    )
 
 
 def status(page: Page) -> str:

@@ -72,7 +72,7 @@ async function create(event) {
     else if (opponent === "hotseat") others.push({ kind: "person", name: `player ${seat + 1}` });
     else others.push({ kind: "open" });
   }
-  const first = { kind: "person", name: opponent === "hotseat" ? "player 1" : "you" };
+  const first = { kind: "person", name: "player 1" };
   try {
     const made = await post("/api/games", { game: game.id, options: options(), seats: [first, ...others] });
     const mine = made.seats.filter((s) => s.token);
@@ -90,7 +90,7 @@ async function create(event) {
 
 async function join(gameId) {
   try {
-    const joined = await post(`/api/games/${gameId}/join`, { name: "guest" });
+    const joined = await post(`/api/games/${gameId}/join`, { name: "friend" });
     keep(joined.id, joined.seat, joined.token);
     location.href = joined.link;
   } catch (error) {

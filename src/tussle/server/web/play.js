@@ -61,7 +61,7 @@ function showPlayers(view) {
       html("span", { class: `dot ${seat.connected ? "on" : "off"}`, "aria-hidden": "true" }),
       `${seatName(view, seat.seat)}${seat.kind === "computer" ? " (computer)" : ""}: ${here}`,
       row ? html("span", { class: `clock${row.running ? " running" : ""}`, text: ` ${clock(row.remaining)}` }) : null,
-      acting && !view.result ? html("span", { class: "to-act", text: " to act" }) : null));
+      acting && !view.result ? html("span", { class: "to-act", text: " \u2014 to act" }) : null));
   }
 }
 
@@ -71,7 +71,7 @@ function showMoves(view) {
   list.replaceChildren();
   for (const number of [...moves.keys()].sort((a, b) => a - b)) {
     const event = moves.get(number);
-    list.append(html("li", { value: number + 1, text: `${seatName(view, event.player)}: ${event.action}` }));
+    list.append(html("li", { text: `${seatName(view, event.player)}: ${event.action}` }));
   }
   list.scrollTop = list.scrollHeight;
 }

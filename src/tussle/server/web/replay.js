@@ -42,7 +42,8 @@ function go(to) {
   show();
 }
 
-async function open(answer, keepAt) {
+async function open(asked, keepAt) {
+  const answer = await asked;
   const got = await answer.json();
   if (!answer.ok) {
     $("error").textContent = got.error;

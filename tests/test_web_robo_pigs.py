@@ -1,0 +1,277 @@
+"""Robo Battle Pigs in the browser: the board, the program editor and the reveal of a round.
+
+A whole game against the computer is played by clicking only; the editor's locked damage X and
+the reveal's steps are checked on views built from the rules and drawn by the game's module.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page
+
+from test_server import Server
+from tussle.game import PUBLIC
+from tussle.games.robo_pigs.rules import RoboPigs
+from web_support import Watched, browser, needs_chromium, new_game, screenshot, status, web  # noqa: F401
+
+pytestmark = needs_chromium
+
+#: The commands the clicking player writes (no backslash: a plainer selector).
+CHOICES = ("^", "v", "/", "TL", "TR", "F", "F", "H")
+
+
+def write_program(page: Page, rng: random.Random, count: int | None = None) -> list[str]:
+    """Click empty steps, then palette commands: the whole program, or ``count`` commands."""
+    written = []
+    slots = page.locator(".rp-editor .rp-slot")
+    for i in range(5):
+        if count is not None and len(written) == count:
+            break
+        slot = slots.nth(i)
+        if slot.get_attribute("data-locked") is not None:
+            continue
+        command = rng.choice(CHOICES)
+        slot.click()
+        page.click(f".rp-editor .rp-cmd[data-command='{command}']")
+        assert slots.nth(i).get_attribute("data-command") == command
+        written.append(command)
+    return written
+
+
+def round_heading(page: Page) -> str:
+    return page.text_content(".rp-editor h3") or ""
+
+
+def test_a_game_against_the_computer_played_by_clicking_the_editor(
+    web: Server,  # noqa: F811
+    browser: Browser,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    watched = Watched(page)
+    new_game(page, web, "robo-pigs", options={"round_limit": "6"})
+    rng = random.Random(7)
+    shot_taken = False
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        text = status(page)
+        if text.startswith("Game over"):
+            break
+        if text != "Your move." or not page.is_visible(".rp-editor [data-commit]"):
+            page.wait_for_timeout(100)
+            continue
+        heading = round_heading(page)
+        send = page.locator(".rp-editor [data-commit]")
+        hits = page.locator(".rp-prog td.hit")
+        if not shot_taken and page.is_visible(".rp-reveal") and (hits.count() or "round 4" in heading):
+            # README's picture: a step of a revealed round on the board (a hit, when there is one)
+            # and the next program half written.
+            page.click("[data-reveal=end]")
+            fired = page.locator(".rp-prog td", has_text="F")
+            shown = hits if hits.count() else fired
+            if shown.count():
+                step = shown.first.get_attribute("data-step")
+                while page.get_attribute(".rp-caption", "data-at") != step:
+                    page.click("[data-reveal=back]")
+            write_program(page, rng, count=2)
+            assert send.is_disabled()
+            page.wait_for_timeout(600)  # the pigs slide into place
+            screenshot(page, "robo-pigs", tmp_path)
+            # The same seat on a phone: the board above, the editor below, nothing cut off.
+            phone = browser.new_page(viewport={"width": 390, "height": 844})
+            phone.goto(page.url)
+            phone.wait_for_selector(".rp-editor [data-commit]")
+            phone.click("[data-reveal=end]")
+            write_program(phone, random.Random(1), count=2)
+            assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+            phone.screenshot(path=str(tmp_path / "robo-pigs-phone.png"), full_page=True)
+            phone.close()
+            shot_taken = True
+            page.click("[data-tool=clear-all]")
+        assert send.is_disabled()  # nothing written yet: nothing to send
+        write_program(page, rng)
+        assert send.is_enabled()
+        sent = send.get_attribute("data-program")
+        send.click()
+        # The program is in: the editor goes (the sent program is shown) or the next round begins.
+        page.wait_for_function(
+            """(heading) => {
+                const h = document.querySelector('.rp-editor h3');
+                const over = document.querySelector('#status').textContent.startsWith('Game over');
+                return !h || h.textContent !== heading || over;
+            }""",
+            arg=heading,
+        )
+        assert sent and sent.count(" ") == 4
+    assert status(page).startswith("Game over"), status(page)
+    assert shot_taken
+    assert watched.errors == []
+    views = [json.loads(f) for f in watched.frames if f.startswith("{")]
+    views = [v for v in views if v.get("type") == "view"]
+    assert views and all(v.get("seat") == 0 for v in views)
+    # The computer's program of a round appears in no frame before that round's reveal.
+    theirs = {
+        v["observation"]["last_round"]["round"]: v["observation"]["last_round"]["programs"][1]
+        for v in views
+        if v["observation"].get("last_round")
+    }
+    assert theirs
+    raw = [f for f in watched.frames if f.startswith("{") and json.loads(f).get("type") == "view"]
+    for frame, view in zip(raw, views, strict=True):
+        obs = view["observation"]
+        secret = theirs.get(obs["round"])
+        if secret is None:
+            continue
+        known = {obs.get("my_program")} | set((obs.get("last_round") or {}).get("programs", []))
+        known |= {event["action"] for event in view.get("last", [])}
+        if secret not in known:
+            assert json.dumps(secret) not in frame, (obs["round"], secret)
+    # The end: the board and the last round stay, the editor is gone.
+    assert page.locator(".rp-editor").count() == 0
+    assert page.locator(".rp-reveal").count() == 1
+    page.close()
+
+
+def draw_view(page: Page, view: dict[str, Any]) -> None:
+    """Draw ``view`` with the game's module on a page of the server; what it plays goes to window.acted."""
+    page.evaluate(
+        """async (view) => {
+            const module = await import('/draw/robo-pigs.js');
+            window.acted = [];
+            const element = module.draw(view, { act: (text) => window.acted.push(text) });
+            document.body.replaceChildren(element);
+        }""",
+        view,
+    )
+
+
+def a_view(obs: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    return {
+        "observation": obs,
+        "text": "",
+        "seat": obs["player"],
+        "legal": None,
+        "your_turn": True,
+        "previous": None,
+        "result": None,
+        "replay": False,
+        **fields,
+    }
+
+
+def test_a_damaged_pigs_editor_shows_its_forced_x_locked(
+    web: Server,  # noqa: F811
+    browser: Browser,  # noqa: F811
+) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    watched = Watched(page)
+    page.goto(web.url + "/")
+    state = RoboPigs().state_from_position("d8S0 d1N3 5")
+    legal = [state.action_to_str(1, a) for a in state.legal_actions(1)]
+    assert len(legal) == 641  # few enough for the server to list them
+    draw_view(page, a_view(state.observation(1), legal=legal))
+    slots = page.locator(".rp-editor .rp-slot")
+    assert slots.count() == 5
+    locked = [i for i in range(5) if slots.nth(i).get_attribute("data-locked") is not None]
+    assert len(locked) == 3
+    for i in locked:
+        assert slots.nth(i).get_attribute("data-command") == "X"
+        assert "locked" in (slots.nth(i).get_attribute("aria-label") or "")
+    # A locked X is not cleared and not overwritten.
+    slots.nth(locked[0]).click()
+    assert page.locator("[data-tool=clear]").is_disabled()
+    page.keyboard.press("Delete")
+    assert slots.nth(locked[0]).get_attribute("data-command") == "X"
+    send = page.locator("[data-commit]")
+    assert send.is_disabled()
+    # The keyboard writes the free steps; the X may move, but there are always three.
+    slots.nth(0).focus()
+    page.keyboard.press("1")
+    page.keyboard.press("f")
+    page.keyboard.press("h")
+    assert [slots.nth(i).get_attribute("data-command") for i in range(5)] == ["F", "H", "X", "X", "X"]
+    slots.nth(2).click()
+    page.click("[data-tool=left]")
+    commands = [slots.nth(i).get_attribute("data-command") for i in range(5)]
+    assert commands == ["F", "X", "H", "X", "X"]
+    assert send.is_enabled()
+    send.click()
+    assert page.evaluate("window.acted") == ["F X H X X"] and "F X H X X" in legal
+    # Repair fills the whole program with R; clearing brings the locked X back.
+    draw_view(page, a_view(RoboPigs().state_from_position("d8S0 d1N1 5").observation(1)))
+    page.click(".rp-cmd[data-command=R]")
+    assert [slots.nth(i).get_attribute("data-command") for i in range(5)] == ["R"] * 5
+    assert send.is_enabled()
+    page.click("[data-tool=clear-all]")
+    assert [slots.nth(i).get_attribute("data-command") for i in range(5)] == ["", "", "", "", "X"]
+    assert send.is_disabled()
+    # A spectator and a replay get no editor.
+    draw_view(page, a_view(state.observation(PUBLIC), seat=None, your_turn=False))
+    assert page.locator(".rp-editor").count() == 0 and page.locator(".pig").count() == 2
+    draw_view(page, a_view(state.observation(1), replay=True, your_turn=False))
+    assert page.locator(".rp-editor").count() == 0
+    assert watched.errors == []
+    page.close()
+
+
+def test_the_reveal_steps_through_the_round_and_can_be_replayed(
+    web: Server,  # noqa: F811
+    browser: Browser,  # noqa: F811
+) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    watched = Watched(page)
+    page.goto(web.url + "/")
+    state = RoboPigs().new_initial_state()
+    before = state.observation(0)
+    state.apply_str(0, "F ^ TR v H")
+    state.apply_str(1, "\\ \\ F ^ /")
+    after = state.observation(0)
+    pending = state.clone()
+    pending.apply_str(0, "F F F F F")
+    waiting = pending.observation(0)
+    redrawn = False
+    draw_view(page, a_view(after, previous=before))
+    seen: list[tuple[str, str, str, int, int]] = []
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        got = page.evaluate(
+            """() => [document.querySelector('.rp-caption').dataset.at,
+                      document.querySelector('.pig-a').dataset.square,
+                      document.querySelector('.pig-b').dataset.square,
+                      document.querySelectorAll('.laser').length,
+                      document.querySelectorAll('.hit-mark').length]"""
+        )
+        if not seen or tuple(got) != seen[-1]:
+            seen.append(tuple(got))
+        if got[0] == "end":
+            break
+        if got[0] == "2" and not redrawn:
+            # A view in the middle of the reveal (the next round's program sent) goes on with it.
+            draw_view(page, a_view(waiting, previous=after, your_turn=False))
+            redrawn = True
+            assert page.get_attribute(".rp-caption", "data-at") == "2"
+            assert page.locator(".rp-sent").count() == 1
+        page.wait_for_timeout(80)
+    steps = [s[0] for s in seen]
+    assert [s for i, s in enumerate(steps) if s not in steps[:i]] == ["0", "1", "2", "3", "4", "5", "end"]
+    assert seen[0][1:3] == ("d8", "e1") and seen[-1][1:3] == ("e7", "d5")
+    assert len({s[1:3] for s in seen}) >= 4  # the pigs move across the steps
+    assert any(s[3] for s in seen) and any(s[4] for s in seen)  # a laser shot, a hit
+    # A page's first view shows the end at once, and the reveal can be replayed and stepped by hand.
+    draw_view(page, a_view(after))
+    assert page.get_attribute(".rp-caption", "data-at") == "end"
+    page.click("[data-reveal=replay]")
+    page.wait_for_function("document.querySelector('.rp-caption').dataset.at !== 'end'")
+    page.click("[data-reveal=end]")
+    page.click("[data-reveal=back]")
+    assert page.get_attribute(".rp-caption", "data-at") == "5"
+    page.click("[data-reveal=back]")
+    assert page.get_attribute(".rp-caption", "data-at") == "4"
+    assert "Step 4 of 5" in (page.text_content(".rp-caption") or "")
+    assert watched.errors == []
+    page.close()
