@@ -81,6 +81,7 @@ async function draw(view) {
   const board = $("board");
   const context = {
     observation: view.observation, text: view.text, seat: view.seat, legal, your_turn: !!view.your_turn,
+    legal_count: view.your_turn ? view.legal.count : 0,
     previous, result: view.result, seats: view.seats, replay: false,
   };
   closeMenu();
