@@ -31,6 +31,7 @@ from tussle.games.fite.rule_agent import FiteRuleAgent, hit_chances, split_strat
 from tussle.games.fite.rules import (
     ROLLS,
     apply_tactic,
+    cancellations,
     cancelled,
     tactic_actions,
 )
@@ -107,6 +108,8 @@ def test_golden_example_fight() -> None:
     )
     fight = last(state)
     assert fight["cancelled"] == [2, 4]  # A's defence cancels 2 of B's 3; B's 4 of A's 5
+    # Which die cancels which: [A's defensive die, B's offensive die], then [B's defensive, A's offensive].
+    assert fight["cancellations"] == [[[1, 2], [0, 1]], [[3, 4], [2, 3], [1, 2], [0, 1]]]
     assert fight["hits"] == [1, 1]
     assert fight["dice"] == [8, 8]
     assert phase(state) == "place" and state.observation(A)["turn"] == 2
@@ -115,6 +118,19 @@ def test_golden_example_fight() -> None:
 def test_golden_example_cancellation_counts() -> None:
     assert cancelled([6, 5, 4, 2, 2], [6, 6, 3, 2, 1, 1]) == 4
     assert cancelled([5, 4, 2], [5, 3, 1, 1]) == 2
+
+
+def test_the_cancellation_pairs_are_a_largest_matching_that_never_crosses() -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+        offence = sorted((rng.randint(0, 8) for _ in range(rng.randint(0, 8))), reverse=True)
+        defence = sorted((rng.randint(0, 8) for _ in range(rng.randint(0, 8))), reverse=True)
+        pairs = cancellations(offence, defence)
+        assert len(pairs) == cancelled(offence, defence) == max_cancelled(offence, defence)
+        assert len({d for d, _ in pairs}) == len({o for _, o in pairs}) == len(pairs)
+        assert all(offence[o] <= defence[d] for d, o in pairs)
+        ordered = sorted(pairs)
+        assert [o for _, o in ordered] == sorted(o for _, o in ordered)  # drawn highest first: no crossing
 
 
 @pytest.mark.parametrize(

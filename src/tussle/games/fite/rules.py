@@ -130,6 +130,31 @@ def cancelled(offence: Sequence[int], defence: Sequence[int]) -> int:
     return i
 
 
+def cancellations(offence: Sequence[int], defence: Sequence[int]) -> list[tuple[int, int]]:
+    """Which defensive die cancels which offensive die: pairs of indices (defence, offence).
+
+    The same greedy walk as :func:`cancelled` (so there are exactly as many
+    pairs as it counts), naming the dice by their places in the sequences as
+    given; the drawings show these pairs. Among equal values the later die
+    goes first, so that with both sequences sorted highest first (as the
+    observations hold them) no two pairs cross.
+
+    >>> cancellations([6, 5, 4, 2, 2], [6, 6, 3, 2, 1, 1])  # B's 2, 3, 6, 6 cancel A's 2, 2, 4, 5
+    [(3, 4), (2, 3), (1, 2), (0, 1)]
+    >>> cancellations([5, 4, 2], [5, 3, 1, 1])
+    [(1, 2), (0, 1)]
+    """
+    off = sorted(range(len(offence)), key=lambda k: (offence[k], -k))
+    pairs = []
+    i = 0
+    top = len(off)
+    for d in sorted(range(len(defence)), key=lambda k: (defence[k], -k)):
+        if i < top and offence[off[i]] <= defence[d]:
+            pairs.append((d, off[i]))
+            i += 1
+    return pairs
+
+
 # --- rolls -----------------------------------------------------------------------
 
 
@@ -732,6 +757,11 @@ class FiteState(State):
         summary["pools"] = [{"off": list(final[p][OFF]), "def": list(final[p][DEF])} for p in (0, 1)]
         summary["values"] = [{"off": values[p][0], "def": values[p][1]} for p in (0, 1)]
         summary["cancelled"] = cancels
+        # Which of p's defensive dice cancels which of the opponent's offensive dice: [defence, offence]
+        # indices into values[p]["def"] and values[1 - p]["off"].
+        summary["cancellations"] = [
+            [list(pair) for pair in cancellations(values[1 - p][0], values[p][1])] for p in (0, 1)
+        ]
         summary["hits"] = hits
         summary["dice"] = list(self.dice)
         self.last_fight = summary

@@ -1,0 +1,181 @@
+"""Fightopia's drawing in the browser (src/tussle/games/fightopia/web.js), in a real Chromium.
+
+A whole game is played by pointing only; a Tank shows every one of its moves and a square that
+several of them share opens a menu of exactly those; the replay page draws the board.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page
+
+from test_server import Server
+from web_support import Watched, browser, needs_chromium, new_game, play_until_over, screenshot, web  # noqa: F401
+
+pytestmark = needs_chromium
+
+SQUARE = "[a-h][1-8]"
+
+
+def giant(corner: str) -> list[str]:
+    file, rank = corner[0], int(corner[1])
+    right = chr(ord(file) + 1)
+    return [f"{file}{rank}", f"{right}{rank}", f"{file}{rank + 1}", f"{right}{rank + 1}"]
+
+
+def targets(action: str) -> list[str]:
+    """The squares pointed at to play ``action``: the squares a move newly covers, or what it destroys."""
+    if m := re.fullmatch(f"({SQUARE})-({SQUARE})", action):
+        return [m[2]]
+    if m := re.fullmatch(f"G({SQUARE})-({SQUARE})", action):
+        return [s for s in giant(m[2]) if s not in giant(m[1])]
+    if m := re.fullmatch(f"G{SQUARE}xT({SQUARE})({SQUARE})", action):
+        return [f"{m[1]} {m[2]}"]
+    if m := re.fullmatch(f"T({SQUARE})({SQUARE})-({SQUARE})({SQUARE})", action):
+        return [s for s in (m[3], m[4]) if s not in (m[1], m[2])]
+    if m := re.fullmatch(f"T{SQUARE}{SQUARE}x({SQUARE})", action):
+        return [m[1]]
+    raise AssertionError(f"not a Fightopia action: {action!r}")
+
+
+def legal(page: Page) -> list[str]:
+    return [b.text_content() or "" for b in page.query_selector_all("#legal button")]
+
+
+def moves_played(page: Page) -> int:
+    return len(page.query_selector_all("#moves li"))
+
+
+def point_and_play(page: Page, rng: random.Random) -> None:
+    """One action by pointing only: a piece, one of its targets, and a menu item if a menu opens."""
+    before = moves_played(page)
+    picks = page.query_selector_all("svg .pick")
+    assert picks, "no piece to pick on my turn"
+    rng.choice(picks).click()
+    chosen = rng.choice(page.query_selector_all("svg .target"))
+    chosen.click()
+    items = page.query_selector_all(".menu button[data-action]")
+    if items:
+        rng.choice(items).click()
+    page.wait_for_function(f"document.querySelectorAll('#moves li').length > {before}")
+
+
+def test_a_whole_game_against_the_computer_played_by_pointing_only(
+    web: Server,  # noqa: F811
+    browser: Browser,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    page = browser.new_page()
+    watched = Watched(page)
+    new_game(page, web, "fightopia", options={"ply_limit": "20"})
+    rng = random.Random(7)
+    turns = 0
+
+    def move(page: Page) -> None:
+        nonlocal turns
+        turns += 1
+        if turns == 3:
+            # The README's picture: a Tank picked, its targets lit, the ghost of one landing.
+            tank = page.query_selector("svg .pick[aria-label*=Tank]") or page.query_selector("svg .pick")
+            assert tank is not None
+            tank.click()
+            shown = page.query_selector_all("svg .target")
+            assert shown
+            alone = [t for t in shown if "menu" not in (t.get_attribute("aria-label") or "")]
+            (alone or shown)[-1].hover()
+            assert page.query_selector_all("svg .ghost .piece") or page.query_selector("svg .hit-target")
+            screenshot(page, "fightopia", tmp_path)
+            tank.click()  # put it down again
+            assert not page.query_selector_all("svg .target")
+        point_and_play(page, rng)
+
+    play_until_over(page, move)
+    assert turns >= 5
+    assert watched.errors == []
+    views = [json.loads(f) for f in watched.frames if f.startswith("{")]
+    assert views and all(v["seat"] == 0 for v in views if v["type"] == "view")
+    # The finished board still draws, with no pointing left.
+    assert page.query_selector("svg.fightopia") and not page.query_selector_all("svg .pick")
+    page.close()
+
+
+def test_a_tank_shows_all_its_moves_and_a_shared_square_opens_a_menu_of_exactly_those(
+    web: Server,  # noqa: F811
+    browser: Browser,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
+    watched = Watched(page)
+    new_game(page, web, "fightopia", options={"ply_limit": "20"})
+    page.wait_for_selector("svg .pick", timeout=60_000)  # my turn, whoever was drawn to start
+    # White's Tank on a1 and a2 has not moved: one and two squares up (both cover a3), a turn onto b2.
+    mine = [a for a in legal(page) if a.startswith("Ta1a2")]
+    assert len(mine) >= 3
+    expected: dict[str, set[str]] = {}
+    for action in mine:
+        for square in targets(action):
+            expected.setdefault(square, set()).add(action)
+    tank = page.locator("svg .pick[aria-label='White Tank on a1 and a2']")
+    tank.click()
+    shown = {t.get_attribute("data-square"): t for t in page.query_selector_all("svg .target")}
+    assert set(shown) == set(expected)
+    assert not page.query_selector(".menu")
+
+    shared = next(square for square, actions in expected.items() if len(actions) > 1)
+    assert "menu" in (shown[shared].get_attribute("aria-label") or "")
+    shown[shared].click()
+    items = page.query_selector_all(".menu button[data-action]")
+    assert {i.get_attribute("data-action") for i in items} == expected[shared]
+    for item in items:  # words and notation
+        label = item.text_content() or ""
+        assert label.endswith(f"({item.get_attribute('data-action')})") and label[0].isupper()
+    page.screenshot(path=str(tmp_path / "fightopia-phone.png"), full_page=True)
+    page.click(".menu button.cancel")
+    assert not page.query_selector(".menu")
+
+    # Picking the Tank again puts it down; a lone target plays at once.
+    tank.click()
+    assert not page.query_selector_all("svg .target")
+    tank.click()
+    alone = next(square for square, actions in expected.items() if len(actions) == 1)
+    before = moves_played(page)
+    shown = {t.get_attribute("data-square"): t for t in page.query_selector_all("svg .target")}
+    shown[alone].click()
+    page.wait_for_function(f"document.querySelectorAll('#moves li').length > {before}")
+    played = page.text_content(f"#moves li >> nth={before}") or ""
+    assert played.endswith(next(iter(expected[alone])))
+    assert watched.errors == []
+    page.close()
+
+
+def test_the_replay_page_draws_the_board_without_pointing(
+    web: Server,  # noqa: F811
+    browser: Browser,  # noqa: F811
+) -> None:
+    from test_server import play_out
+
+    created = web.post(
+        "/api/games", {"game": "fightopia", "options": {"ply_limit": 20}, "seats": [{"kind": "person"}] * 2}
+    )[1]
+    play_out(web, created["id"], {s["seat"]: s["token"] for s in created["seats"]}, seed=1)
+    page = browser.new_page()
+    watched = Watched(page)
+    page.goto(f"{web.url}/replay/{created['id']}")
+    page.wait_for_selector("svg.fightopia")
+    # The start: 13 pieces a side, and no last move yet.
+    assert len(page.query_selector_all("svg .pieces > .piece")) == 26
+    assert len(page.query_selector_all("svg .pieces > .giant")) == 2
+    assert len(page.query_selector_all("svg .pieces > .tank")) == 4
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.text_content("#where") == "step 2 of 21"
+    assert page.query_selector_all("svg .last rect")  # the last move is marked
+    page.keyboard.press("End")
+    assert page.query_selector("svg.fightopia")
+    assert not page.query_selector_all("svg .pick, svg .target")
+    assert watched.errors == []
+    page.close()
