@@ -404,6 +404,55 @@ def tank_moves(
                 out.append(square | st << 9 | target[(st & -8) | (low.bit_length() - 1)] << 21)
 
 
+def lines_of_fire(geo: Geometry, board: list[int], square: int) -> list[dict[str, Any]]:
+    """The lines of fire of the tank on ``square`` as it stands, for display.
+
+    One line per direction its gun can shoot (to the left of its facing, ahead,
+    to the right; a fixed gun only ahead): ``squares``, the squares the shot
+    passes over, nearest first, up to and including the first one that is not
+    empty (the Heavy Mortar's: the squares 3 to 5 ahead, over anything), and
+    ``hits``, the enemy tanks on it that the shot would destroy. A turn moves
+    before it shoots, so these show what the tank covers now, not a turn.
+
+    >>> state = TankChess().state_from_position("obstacles=b3 white=Ch1N,Hc2N black=Ch16S,Lc4S")
+    >>> heavy = state.observation(0)["tanks"][1]  # the Heavy on c2, facing N: b3 blocks its NW line
+    >>> [(line["direction"], line["squares"], line["hits"]) for line in heavy["fire"]][:2]
+    [('NW', ['b3'], []), ('N', ['c3', 'c4'], ['c4'])]
+    """
+    code = board[square]
+    kind = code_kind(code)
+    facing = code_facing(code)
+    enemy = ENEMY_TAG[code_side(code)]
+    kills = KILLS[GUN[kind]]
+    names = geo.names
+    lines = []
+    for d in ((facing - 1) & 7, facing, (facing + 1) & 7):
+        if not ARC[kind][facing] >> d & 1:
+            continue
+        ray = geo.rays[square << 3 | d]
+        if kind == MORTAR:
+            passed = list(ray[MORTAR_RANGE[0] - 1 : MORTAR_RANGE[1]])
+            hits = [r for r in passed if board[r] & SIDE_MASK == enemy and kills[board[r] & 63] >> d & 1]
+        else:
+            passed = []
+            for r in ray:
+                passed.append(r)
+                if board[r]:
+                    break
+            last = passed[-1] if passed else -1
+            hit = len(passed) > 1 and board[last] & SIDE_MASK == enemy and kills[board[last] & 63] >> d & 1
+            hits = [last] if hit else []
+        if passed:
+            lines.append(
+                {
+                    "direction": FACING_NAMES[d],
+                    "squares": [names[r] for r in passed],
+                    "hits": [names[r] for r in hits],
+                }
+            )
+    return lines
+
+
 def can_destroy(geo: Geometry, board: list[int], occ: int, mine: tuple[int, ...], victim: int) -> bool:
     """Whether one of the tanks on ``mine`` could destroy the tank on ``victim`` this turn."""
     b = list(board)
@@ -1050,12 +1099,14 @@ class TankChessState(State):
         """Everything on the board (the game has no hidden information).
 
         >>> obs = TankChess().new_initial_state().observation(0)
-        >>> obs["size"], obs["to_move"], obs["tanks"][0]
-        (16, 'white', {'square': 'c1', 'side': 'white', 'type': 'H', 'facing': 'N'})
+        >>> obs["size"], obs["to_move"], obs["tanks"][0]["square"], obs["tanks"][0]["type"]
+        (16, 'white', 'c1', 'H')
+        >>> obs["tanks"][0]["gun"], obs["tanks"][0]["armour"]
+        (3, {'front': 3, 'side': 2, 'rear': 1})
         """
         geo = self.geo
         board = self.board
-        tanks = [self._tank_data(s) for side in (WHITE, BLACK) for s in self.tanks[side]]
+        tanks = [self._tank_view(s) for side in (WHITE, BLACK) for s in self.tanks[side]]
         last = None
         if self.last is not None:
             action, code, victim = self.last
@@ -1113,6 +1164,17 @@ class TankChessState(State):
             "side": SIDE_KEYS[code_side(code)],
             "type": KIND_LETTERS[code_kind(code)],
             "facing": FACING_NAMES[code_facing(code)],
+        }
+
+    def _tank_view(self, square: int) -> dict[str, Any]:
+        """The tank on ``square`` with its gun, speed, armour and lines of fire, for ``tanks``."""
+        kind = code_kind(self.board[square])
+        return {
+            **self._tank_data(square),
+            "gun": GUN[kind],
+            "speed": SPEED[kind],
+            "armour": dict(zip(ARMOUR_SIDES, ARMOUR[kind], strict=True)),
+            "fire": lines_of_fire(self.geo, self.board, square),
         }
 
     def observation_text(self, player: int) -> str:

@@ -28,9 +28,12 @@ export function html(tag, attrs, ...children) {
   return build(document.createElement(tag), attrs, children);
 }
 
-/** A drawing that fills the width it is given and keeps its proportions (laptop or phone). */
+/**
+ * A drawing that fills the width it is given and keeps its proportions (laptop or phone). It is a
+ * labelled group, not an image, since it may hold things to point at that a screen reader must reach.
+ */
 export function canvas(width, height, label, ...children) {
-  return svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "drawing", role: "img", "aria-label": label }, ...children);
+  return svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "drawing", role: "group", "aria-label": label }, ...children);
 }
 
 /**
