@@ -371,6 +371,13 @@ def test_the_home_and_replay_pages_pass_the_accessibility_check(web: Server, bro
         results = Axe().run(page)
         serious = [v for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
         assert not serious, f"{path}: {results.generate_report()}"
+    # The checker does find what it should: grey text on white, added here, is reported.
+    page.evaluate(
+        "document.querySelector('main').insertAdjacentHTML('beforeend',"
+        " '<p style=\"color:#bbb;background:#fff\">hard to read</p>')"
+    )
+    found = {v["id"] for v in Axe().run(page).response["violations"]}
+    assert "color-contrast" in found
     page.close()
 
 
