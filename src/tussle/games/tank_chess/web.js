@@ -109,8 +109,6 @@ export function draw(view, ui) {
   const whiteDown = flip ? "Black at the bottom" : "White at the bottom";
   const board = canvas(width, width, `Tank Chess board, ${size} by ${size}, ${whiteDown}`);
   board.classList.add("tank-chess");
-  // A group, not an image: the tanks and squares inside take the focus.
-  board.setAttribute("role", "group");
   board.setAttribute("data-size", String(size));
   board.append(svg("style", {
     text: `.tank-chess .tc-tank { cursor: default; }
