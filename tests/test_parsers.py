@@ -380,3 +380,11 @@ def test_make_agent_takes_any_spec(game_id: str, spec: str) -> None:
         assert_one_line(exc)
     else:
         assert agent.player == 0
+
+
+def test_a_whole_float_is_read_within_the_same_bound_as_an_int() -> None:
+    # Found by the test above: 1e18 was read as 10**18, which the bound then refused when read back.
+    option = tussle.game_info("robo-pigs").option("round_limit")
+    with pytest.raises(tussle.OptionError):
+        option.parse(1e18)
+    assert option.parse(12.0) == 12

@@ -219,10 +219,14 @@ def _as_int(value: Any) -> int | None:
     """
     if isinstance(value, bool):
         return None
+    if isinstance(value, float):
+        # A whole float is read as its int, within the same bound (1e18 would pass as a float
+        # and then be refused when read back as the int it became).
+        if not value.is_integer():
+            return None
+        value = int(value)
     if isinstance(value, int):
         return value if -(10**MAX_DIGITS) < value < 10**MAX_DIGITS else None
-    if isinstance(value, float):
-        return int(value) if value.is_integer() else None
     if isinstance(value, str):
         text = value.strip()
         digits = text[1:] if text[:1] in "+-" else text
