@@ -35,7 +35,7 @@ def without_legal(view: dict[str, Any]) -> str:
 
 def first_legal(page: Page) -> str:
     page.wait_for_function("document.querySelectorAll('#legal-list option').length > 0")
-    return page.eval_on_selector("#legal-list option", "o => o.value")
+    return str(page.eval_on_selector("#legal-list option", "o => o.value"))
 
 
 def type_action(page: Page, action: str) -> None:

@@ -27,7 +27,7 @@ CHOICES = ("^", "v", "/", "TL", "TR", "F", "F", "H")
 
 def write_program(page: Page, rng: random.Random, count: int | None = None) -> list[str]:
     """Click empty steps, then palette commands: the whole program, or ``count`` commands."""
-    written = []
+    written: list[str] = []
     slots = page.locator(".rp-editor .rp-slot")
     for i in range(5):
         if count is not None and len(written) == count:
