@@ -529,6 +529,7 @@ def test_each_client_is_bounded_in_games_connections_and_rates(tmp_path: Path) -
         game = made[0][1]
         first, second = (server.seat(game["id"], s["token"]) for s in game["seats"])
         receive(first), receive(second)
+        assert receive(first)["seats"][1]["connected"]  # the first hears that the second has come
         third = connect(f"ws://127.0.0.1:{server.port}/ws/games/{game['id']}", open_timeout=10, legacy=True)
         assert receive(third)["error"] == "too many connections: at most 2 open at once"
         errors = []
