@@ -77,7 +77,9 @@ def test_a_friend_joins_by_the_invite_link_and_each_sees_the_other_come_and_go(
     web: Server, browser: Browser
 ) -> None:
     host = browser.new_page()
-    new_game(host, web, "fightopia", opponent="friend")
+    host.goto(web.url + "/")
+    host.select_option("#clock", "5+3")
+    new_game(host, web, "fightopia", opponent="friend", keep_form=True)
     host.wait_for_selector("#invite")
     invite = host.input_value("#invite")
     assert "?join=" in invite
@@ -89,6 +91,9 @@ def test_a_friend_joins_by_the_invite_link_and_each_sees_the_other_come_and_go(
         "!document.querySelector('#status').textContent.startsWith('Waiting for a player to take')"
     )
     host.wait_for_function("document.querySelectorAll('#players .dot.on').length === 2")
+    # The clocks run from the first move: both show 5 minutes or a little less.
+    clocks = host.locator("#players .clock").all_text_contents()
+    assert len(clocks) == 2 and all(re.fullmatch(r" [45]:\d\d", c) for c in clocks), clocks
     # Neither page's address nor DOM holds the other's token.
     host_token, friend_token = host.url.split("#")[1], friend.url.split("#")[1]
     assert host_token != friend_token

@@ -60,9 +60,14 @@ def new_game(
     opponent: str = "computer",
     level: str = "easy",
     options: dict[str, str] | None = None,
+    keep_form: bool = False,
 ) -> None:
-    """Make a game from the home page, as a person would: pick the game, the opponent, options; Play."""
-    page.goto(web.url + "/")
+    """Make a game from the home page, as a person would: pick the game, the opponent, options; Play.
+
+    With ``keep_form``, the home page is already open with other choices made (a clock, say).
+    """
+    if not keep_form:
+        page.goto(web.url + "/")
     page.select_option("#game", game)
     page.check(f"input[value={opponent}]")
     if opponent == "computer":

@@ -74,7 +74,13 @@ async function create(event) {
   }
   const first = { kind: "person", name: "player 1" };
   try {
-    const made = await post("/api/games", { game: game.id, options: options(), seats: [first, ...others] });
+    const body = { game: game.id, options: options(), seats: [first, ...others] };
+    const clock = form.get("clock");
+    if (clock) {
+      const [minutes, increment] = clock.split("+").map(Number);
+      body.clock = { minutes, increment };
+    }
+    const made = await post("/api/games", body);
     const mine = made.seats.filter((s) => s.token);
     for (const seat of mine) keep(made.id, seat.seat, seat.token);
     if (opponent === "hotseat") {
