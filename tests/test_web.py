@@ -104,6 +104,37 @@ def test_a_friend_joins_by_the_invite_link_and_each_sees_the_other_come_and_go(
     host.close()
 
 
+def test_after_a_game_online_a_rematch_is_asked_for_and_accepted(web: Server, browser: Browser) -> None:
+    host = browser.new_page()
+    new_game(host, web, "fightopia", opponent="friend", options={"ply_limit": "2"})
+    friend_context = browser.new_context()
+    friend = friend_context.new_page()
+    friend.goto(host.input_value("#invite"))
+    friend.wait_for_url("**/play/**")
+    old = host.url
+    deadline = time.monotonic() + 60
+    while not status(host).startswith("Game over") and time.monotonic() < deadline:
+        for page in (host, friend):
+            if status(page) == "Your move.":
+                type_action(page, first_legal(page))
+                page.wait_for_timeout(200)
+    friend.wait_for_function("document.querySelector('#status').textContent.startsWith('Game over')")
+    assert host.is_visible("#rematch") and host.is_visible("#replay-link")
+    host.click("#rematch")
+    host.wait_for_function(f"location.href !== {json.dumps(old)}")
+    friend.wait_for_function("document.querySelector('#rematch').textContent === 'Accept the rematch'")
+    friend.click("#rematch")
+    friend.wait_for_function(f"location.href.split('#')[0] === {json.dumps(host.url.split('#')[0])}")
+    # Both are in the new game, which has started: one of them is to move.
+    for page in (host, friend):
+        page.wait_for_function(
+            "!document.querySelector('#status').textContent.startsWith('Waiting for a player to take')"
+        )
+    assert host.url.split("#")[1] != friend.url.split("#")[1]
+    friend_context.close()
+    host.close()
+
+
 def test_hot_seat_passes_the_device_and_the_next_page_holds_nothing_of_the_first_players_secret(
     web: Server, browser: Browser
 ) -> None:
