@@ -272,6 +272,8 @@ class Hooks:
     """Random-playout speed ``tussle bench --compare`` expects, as a multiple of chess's."""
     rules: str = ""
     """A Markdown file of the game's folder: the rules in brief and the notation (``tussle rules``)."""
+    balance: str = ""
+    """The game's balance measures: a :class:`tussle.balance.measures.Measures` (``tussle balance``)."""
     web: str = ""
     """A JavaScript module of the game's folder that draws its observation in a browser (docs/web.md)."""
 

@@ -155,15 +155,26 @@ def _game_seed(seed: int, index: int, part: int) -> int:
     return random.Random(f"{seed}/{index}/{part}").getrandbits(63)
 
 
+def play_indexed(
+    game: Game, specs: Sequence[str], seed: int, index: int
+) -> tuple[tuple[int, ...], State, Record]:
+    """Game ``index`` of a match (:func:`run_match`): the agents' seats, the final state and the record.
+
+    Seats rotate with the index (seat ``s`` plays agent ``seats[s]``), and the agents'
+    and chance's seeds come from ``seed`` and the index alone, so any process plays the
+    same game.
+    """
+    k = len(specs)
+    seats = tuple((s + index) % k for s in range(k))
+    agents = [make_agent(specs[seats[s]], game, s, seed=_game_seed(seed, index, s + 1)) for s in range(k)]
+    state, record = play_game(game, agents, seed=_game_seed(seed, index, 0))
+    return seats, state, record
+
+
 def _play_job(job: _Job) -> GameSummary:
     game = load_game(job.game_id, players=job.players, **job.options)
     k = len(job.specs)
-    seats = tuple((s + job.index) % k for s in range(k))  # seat s plays agent seats[s]
-    agents = [
-        make_agent(job.specs[seats[s]], game, s, seed=_game_seed(job.seed, job.index, s + 1))
-        for s in range(k)
-    ]
-    state, record = play_game(game, agents, seed=_game_seed(job.seed, job.index, 0))
+    seats, state, record = play_indexed(game, job.specs, job.seed, job.index)
     result = state.result()
     assert result is not None
     ranking = [0] * k

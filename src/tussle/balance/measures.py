@@ -1,0 +1,302 @@
+"""What a game declares to be measured (its ``balance`` hook), and the queries that turn it into figures.
+
+A game's folder holds ``balance.py`` with a :class:`Measures` subclass: for one
+played game (its record) it lists what happened to each component as
+:class:`Row` s (a Warrior played as Main, a super power taken, a tank type's
+kill), says whether the game was cut by a limit, and turns the stored rows of
+many games into :class:`Figure` s with the helpers of :class:`Data`. The data
+lives in two tables (``docs/balance.md`` has their columns):
+
+- ``games``: one row per game and seat: who sat there, its rank and return,
+  whether it won alone, the game's length, whether a limit cut it, lead changes
+  and the point where the game was decided;
+- ``events``: one row per :class:`Row` a game's measures gave.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+
+from tussle.balance.stats import difference, mean_interval, wilson
+from tussle.game import Game, State
+from tussle.record import Record
+
+
+@dataclass(frozen=True)
+class Row:
+    """Something that happened in one game to one component: ``seat`` -1 is the game as a whole.
+
+    >>> Row(0, "main", "Pack Rat")
+    Row(seat=0, kind='main', component='Pack Rat', value=1.0)
+    """
+
+    seat: int
+    kind: str
+    component: str
+    value: float = 1.0
+
+
+@dataclass
+class Plot:
+    """How a figure is drawn: ``bars`` (one value per label, with its interval), ``grouped`` (several
+    series per label), ``heatmap`` (a matrix of values) or ``hist`` (a distribution)."""
+
+    kind: str
+    data: dict[str, Any]
+    xlabel: str = ""
+
+
+@dataclass
+class Figure:
+    """One table of the report, with its plot: ``key`` names its files (``<key>.png``, ``<key>.svg``)."""
+
+    key: str
+    title: str
+    columns: list[str]
+    rows: list[list[Any]]
+    plot: Plot | None = None
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "title": self.title,
+            "note": self.note,
+            "columns": self.columns,
+            "rows": [[_clean(v) for v in row] for row in self.rows],
+        }
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float):
+        return None if math.isnan(value) else round(value, 4)
+    return value
+
+
+class Measures:
+    """A game's balance measures; the defaults measure nothing game-specific."""
+
+    def events(self, game: Game, record: Record) -> Iterable[Row]:
+        """What happened to each component in the game of ``record``."""
+        return ()
+
+    def cut_by_limit(self, state: State) -> bool:
+        """Whether the finished ``state`` ended by a limit (a ply or round limit) rather than by the rules."""
+        return False
+
+    def figures(self, data: Data) -> list[Figure]:
+        """The game's own figures, from the stored rows of one variant and pairing."""
+        return []
+
+
+@dataclass
+class Data:
+    """The stored games of one variant (options) and one pairing (agents), queried with DuckDB.
+
+    In its queries, ``g`` is that slice of the ``games`` table and ``e`` of ``events``.
+    """
+
+    connection: duckdb.DuckDBPyConnection
+    variant: str
+    pairing: str
+    prefix: str = ""
+    players: int = 2
+
+    def sql(self, query: str, *params: Any) -> list[tuple[Any, ...]]:
+        """Rows of a query over ``g`` and ``e``."""
+        self._make_views()
+        return self.connection.execute(query, list(params)).fetchall()
+
+    def _make_views(self) -> None:
+        # Made again before every query: several slices share one connection.
+        v, p = _quote(self.variant), _quote(self.pairing)
+        self.connection.execute(
+            f"CREATE OR REPLACE TEMP VIEW g AS SELECT * FROM games WHERE variant = {v} AND pairing = {p}"
+        )
+        self.connection.execute(
+            f"CREATE OR REPLACE TEMP VIEW e AS SELECT * FROM events WHERE variant = {v} AND pairing = {p}"
+        )
+
+    # --- the helpers a game's figures are made of -------------------------------------
+
+    def component_wins(self, kind: str, key: str, title: str, note: str = "") -> Figure:
+        """Per component of ``kind``: the win rate of a seat that had it in a game, against one without."""
+        rows = self.sql(
+            """
+            WITH had AS (SELECT DISTINCT game, seat, component FROM e WHERE kind = ?),
+                 comps AS (SELECT DISTINCT component FROM had)
+            SELECT c.component,
+                   count(h.game), count(h.game) FILTER (WHERE g.won),
+                   count(*) FILTER (WHERE h.game IS NULL), count(*) FILTER (WHERE h.game IS NULL AND g.won)
+            FROM comps c CROSS JOIN g
+            LEFT JOIN had h ON h.game = g.game AND h.seat = g.seat AND h.component = c.component
+            GROUP BY c.component
+            """,
+            kind,
+        )
+        table = []
+        for component, n_with, w_with, n_without, w_without in rows:
+            p_with, lo_with, hi_with = wilson(w_with, n_with)
+            p_without = w_without / n_without if n_without else math.nan
+            d, lo, hi = difference(w_with, n_with, w_without, n_without)
+            table.append([component, n_with, p_with, lo_with, hi_with, p_without, d, lo, hi])
+        table.sort(key=lambda r: -r[6] if not math.isnan(r[6]) else math.inf)
+        return Figure(
+            f"{self.prefix}{key}",
+            title,
+            [
+                "component",
+                "seats with it",
+                "win rate with",
+                "low",
+                "high",
+                "win rate without",
+                "difference",
+                "low",
+                "high",
+            ],
+            table,
+            Plot(
+                "bars",
+                {
+                    "labels": [r[0] for r in table],
+                    "values": [r[6] for r in table],
+                    "lows": [r[7] for r in table],
+                    "highs": [r[8] for r in table],
+                },
+                "win rate with it minus without (95% interval)",
+            ),
+            note,
+        )
+
+    def outcome_shares(self, kind: str, key: str, title: str, note: str = "") -> Figure:
+        """Per component of ``kind``: the share of games in which it happened, with its interval."""
+        total = self.games()
+        rows = self.sql(
+            "SELECT component, count(DISTINCT game) FROM e WHERE kind = ? GROUP BY component ORDER BY 2 DESC",
+            kind,
+        )
+        table = [[c, k, *wilson(k, total)] for c, k in rows]
+        return Figure(
+            f"{self.prefix}{key}",
+            title,
+            ["component", "games", "share", "low", "high"],
+            table,
+            Plot(
+                "bars",
+                {
+                    "labels": [r[0] for r in table],
+                    "values": [r[2] for r in table],
+                    "lows": [r[3] for r in table],
+                    "highs": [r[4] for r in table],
+                },
+                f"share of the {total:,} games (95% interval)",
+            ),
+            note,
+        )
+
+    def by_outcome(self, kind: str, key: str, title: str, note: str = "") -> Figure:
+        """Per component of ``kind``: its total per game for the seats that won and for those that lost."""
+        comps = [c for (c,) in self.sql("SELECT DISTINCT component FROM e WHERE kind = ? ORDER BY 1", kind)]
+        table = []
+        series: dict[str, list[list[float]]] = {"winners": [[], [], []], "losers": [[], [], []]}
+        for component in comps:
+            values = self.sql(
+                """
+                SELECT g.won, coalesce(sum(e.value), 0) FROM g
+                LEFT JOIN e ON e.game = g.game AND e.seat = g.seat AND e.kind = ? AND e.component = ?
+                WHERE NOT g.draw GROUP BY g.game, g.seat, g.won
+                """,
+                kind,
+                component,
+            )
+            won = mean_interval([v for w, v in values if w])
+            lost = mean_interval([v for w, v in values if not w])
+            table.append([component, *won, *lost, won[0] - lost[0]])
+            for name, m in (("winners", won), ("losers", lost)):
+                for i in range(3):
+                    series[name][i].append(m[i])
+        return Figure(
+            f"{self.prefix}{key}",
+            title,
+            ["component", "winners", "low", "high", "losers", "low", "high", "difference"],
+            table,
+            Plot("grouped", {"labels": comps, "series": series}, "mean per player and game (95% interval)"),
+            note,
+        )
+
+    def means(self, kind: str, key: str, title: str, note: str = "") -> Figure:
+        """Per component of ``kind``: the mean of its values over the rows, with the interval."""
+        comps = [c for (c,) in self.sql("SELECT DISTINCT component FROM e WHERE kind = ? ORDER BY 1", kind)]
+        table = []
+        for component in comps:
+            values = [
+                float(v)
+                for (v,) in self.sql("SELECT value FROM e WHERE kind = ? AND component = ?", kind, component)
+            ]
+            table.append([component, len(values), *mean_interval(values)])
+        return Figure(
+            f"{self.prefix}{key}",
+            title,
+            ["component", "rows", "mean", "low", "high"],
+            table,
+            Plot(
+                "bars",
+                {
+                    "labels": [r[0] for r in table],
+                    "values": [r[2] for r in table],
+                    "lows": [r[3] for r in table],
+                    "highs": [r[4] for r in table],
+                },
+                "mean (95% interval)",
+            ),
+            note,
+        )
+
+    def matrix(self, kind: str, key: str, title: str, note: str = "") -> Figure:
+        """Two players: the win rate of a seat with one component of ``kind`` against a seat with another."""
+        rows = self.sql(
+            """
+            WITH pick AS (
+                SELECT game, seat, min(component) AS component FROM e WHERE kind = ? GROUP BY game, seat
+            )
+            SELECT a.component, b.component, count(*), count(*) FILTER (WHERE g.won),
+                   count(*) FILTER (WHERE g.draw)
+            FROM pick a JOIN pick b ON a.game = b.game AND a.seat <> b.seat
+            JOIN g ON g.game = a.game AND g.seat = a.seat
+            GROUP BY 1, 2 ORDER BY 1, 2
+            """,
+            kind,
+        )
+        labels = sorted({r[0] for r in rows} | {r[1] for r in rows})
+        cells = {(a, b): (n, w, d) for a, b, n, w, d in rows}
+        values = [[_rate(cells.get((a, b))) for b in labels] for a in labels]
+        counts = [[cells.get((a, b), (0, 0, 0))[0] for b in labels] for a in labels]
+        table = [[a, b, n, *wilson(w, n), d] for a, b, n, w, d in rows]
+        return Figure(
+            f"{self.prefix}{key}",
+            title,
+            ["component", "against", "games", "win rate", "low", "high", "draws"],
+            table,
+            Plot("heatmap", {"rows": labels, "cols": labels, "values": values, "counts": counts}),
+            note,
+        )
+
+    def games(self) -> int:
+        """How many games this slice holds."""
+        return int(self.sql("SELECT count(DISTINCT game) FROM g")[0][0])
+
+
+def _rate(cell: tuple[int, int, int] | None) -> float:
+    if not cell or not cell[0]:
+        return math.nan
+    return cell[1] / cell[0]
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"

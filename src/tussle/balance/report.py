@@ -1,0 +1,351 @@
+"""The figures every game gets, and the report: an HTML page with its plots, PNG and SVG files, JSON.
+
+Every game, whatever it declares, is measured for:
+
+- **seat advantage**: each seat's wins, draws and losses, its win rate with a
+  95% Wilson interval, and the p-value of "no seat has an advantage" (an exact
+  binomial test of the first seat's share of the decided games with two seats,
+  a chi-square test with more);
+- **balance** (as Ludii measures it): 1 minus the gap between the best and the
+  worst seat's win rate; 1 is perfectly balanced;
+- **drawishness**: the share of games with no single winner;
+- **cut by a limit**: the share of games a ply, turn or round limit ended;
+- **length**: events per game, mean with its interval, median, histogram;
+- **lead changes**: how often the leader changed along a game, by the game's
+  own evaluation (its search policy) after every player's event;
+- **decided at**: the share of a won game played before its winner took the
+  lead for good (lower: decided earlier).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+import statistics
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from tussle.balance.measures import Data, Figure, Measures, Plot
+from tussle.balance.play import Plan, Slice
+from tussle.balance.stats import difference, mean_interval, no_advantage, wilson
+
+
+def general_figures(data: Data) -> list[Figure]:
+    """The figures every game gets (the module's docstring defines them)."""
+    n = data.games()
+    seats = data.sql(
+        """SELECT seat, count(*), count(*) FILTER (WHERE won), count(*) FILTER (WHERE draw)
+           FROM g GROUP BY seat ORDER BY seat"""
+    )
+    wins = [w for _, _, w, _ in seats]
+    p_value = no_advantage(wins)
+    seat_rows = []
+    for seat, games, won, drawn in seats:
+        rate, low, high = wilson(won, games)
+        seat_rows.append([seat, games, won, drawn, games - won - drawn, rate, low, high])
+    rates = [r[5] for r in seat_rows]
+    balance = 1 - (max(rates) - min(rates)) if rates else math.nan
+    draws = int(data.sql("SELECT count(DISTINCT game) FROM g WHERE draw")[0][0])
+    limited = int(data.sql("SELECT count(DISTINCT game) FROM g WHERE limited")[0][0])
+    per_game = data.sql(
+        "SELECT game, any_value(length), any_value(lead_changes), any_value(decisive_at) FROM g GROUP BY game"
+    )
+    lengths = [float(r[1]) for r in per_game]
+    changes = [float(r[2]) for r in per_game if r[2] is not None]
+    decided = [float(r[3]) for r in per_game if r[3] is not None and not math.isnan(r[3])]
+    summary = [
+        ["games", n, None, None],
+        ["balance (1 - gap between seats' win rates)", balance, None, None],
+        ["no seat advantage: p-value", p_value, None, None],
+        ["drawishness (share of draws)", *wilson(draws, n)],
+        ["cut by a limit (share)", *wilson(limited, n)],
+        ["length (events), mean", *mean_interval(lengths)],
+        ["length (events), median", statistics.median(lengths) if lengths else math.nan, None, None],
+        ["lead changes per game, mean", *mean_interval(changes)],
+        ["decided at (share of the game), mean", *mean_interval(decided)],
+    ]
+    return [
+        Figure(
+            f"{data.prefix}seats",
+            "Seat advantage",
+            ["seat", "games", "wins", "draws", "losses", "win rate", "low", "high"],
+            seat_rows,
+            Plot(
+                "bars",
+                {
+                    "labels": [f"seat {r[0]}" for r in seat_rows],
+                    "values": rates,
+                    "lows": [r[6] for r in seat_rows],
+                    "highs": [r[7] for r in seat_rows],
+                    "reference": 1 / len(seat_rows) if seat_rows else None,
+                },
+                "win rate (95% interval); the line: no advantage",
+            ),
+            f"p-value of no seat advantage: {p_value:.3g}",
+        ),
+        Figure(f"{data.prefix}summary", "The game as a whole", ["measure", "value", "low", "high"], summary),
+        Figure(
+            f"{data.prefix}length",
+            "Length of the games",
+            ["events", "games"],
+            [
+                [int(k), int(v)]
+                for k, v in data.sql("SELECT length, count(DISTINCT game) FROM g GROUP BY 1 ORDER BY 1")
+            ],
+            Plot("hist", {"values": lengths}, "events per game"),
+        ),
+    ]
+
+
+def comparison(datas: Sequence[Data]) -> Figure:
+    """Each slice's headline figures side by side, and each one's difference from the first slice."""
+
+    def figures(data: Data) -> dict[str, tuple[int, int] | list[float]]:
+        n = data.games()
+        seat0 = data.sql("SELECT count(*), count(*) FILTER (WHERE won) FROM g WHERE seat = 0")[0]
+        draws = int(data.sql("SELECT count(DISTINCT game) FROM g WHERE draw")[0][0])
+        limited = int(data.sql("SELECT count(DISTINCT game) FROM g WHERE limited")[0][0])
+        rows = data.sql("SELECT any_value(length), any_value(lead_changes) FROM g GROUP BY game")
+        return {
+            "seat 0 win rate": (int(seat0[1]), int(seat0[0])),
+            "draw share": (draws, n),
+            "cut by a limit": (limited, n),
+            "length (events)": [float(r[0]) for r in rows],
+            "lead changes": [float(r[1]) for r in rows if r[1] is not None],
+        }
+
+    measured = [figures(d) for d in datas]
+    first = measured[0]
+    table = []
+    for name in first:
+        for data, values in zip(datas, measured, strict=True):
+            here, base = values[name], first[name]
+            if isinstance(here, tuple) and isinstance(base, tuple):
+                value = wilson(*here)
+                diff = difference(here[0], here[1], base[0], base[1])
+            else:
+                assert isinstance(here, list) and isinstance(base, list)
+                value = mean_interval(here)
+                diff = _mean_difference(here, base)
+            table.append([name, f"{data.variant} / {data.pairing}", *value, *diff])
+    return Figure(
+        "comparison",
+        "Side by side: each variant and pairing, and its difference from the first",
+        ["measure", "variant / pairing", "value", "low", "high", "difference", "low", "high"],
+        table,
+        note=f"differences are from {datas[0].variant} / {datas[0].pairing}",
+    )
+
+
+def _mean_difference(a: list[float], b: list[float]) -> tuple[float, float, float]:
+    from scipy import stats
+
+    if len(a) < 2 or len(b) < 2:
+        return math.nan, math.nan, math.nan
+    d = sum(a) / len(a) - sum(b) / len(b)
+    if a == b:
+        return 0.0, 0.0, 0.0
+    interval = stats.ttest_ind(a, b, equal_var=False).confidence_interval(0.95)
+    return d, float(interval.low), float(interval.high)
+
+
+# --- drawing ---------------------------------------------------------------------------
+
+
+def draw(figure: Figure, folder: Path) -> list[Path]:
+    """The figure's plot as ``<key>.png`` and ``<key>.svg`` in ``folder``; nothing when it has no plot."""
+    if figure.plot is None:
+        return []
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plot = figure.plot
+    data = plot.data
+    if plot.kind in ("bars", "grouped"):
+        labels = data["labels"]
+        height = max(2.2, 0.28 * len(labels) * (2 if plot.kind == "grouped" else 1) + 1.2)
+        fig, ax = plt.subplots(figsize=(7.5, height))
+        series = (
+            {"": (data["values"], data["lows"], data["highs"])}
+            if plot.kind == "bars"
+            else {k: tuple(v) for k, v in data["series"].items()}
+        )
+        width = 0.8 / len(series)
+        for i, (name, (values, lows, highs)) in enumerate(series.items()):
+            ys = [y + (i - (len(series) - 1) / 2) * width for y in range(len(labels))]
+            vals = [0.0 if _nan(v) else v for v in values]
+            err = [
+                [0.0 if _nan(lo) or _nan(v) else v - lo for v, lo in zip(values, lows, strict=True)],
+                [0.0 if _nan(hi) or _nan(v) else hi - v for v, hi in zip(values, highs, strict=True)],
+            ]
+            ax.barh(
+                ys,
+                vals,
+                height=width,
+                xerr=err,
+                capsize=2,
+                label=name or None,
+                color=["#2a6fb0", "#c8553d"][i % 2],
+            )
+        if data.get("reference") is not None:
+            ax.axvline(data["reference"], color="#333", linestyle="--", linewidth=1)
+        ax.axvline(0, color="#000", linewidth=0.8)
+        ax.set_yticks(range(len(labels)), [_short(lab) for lab in labels])
+        ax.invert_yaxis()
+        ax.set_xlabel(plot.xlabel)
+        if plot.kind == "grouped":
+            ax.legend()
+    elif plot.kind == "heatmap":
+        rows, cols, values = data["rows"], data["cols"], data["values"]
+        fig, ax = plt.subplots(figsize=(1.2 + 0.8 * len(cols), 1.0 + 0.6 * len(rows)))
+        grid = [[math.nan if _nan(v) else v for v in row] for row in values]
+        image = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1)
+        for r, row in enumerate(grid):
+            for c, value in enumerate(row):
+                if not _nan(value):
+                    ax.text(
+                        c, r, f"{value:.2f}\n({data['counts'][r][c]})", ha="center", va="center", fontsize=7
+                    )
+        ax.set_xticks(range(len(cols)), [_short(c) for c in cols], rotation=45, ha="right")
+        ax.set_yticks(range(len(rows)), [_short(r) for r in rows])
+        ax.set_xlabel("against")
+        fig.colorbar(image, ax=ax, label="win rate of the row")
+    elif plot.kind == "hist":
+        fig, ax = plt.subplots(figsize=(7.5, 3))
+        ax.hist(data["values"], bins=min(40, max(5, len(set(data["values"])))), color="#2a6fb0")
+        ax.set_xlabel(plot.xlabel)
+        ax.set_ylabel("games")
+    else:
+        raise ValueError(f"no way to draw a {plot.kind!r} plot")
+    ax.set_title(figure.title, fontsize=10)
+    fig.tight_layout()
+    paths = [folder / f"{figure.key}.png", folder / f"{figure.key}.svg"]
+    for path in paths:
+        fig.savefig(path, dpi=110, metadata={"Date": None} if path.suffix == ".svg" else None)
+    plt.close(fig)
+    return paths
+
+
+def _nan(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _short(label: Any) -> str:
+    text = str(label)
+    return text if len(text) <= 28 else text[:27] + "\u2026"
+
+
+# --- the report ------------------------------------------------------------------------
+
+
+def build(plan: Plan, connection: duckdb.DuckDBPyConnection, measures: Measures, out: Path) -> dict[str, Any]:
+    """Write ``report.html``, ``figures.json``, ``plots/`` and the whole data as two Parquet files."""
+    plots = out / "plots"
+    plots.mkdir(parents=True, exist_ok=True)
+    datas: list[Data] = []
+    sections: list[dict[str, Any]] = []
+    for i, part in enumerate(plan.slices):
+        data = Data(connection, part.variant, part.pairing, prefix=_slug(i, part), players=plan.players)
+        datas.append(data)
+        figures = general_figures(data) + measures.figures(data)
+        for figure in figures:
+            draw(figure, plots)
+        sections.append({"slice": part, "figures": figures})
+    compared = comparison(datas) if len(datas) > 1 else None
+    for table in ("games", "events"):
+        target = str(out / f"{table}.parquet").replace("'", "''")
+        connection.execute(f"COPY (SELECT * FROM {table} ORDER BY ALL) TO '{target}' (FORMAT parquet)")
+    report = {
+        "plan": plan.to_json(),
+        "slices": [
+            {
+                "variant": s["slice"].variant,
+                "pairing": s["slice"].pairing,
+                "options": s["slice"].options,
+                "figures": [f.to_json() for f in s["figures"]],
+            }
+            for s in sections
+        ],
+        "comparison": compared.to_json() if compared else None,
+    }
+    (out / "figures.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    (out / "report.html").write_text(_html(plan, sections, compared, plots), encoding="utf-8")
+    return report
+
+
+def _slug(i: int, part: Slice) -> str:
+    words = re.sub(r"[^a-z0-9]+", "-", f"{part.variant} {part.pairing}".lower()).strip("-")
+    return f"{i:02d}-{words[:40]}-"
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "\u2013"
+        return f"{value:.3f}" if abs(value) < 100 else f"{value:,.1f}"
+    return html.escape(str(value))
+
+
+def _table(figure: Figure) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in figure.columns)
+    body = "".join("<tr>" + "".join(f"<td>{_cell(v)}</td>" for v in row) + "</tr>" for row in figure.rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _figure_html(figure: Figure, plots: Path) -> str:
+    parts = [f'<section class="figure" id="{html.escape(figure.key)}"><h3>{html.escape(figure.title)}</h3>']
+    if figure.note:
+        parts.append(f"<p>{html.escape(figure.note)}</p>")
+    svg = plots / f"{figure.key}.svg"
+    if svg.exists():
+        text = svg.read_text(encoding="utf-8")
+        parts.append('<div class="plot">' + text[text.find("<svg") :] + "</div>")
+    if len(figure.rows) > 12:
+        parts.append(
+            f"<details><summary>the table ({len(figure.rows)} rows)</summary>{_table(figure)}</details>"
+        )
+    else:
+        parts.append(_table(figure))
+    parts.append("</section>")
+    return "".join(parts)
+
+
+STYLE = """
+body { font-family: system-ui, sans-serif; max-width: 60rem; margin: 0 auto; padding: 1rem; color: #111; }
+table { border-collapse: collapse; margin: .5rem 0; font-size: .9rem; }
+th, td { border: 1px solid #bbb; padding: .2rem .45rem; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+.plot svg { max-width: 100%; height: auto; }
+h2 { border-bottom: 2px solid #0b4f9c; padding-bottom: .2rem; margin-top: 2rem; }
+"""
+
+
+def _html(plan: Plan, sections: list[dict[str, Any]], compared: Figure | None, plots: Path) -> str:
+    title = f"tussle balance: {plan.game}, {plan.n:,} games per slice"
+    out = [
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<style>{STYLE}</style></head><body>",
+        f"<h1>{html.escape(title)}</h1>",
+        f"<p>Seed {plan.seed}; seats rotate from game to game. Intervals are 95%. "
+        "The data: <code>games.parquet</code> and <code>events.parquet</code> (query them with DuckDB).</p>",
+    ]
+    if compared is not None:
+        out.append("<h2>Side by side</h2>" + _figure_html(compared, plots))
+    for section in sections:
+        part: Slice = section["slice"]
+        options = ", ".join(f"{k}={v}" for k, v in part.options.items()) or "the defaults"
+        out.append(f"<h2>{html.escape(part.variant)}: {html.escape(part.pairing)}</h2>")
+        out.append(f"<p>Options: {html.escape(options)}.</p>")
+        out.extend(_figure_html(f, plots) for f in section["figures"])
+    out.append("</body></html>\n")
+    return "\n".join(out)
