@@ -279,7 +279,7 @@ def run(
     data = out / "data"
     data.mkdir(parents=True, exist_ok=True)
     plan_file = out / "plan.json"
-    wanted = plan.to_json()
+    wanted = json.loads(json.dumps(plan.to_json()))  # as it reads back: tuples become lists
     if plan_file.exists():
         try:
             held = json.loads(plan_file.read_text(encoding="utf-8"))
