@@ -203,6 +203,7 @@ def test_varying_an_option_compares_its_values_side_by_side_with_intervals(tmp_p
     base, varied = rows
     assert base[5] == 0.0
     difference, low, high = varied[5:8]
+    assert difference > 0.15
     assert low < 0.3 < high and low > 0.15  # 80% heads against 50%: seat 0 wins 30 points more often
 
 
@@ -262,5 +263,6 @@ def test_intervals_never_claim_what_few_games_cannot_show() -> None:
 
     assert all(math.isnan(v) for v in wilson(0, 0))
     p, low, high = wilson(3, 4)
+    assert p == 0.75
     assert low < 0.4 and high > 0.95  # four games say little
     assert difference(3, 4, 1, 4)[1] < 0  # nor can they tell 75% from 25% apart

@@ -51,7 +51,7 @@ from tussle.game import (
     Result,
     State,
 )
-from tussle.games.fight.cards import FAMILIES, Deck, Effect, default_deck, load_deck
+from tussle.games.fight.cards import CARD_OPS, FAMILIES, Deck, Effect, default_deck, load_deck
 
 FIGHTS = 7
 HAND_SIZE = 5
@@ -188,6 +188,7 @@ class Fight(Game):
             search=".search:FightPolicy",
             encoding=".encoding:encoding",
             rules="rules.md",
+            balance=".balance:measures",
             web="web.js",
             # Chosen by measurement: docs/strength.md has the ladders.
             levels=(
@@ -776,6 +777,42 @@ class FightState(State):
             )
             for q in range(n)
         ]
+
+    def resolve_again(self, report: FightReport, first: int, without: int = -1) -> FightState:
+        """The Fight of ``report`` resolved again by the rules' own effects, its ``without``-th
+        activation (counting the Fight's activations in order from 0) left out; -1 leaves none out.
+
+        Returns a scratch copy of this state holding that Fight's table at its end: ``mains`` and
+        ``powers`` (a killed Main Warrior at -1 and 0, as :meth:`_effect` leaves it) and
+        ``leader()``, the Fight's winner then. ``first`` is the Fight's 1st player, for ties. Every
+        other activation runs as it ran, on the opponent it chose; effects that only move cards
+        (``draw_score``, ``steal_boost``) change no power and are skipped. With nothing left out
+        this gives the Fight's own end: ``report.mains``, ``report.powers`` and ``report.winner``.
+        """
+        n = self.game.num_players
+        scratch = self.clone()
+        scratch.mains = [seat.main for seat in self.seat_reports(report)]
+        scratch.powers = [self.deck.warriors[m].power if m >= 0 else 0 for m in scratch.mains]
+        scratch.boosts = [-1] * n
+        scratch.boost_up = [False] * n
+        scratch.killed = []
+        scratch.log = ()
+        scratch.queue = []
+        scratch.arena_seq = [report.arena]
+        scratch.fight = 0
+        scratch.first = first
+        scratch.stage = ST_RESOLVE
+        scratch._ability = None
+        scratch._legal = None
+        scratch._outcomes = None
+        activations = [entry for entry in report.log if entry[0] == LOG_ACTIVATE]
+        for i, (_, p, card, target) in enumerate(activations):
+            if i == without:
+                continue
+            for e in self.deck.warriors[card].ability:
+                if e.op not in CARD_OPS:
+                    scratch._effect(p, e, target)
+        return scratch
 
     # --- outcome ------------------------------------------------------------
 

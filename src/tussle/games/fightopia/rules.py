@@ -176,6 +176,7 @@ class Fightopia(Game):
             search=".search:FightopiaPolicy",
             encoding=".encoding:encoding",
             rules="rules.md",
+            balance=".balance:measures",
             web="web.js",
             # Chosen by measurement: docs/strength.md has the ladders.
             levels=(

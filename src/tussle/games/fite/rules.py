@@ -462,6 +462,7 @@ class Fite(Game):
             search=".search:FitePolicy",
             encoding=".encoding:encoding",
             rules="rules.md",
+            balance=".balance:measures",
             web="web.js",
             # Chosen by measurement: docs/strength.md has the ladders.
             levels=(

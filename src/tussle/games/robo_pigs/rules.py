@@ -489,6 +489,7 @@ class RoboPigs(Game):
             search=".search:RoboPigsPolicy",
             encoding=".encoding:encoding",
             rules="rules.md",
+            balance=".balance:measures",
             web="web.js",
             # Chosen by measurement: docs/strength.md has the ladders.
             levels=(

@@ -796,6 +796,7 @@ class TankChess(Game):
             search=".search:TankChessPolicy",
             encoding=".encoding:encoding",
             rules="rules.md",
+            balance=".balance:measures",
             web="web.js",
             # Chosen by measurement: docs/strength.md has the ladders.
             levels=(
