@@ -76,6 +76,8 @@ class Coin(Game):
 
 
 class CoinState(State):
+    game: Coin
+
     def __init__(self, game: Coin) -> None:
         self.game = game
         self.said = 0
@@ -118,7 +120,8 @@ class CoinState(State):
         return Result.win(0 if self.coin == "heads" else 1, 2, self.coin)
 
     def clone(self) -> CoinState:
-        other = CoinState(self.game)
+        other = CoinState.__new__(CoinState)
+        other.game = self.game
         other.said, other.coin = self.said, self.coin
         return other
 
@@ -220,7 +223,11 @@ def test_the_report_files_are_written_and_not_empty(tmp_path: Path) -> None:
     assert json.loads((out / "figures.json").read_text()) == json.loads(json.dumps(report))
     import duckdb
 
-    rows = duckdb.sql(f"SELECT count(*), count(DISTINCT game) FROM '{out / 'games.parquet'}'").fetchall()
+    rows = (
+        duckdb.connect()
+        .execute(f"SELECT count(*), count(DISTINCT game) FROM '{out / 'games.parquet'}'")
+        .fetchall()
+    )
     assert rows == [(240, 120)]
 
 

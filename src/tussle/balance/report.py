@@ -206,7 +206,10 @@ def draw(figure: Figure, folder: Path) -> list[Path]:
         rows, cols, values = data["rows"], data["cols"], data["values"]
         fig, ax = plt.subplots(figsize=(1.2 + 0.8 * len(cols), 1.0 + 0.6 * len(rows)))
         grid = [[math.nan if _nan(v) else v for v in row] for row in values]
-        image = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1)
+        finite = [v for row in grid for v in row if not _nan(v)]
+        vmin = data.get("vmin", 0.0)
+        vmax = data.get("vmax", 1.0 if not finite or max(finite) <= 1 else max(finite))
+        image = ax.imshow(grid, cmap="RdBu" if vmax == 1.0 else "Blues", vmin=vmin, vmax=vmax)
         for r, row in enumerate(grid):
             for c, value in enumerate(row):
                 if not _nan(value):
@@ -215,8 +218,8 @@ def draw(figure: Figure, folder: Path) -> list[Path]:
                     )
         ax.set_xticks(range(len(cols)), [_short(c) for c in cols], rotation=45, ha="right")
         ax.set_yticks(range(len(rows)), [_short(r) for r in rows])
-        ax.set_xlabel("against")
-        fig.colorbar(image, ax=ax, label="win rate of the row")
+        ax.set_xlabel(plot.xlabel or "against")
+        fig.colorbar(image, ax=ax, label=data.get("colorbar", "win rate of the row"))
     elif plot.kind == "hist":
         fig, ax = plt.subplots(figsize=(7.5, 3))
         ax.hist(data["values"], bins=min(40, max(5, len(set(data["values"])))), color="#2a6fb0")
