@@ -322,11 +322,11 @@ def test_figures_on_hand_made_rows() -> None:
     # Blip was scored by everybody: nobody is without it.
     assert math.isnan(table(figures, "warriors-scored")["Blip"][6])
     changes = next(f for f in figures if f.key == "abilities-change-winner")
-    assert [row[:3] for row in changes.rows] == [["Nine-Eater", 4, 0.75], ["Imp", 2, 0.0]]
+    assert [row[:4] for row in changes.rows] == [["Nine-Eater", 4, 3, 0.75], ["Imp", 2, 0, 0.0]]
     assert changes.plot is not None and changes.plot.data["labels"] == ["Nine-Eater", "Imp"]
     taken = table(figures, "arenas-taken")
-    assert taken["Bone Yard"][2] == 1.0 and taken["Little Ring"][2] == 0.0
-    assert table(figures, "arenas-ties")["Bone Yard"][2] == pytest.approx(0.25)
+    assert taken["Bone Yard"][3] == 1.0 and taken["Little Ring"][3] == 0.0
+    assert table(figures, "arenas-ties")["Bone Yard"][3] == pytest.approx(0.25)
     sources = table(figures, "glory-sources")
     assert sources["arenas"][1] == 20.0 and sources["arenas"][4] == 10.0
     for figure in figures:

@@ -201,7 +201,7 @@ def test_the_figures_on_known_rows() -> None:
     assert wins["brutal"][6] == pytest.approx(2 / 3 - 1 / 5)
 
     used = {r[0]: r for r in figures["power_used"].rows}
-    assert used["brutal"][1:3] == [3, pytest.approx(2 / 3)]
+    assert used["brutal"][1:4] == [3, 2, pytest.approx(2 / 3)]
     assert {r[0]: r[2] for r in figures["power_turn"].rows} == {"brutal": 3.0}
 
     turns = {r[0]: r for r in figures["location_turns"].rows}

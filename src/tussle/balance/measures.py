@@ -258,6 +258,33 @@ class Data:
             note,
         )
 
+    def shares(self, kind: str, key: str, title: str, note: str = "") -> Figure:
+        """Per component of ``kind`` whose rows are yes (a value above 0) or no: the share of yes."""
+        rows = self.sql(
+            """SELECT component, count(*), count(*) FILTER (WHERE value > 0) FROM e WHERE kind = ?
+               GROUP BY component""",
+            kind,
+        )
+        table = [[c, n, k, *wilson(k, n)] for c, n, k in rows]
+        table.sort(key=lambda r: (-r[3], r[0]))
+        return Figure(
+            f"{self.prefix}{key}",
+            title,
+            ["component", "rows", "yes", "share", "low", "high"],
+            table,
+            Plot(
+                "bars",
+                {
+                    "labels": [r[0] for r in table],
+                    "values": [r[3] for r in table],
+                    "lows": [r[4] for r in table],
+                    "highs": [r[5] for r in table],
+                },
+                "share (95% interval)",
+            ),
+            note,
+        )
+
     def matrix(self, kind: str, key: str, title: str, note: str = "") -> Figure:
         """Two players: the win rate of a seat with one component of ``kind`` against a seat with another."""
         rows = self.sql(

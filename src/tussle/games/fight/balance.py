@@ -142,34 +142,30 @@ class FightMeasures(Measures):
                 "arenas-glory",
                 "Arenas: Glory taken there per game, winners against losers",
             ),
-            data.means(
+            data.shares(
                 "arena_taken",
                 "arenas-taken",
                 "Arenas: share of the Fights fought there that somebody took",
                 "A Fight nobody takes: every Main Warrior killed or none meeting the condition.",
             ),
-            data.means(
+            data.shares(
                 "arena_tie",
                 "arenas-ties",
                 "Arenas: share of the Fights taken there that a tie decided (for the player closest "
                 "to the 1st player)",
             ),
-            by_mean(
-                data.means(
-                    "ability_changed_winner",
-                    "abilities-change-winner",
-                    "Abilities: share of activations that changed the winner of the Fight",
-                    "The winner with the ability against the winner of the same Fight resolved again "
-                    "without it, every other choice as it was made.",
-                )
+            data.shares(
+                "ability_changed_winner",
+                "abilities-change-winner",
+                "Abilities: share of activations that changed the winner of the Fight",
+                "The winner with the ability against the winner of the same Fight resolved again "
+                "without it, every other choice as it was made.",
             ),
-            by_mean(
-                data.means(
-                    "ability_won_fight",
-                    "abilities-win-fight",
-                    "Abilities: share of activations that won the Fight for their owner",
-                    "Fights the owner took with the ability and would not have taken without it.",
-                )
+            data.shares(
+                "ability_won_fight",
+                "abilities-win-fight",
+                "Abilities: share of activations that won the Fight for their owner",
+                "Fights the owner took with the ability and would not have taken without it.",
             ),
             data.by_outcome(
                 "glory",
@@ -177,19 +173,6 @@ class FightMeasures(Measures):
                 "Glory from Arenas and from scored Warriors, winners against losers",
             ),
         ]
-
-
-def by_mean(figure: Figure) -> Figure:
-    """A figure of :meth:`Data.means` with its rows (and bars) from the highest mean down."""
-    figure.rows.sort(key=lambda r: (-r[2] if r[2] == r[2] else float("inf"), r[0]))
-    if figure.plot is not None:
-        figure.plot.data.update(
-            labels=[r[0] for r in figure.rows],
-            values=[r[2] for r in figure.rows],
-            lows=[r[3] for r in figure.rows],
-            highs=[r[4] for r in figure.rows],
-        )
-    return figure
 
 
 measures = FightMeasures()

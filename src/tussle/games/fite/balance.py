@@ -116,7 +116,7 @@ class FiteMeasures(Measures):
                 "power_wins",
                 "Super powers: win rate of a fighter with the power minus one without",
             ),
-            data.means(
+            data.shares(
                 "power_used",
                 "power_used",
                 "Super powers: share of the fighters with a power who used it",
