@@ -144,8 +144,10 @@ def coin_registered() -> Iterator[str]:
         del registry._GAMES["coin"]
 
 
-def balance(out: Path, n: int, vary: tuple[str, list[str]] | None = None, **options: Any) -> dict[str, Any]:
-    plan = make_plan("coin", [["random", "random"]], n, seed=7, options=options, vary=vary)
+def balance(
+    out: Path, n: int, vary: list[tuple[str, list[str]]] | None = None, **options: Any
+) -> dict[str, Any]:
+    plan = make_plan("coin", [["random", "random"]], n, seed=7, options=options, vary=vary or [])
     data = run(plan, out, jobs=1)
     connection = open_data(data)
     try:
@@ -200,7 +202,7 @@ def test_drawishness_length_and_limits_are_measured(tmp_path: Path) -> None:
 
 def test_varying_an_option_compares_its_values_side_by_side_with_intervals(tmp_path: Path) -> None:
     with coin_registered():
-        report = balance(tmp_path / "vary", 400, vary=("heads", ["50", "80"]))
+        report = balance(tmp_path / "vary", 400, vary=[("heads", ["50", "80"])])
     assert [s["variant"] for s in report["slices"]] == ["heads=50", "heads=80"]
     rows = [r for r in report["comparison"]["rows"] if r[0] == "seat 0 win rate"]
     base, varied = rows
@@ -234,7 +236,7 @@ def test_the_report_files_are_written_and_not_empty(tmp_path: Path) -> None:
 def test_a_run_stopped_in_the_middle_ends_with_the_figures_of_one_never_stopped(tmp_path: Path) -> None:
     with coin_registered():
         whole = balance(tmp_path / "whole", 250, heads=60)
-        plan = make_plan("coin", [["random", "random"]], 250, seed=7, options={"heads": 60}, vary=None)
+        plan = make_plan("coin", [["random", "random"]], 250, seed=7, options={"heads": 60})
         played = 0
 
         def stop() -> None:
@@ -273,3 +275,18 @@ def test_intervals_never_claim_what_few_games_cannot_show() -> None:
     assert p == 0.75
     assert low < 0.4 and high > 0.95  # four games say little
     assert difference(3, 4, 1, 4)[1] < 0  # nor can they tell 75% from 25% apart
+
+
+def test_two_varied_options_give_every_combination_and_a_matrix_of_the_first_seats_wins(
+    tmp_path: Path,
+) -> None:
+    with coin_registered():
+        report = balance(tmp_path / "two", 200, vary=[("heads", ["20", "80"]), ("edge", ["0", "50"])])
+    variants = [s["variant"] for s in report["slices"]]
+    assert variants == ["heads=20 edge=0", "heads=20 edge=50", "heads=80 edge=0", "heads=80 edge=50"]
+    (matrix,) = report["option_matrices"]
+    cells = {(r[0], r[1]): r[3] for r in matrix["rows"]}
+    # Seat 0 wins on heads, which only falls when the coin is not on its edge.
+    assert abs(cells["80", "0"] - 0.8) < 0.1 and abs(cells["80", "50"] - 0.4) < 0.1
+    assert abs(cells["20", "0"] - 0.2) < 0.1 and cells["20", "50"] < 0.2
+    assert (tmp_path / "two" / "plots" / f"{matrix['key']}.svg").exists()

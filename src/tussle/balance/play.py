@@ -73,6 +73,7 @@ class Slice:
     options: dict[str, Any]
     pairing: str  # the agents, comma separated
     agents: tuple[str, ...]
+    varied: dict[str, str] = field(default_factory=dict)  # the --vary values of this variant
 
 
 @dataclass
@@ -102,29 +103,36 @@ def make_plan(
     *,
     seed: int,
     options: dict[str, Any],
-    vary: tuple[str, list[str]] | None,
+    vary: Sequence[tuple[str, list[str]]] = (),
 ) -> Plan:
-    """The run's slices: each variant of ``vary`` (or the options alone) with each pairing."""
+    """The run's slices: each variant (every combination of the ``vary`` values) with each pairing."""
     players = {len(p) for p in pairings}
     if len(players) != 1:
         raise BalanceError("every pairing needs the same number of agents (one per seat)")
     plan = Plan(game_id, players.pop(), n, seed)
-    variants: list[tuple[str, dict[str, Any]]] = []
-    if vary is None:
-        variants.append(("default", dict(options)))
-    else:
-        key, values = vary
+    variants: list[tuple[str, dict[str, Any], dict[str, str]]] = [("default", dict(options), {})]
+    keys = [key for key, _ in vary]
+    if len(set(keys)) != len(keys):
+        raise BalanceError("an option may be varied once (--vary KEY=V1,V2,...)")
+    for key, values in vary:
         if key in options:
             raise BalanceError(f"option {key} is both set (-o) and varied (--vary); choose one")
-        variants.extend((f"{key}={value}", {**options, key: value}) for value in values)
-    for label, opts in variants:
+        variants = [
+            (
+                f"{key}={value}" if label == "default" else f"{label} {key}={value}",
+                {**opts, key: value},
+                {**varied, key: value},
+            )
+            for label, opts, varied in variants
+            for value in values
+        ]
+    for label, opts, varied in variants:
         full = simulation_options(game_id, opts)
         game = load_game(game_id, players=plan.players, **full)  # a bad option fails here, at once
+        used = dict(game.non_default_options())
         for agents in pairings:
-            plan.slices.append(
-                Slice(label, dict(game.non_default_options()), ",".join(agents), tuple(agents))
-            )
             _check_agents(game, agents)
+            plan.slices.append(Slice(label, used, ",".join(agents), tuple(agents), varied))
     return plan
 
 

@@ -142,6 +142,50 @@ def comparison(datas: Sequence[Data]) -> Figure:
     )
 
 
+def option_matrices(plan: Plan, datas: Sequence[Data]) -> list[Figure]:
+    """With two options varied: per pairing, the first seat's win rate for each combination of values."""
+    out: list[Figure] = []
+    for pairing in dict.fromkeys(s.pairing for s in plan.slices):
+        parts = [(s, d) for s, d in zip(plan.slices, datas, strict=True) if s.pairing == pairing]
+        keys = list(parts[0][0].varied)
+        if len(keys) != 2:
+            continue
+        rows = list(dict.fromkeys(s.varied[keys[0]] for s, _ in parts))
+        cols = list(dict.fromkeys(s.varied[keys[1]] for s, _ in parts))
+        cells: dict[tuple[str, str], tuple[int, int]] = {}
+        for part, data in parts:
+            games, won = data.sql("SELECT count(*), count(*) FILTER (WHERE won) FROM g WHERE seat = 0")[0]
+            cells[part.varied[keys[0]], part.varied[keys[1]]] = (int(won), int(games))
+        table = [[a, b, n, *wilson(k, n)] for (a, b), (k, n) in cells.items()]
+        rates = [[_share(*cells[a, b]) for b in cols] for a in rows]
+        counts = [[cells[a, b][1] for b in cols] for a in rows]
+        slug = re.sub(r"[^a-z0-9]+", "-", pairing.lower()).strip("-")
+        out.append(
+            Figure(
+                f"options-{slug}",
+                f"Seat 0's win rate by {keys[0]} (rows) and {keys[1]} ({pairing})",
+                [keys[0], keys[1], "games", "seat 0 win rate", "low", "high"],
+                table,
+                Plot(
+                    "heatmap",
+                    {
+                        "rows": rows,
+                        "cols": cols,
+                        "values": rates,
+                        "counts": counts,
+                        "colorbar": "seat 0's win rate",
+                    },
+                    keys[1],
+                ),
+            )
+        )
+    return out
+
+
+def _share(k: int, n: int) -> float:
+    return k / n if n else math.nan
+
+
 def _mean_difference(a: list[float], b: list[float]) -> tuple[float, float, float]:
     from scipy import stats
 
@@ -262,6 +306,9 @@ def build(plan: Plan, connection: duckdb.DuckDBPyConnection, measures: Measures,
             draw(figure, plots)
         sections.append({"slice": part, "figures": figures})
     compared = comparison(datas) if len(datas) > 1 else None
+    matrices = option_matrices(plan, datas)
+    for figure in matrices:
+        draw(figure, plots)
     for table in ("games", "events"):
         target = str(out / f"{table}.parquet").replace("'", "''")
         connection.execute(f"COPY (SELECT * FROM {table} ORDER BY ALL) TO '{target}' (FORMAT parquet)")
@@ -277,9 +324,10 @@ def build(plan: Plan, connection: duckdb.DuckDBPyConnection, measures: Measures,
             for s in sections
         ],
         "comparison": compared.to_json() if compared else None,
+        "option_matrices": [m.to_json() for m in matrices],
     }
     (out / "figures.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-    (out / "report.html").write_text(_html(plan, sections, compared, plots), encoding="utf-8")
+    (out / "report.html").write_text(_html(plan, sections, compared, matrices, plots), encoding="utf-8")
     return report
 
 
@@ -332,7 +380,9 @@ h2 { border-bottom: 2px solid #0b4f9c; padding-bottom: .2rem; margin-top: 2rem; 
 """
 
 
-def _html(plan: Plan, sections: list[dict[str, Any]], compared: Figure | None, plots: Path) -> str:
+def _html(
+    plan: Plan, sections: list[dict[str, Any]], compared: Figure | None, matrices: list[Figure], plots: Path
+) -> str:
     title = f"tussle balance: {plan.game}, {plan.n:,} games per slice"
     out = [
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>',
@@ -343,7 +393,9 @@ def _html(plan: Plan, sections: list[dict[str, Any]], compared: Figure | None, p
         "The data: <code>games.parquet</code> and <code>events.parquet</code> (query them with DuckDB).</p>",
     ]
     if compared is not None:
-        out.append("<h2>Side by side</h2>" + _figure_html(compared, plots))
+        out.append("<h2>Side by side</h2>")
+        out.extend(_figure_html(m, plots) for m in matrices)
+        out.append(_figure_html(compared, plots))
     for section in sections:
         part: Slice = section["slice"]
         options = ", ".join(f"{k}={v}" for k, v in part.options.items()) or "the defaults"

@@ -29,8 +29,10 @@ from tussle.registry import game_info
 )
 @click.option(
     "--vary",
+    multiple=True,
     metavar="KEY=V1,V2,...",
-    help="Play each value of one option, and compare them side by side.",
+    help="Play each value of an option and compare them side by side; given twice, every "
+    "combination, with a matrix of the first seat's win rate.",
 )
 @click.option(
     "--also",
@@ -55,7 +57,7 @@ def balance(
     n: int,
     seed: int,
     jobs: int,
-    vary: str | None,
+    vary: tuple[str, ...],
     also: tuple[str, ...],
     out: str | None,
     as_json: bool,
@@ -73,18 +75,19 @@ def balance(
       tussle balance fite -n 2000 --out report/
       tussle balance robo-pigs -n 1000 --vary repair_at=start,end
       tussle balance fight rule rule --also hard,hard -n 500
+      tussle balance fite fite:solved fite:solved --vary power_a=none,swift --vary power_b=none,swift
     """
     info = game_info(game)
     first = list(agents) or ["rule"] * info.min_players
     pairings = [first] + [split_players(text) for text in also]
-    varied = None
-    if vary is not None:
-        key, sep, values = vary.partition("=")
+    varied = []
+    for text in vary:
+        key, sep, values = text.partition("=")
         choices = [v.strip() for v in values.split(",") if v.strip()]
         if not sep or not key.strip() or len(choices) < 2:
-            raise BalanceError(f"--vary {vary!r}: write KEY=V1,V2 (an option and two or more values)")
+            raise BalanceError(f"--vary {text!r}: write KEY=V1,V2 (an option and two or more values)")
         info.option(key.strip())  # an unknown option is a one-line error
-        varied = (key.strip(), choices)
+        varied.append((key.strip(), choices))
     plan = make_plan(game, pairings, n, seed=seed, options=dict(options), vary=varied)
     folder = Path(out or f"balance-{game}")
     label = f"{game}: {len(plan.slices)} x {n:,} games"
