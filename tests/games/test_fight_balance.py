@@ -12,6 +12,7 @@ import pytest
 
 from tussle.agents import make_agent
 from tussle.balance.measures import Data, Figure, Row
+from tussle.balance.play import create_tables
 from tussle.game import CHANCE
 from tussle.games.fight.balance import measures
 from tussle.games.fight.rules import Fight, FightState
@@ -236,15 +237,7 @@ def hand_made_data() -> Data:
     """40 two-player games: the seat whose Main is Mammoth always wins (Tin Titan's always loses);
     Nine-Eater changes the winner in 3 of its 4 activations, Imp in none of its 2."""
     con = duckdb.connect()
-    con.execute(
-        "CREATE TABLE games (variant VARCHAR, pairing VARCHAR, game INTEGER, seat INTEGER, agent VARCHAR, "
-        "rank INTEGER, ret DOUBLE, won BOOLEAN, draw BOOLEAN, length INTEGER, limited BOOLEAN, "
-        "lead_changes INTEGER, decisive_at DOUBLE)"
-    )
-    con.execute(
-        "CREATE TABLE events (variant VARCHAR, pairing VARCHAR, game INTEGER, seat INTEGER, kind VARCHAR, "
-        "component VARCHAR, value DOUBLE)"
-    )
+    create_tables(con)
     games, events = [], []
     for g in range(40):
         winner = g % 2

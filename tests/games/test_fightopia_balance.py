@@ -11,6 +11,7 @@ import pytest
 from tussle import load_game
 from tussle.agents import make_agent
 from tussle.balance.measures import Data, Figure, Row
+from tussle.balance.play import create_tables
 from tussle.game import CHANCE
 from tussle.games.fightopia.balance import ACTIONS, measures
 from tussle.games.fightopia.rules import FightopiaState
@@ -165,15 +166,7 @@ game_rows(6, None, "limit", 0, (1, 1))
 @pytest.fixture
 def data() -> Data:
     con = duckdb.connect()
-    con.execute(
-        "CREATE TABLE games (variant VARCHAR, pairing VARCHAR, game INTEGER, seat INTEGER, agent VARCHAR, "
-        "rank INTEGER, ret DOUBLE, won BOOLEAN, draw BOOLEAN, length INTEGER, limited BOOLEAN, "
-        "lead_changes INTEGER, decisive_at DOUBLE)"
-    )
-    con.execute(
-        "CREATE TABLE events (variant VARCHAR, pairing VARCHAR, game INTEGER, seat INTEGER, kind VARCHAR, "
-        "component VARCHAR, value DOUBLE)"
-    )
+    create_tables(con)
     con.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", GAMES)
     con.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)", EVENTS)
     con.execute("INSERT INTO events VALUES ('v', 'other', 1, -1, 'ending', 'limit', 1)")  # another pairing

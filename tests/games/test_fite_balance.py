@@ -11,6 +11,7 @@ import pytest
 from tussle import CHANCE, Record, load_game
 from tussle.agents import make_agent
 from tussle.balance.measures import Data, Row
+from tussle.balance.play import create_tables
 from tussle.games.fite.balance import measures, tactic_kind
 from tussle.runner import play_game
 
@@ -132,15 +133,7 @@ ROW = "'v', 'rule-rule', ?, ?, 'rule', ?, ?, ?, ?, 40, false, 0, 1"
 def tiny(winners: list[int], events: list[tuple[int, int, str, str, float]]) -> Data:
     """A DuckDB of games won by the given seats (-1: a draw) and their event rows."""
     db = duckdb.connect()
-    db.execute(
-        "CREATE TABLE games (variant VARCHAR, pairing VARCHAR, game INTEGER, seat INTEGER, agent VARCHAR, "
-        "rank INTEGER, ret DOUBLE, won BOOLEAN, draw BOOLEAN, length INTEGER, limited BOOLEAN, "
-        "lead_changes INTEGER, decisive_at DOUBLE)"
-    )
-    db.execute(
-        "CREATE TABLE events (variant VARCHAR, pairing VARCHAR, game INTEGER, seat INTEGER, kind VARCHAR, "
-        "component VARCHAR, value DOUBLE)"
-    )
+    create_tables(db)
     for game, winner in enumerate(winners):
         for seat in (0, 1):
             won = seat == winner

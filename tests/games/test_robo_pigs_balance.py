@@ -11,6 +11,7 @@ import pytest
 from tussle import Record, load_game
 from tussle.agents import make_agent
 from tussle.balance.measures import Data, Row
+from tussle.balance.play import create_tables
 from tussle.games.robo_pigs.balance import measures
 from tussle.games.robo_pigs.rules import COMMAND_NAMES, REPAIR_PROGRAM, parse_program
 from tussle.runner import play_game
@@ -100,15 +101,7 @@ def test_cut_by_limit() -> None:
 def tiny(winners: list[int], events: list[tuple[int, int, str, str, float]]) -> Data:
     """A DuckDB of games won by the given seats (-1: a draw) and their event rows."""
     db = duckdb.connect()
-    db.execute(
-        "CREATE TABLE games (variant VARCHAR, pairing VARCHAR, game INTEGER, seat INTEGER, agent VARCHAR, "
-        "rank INTEGER, ret DOUBLE, won BOOLEAN, draw BOOLEAN, length INTEGER, limited BOOLEAN, "
-        "lead_changes INTEGER, decisive_at DOUBLE)"
-    )
-    db.execute(
-        "CREATE TABLE events (variant VARCHAR, pairing VARCHAR, game INTEGER, seat INTEGER, kind VARCHAR, "
-        "component VARCHAR, value DOUBLE)"
-    )
+    create_tables(db)
     for game, winner in enumerate(winners):
         for seat in (0, 1):
             won = seat == winner

@@ -13,6 +13,7 @@ import pytest
 from tussle import load_game
 from tussle.agents import make_agent
 from tussle.balance.measures import Data, Row
+from tussle.balance.play import create_tables
 from tussle.games.tank_chess.balance import measures
 from tussle.games.tank_chess.board import KIND_LETTERS, KIND_NAMES
 from tussle.games.tank_chess.rules import TankChessState
@@ -234,15 +235,7 @@ game_rows(
 @pytest.fixture
 def data() -> Data:
     con = duckdb.connect()
-    con.execute(
-        "CREATE TABLE games (variant VARCHAR, pairing VARCHAR, game INTEGER, seat INTEGER, agent VARCHAR, "
-        "rank INTEGER, ret DOUBLE, won BOOLEAN, draw BOOLEAN, length INTEGER, limited BOOLEAN, "
-        "lead_changes INTEGER, decisive_at DOUBLE)"
-    )
-    con.execute(
-        "CREATE TABLE events (variant VARCHAR, pairing VARCHAR, game INTEGER, seat INTEGER, kind VARCHAR, "
-        "component VARCHAR, value DOUBLE)"
-    )
+    create_tables(con)
     con.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", GAMES)
     con.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)", EVENTS)
     # Another variant's rows must not leak into this one's figures.

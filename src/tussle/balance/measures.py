@@ -161,16 +161,7 @@ class Data:
                 "high",
             ],
             table,
-            Plot(
-                "bars",
-                {
-                    "labels": [r[0] for r in table],
-                    "values": [r[6] for r in table],
-                    "lows": [r[7] for r in table],
-                    "highs": [r[8] for r in table],
-                },
-                "win rate with it minus without (95% interval)",
-            ),
+            _bars(table, 6, "win rate with it minus without (95% interval)"),
             note,
         )
 
@@ -187,16 +178,7 @@ class Data:
             title,
             ["component", "games", "share", "low", "high"],
             table,
-            Plot(
-                "bars",
-                {
-                    "labels": [r[0] for r in table],
-                    "values": [r[2] for r in table],
-                    "lows": [r[3] for r in table],
-                    "highs": [r[4] for r in table],
-                },
-                f"share of the {total:,} games (95% interval)",
-            ),
+            _bars(table, 2, f"share of the {total:,} games (95% interval)"),
             note,
         )
 
@@ -245,16 +227,7 @@ class Data:
             title,
             ["component", "rows", "mean", "low", "high"],
             table,
-            Plot(
-                "bars",
-                {
-                    "labels": [r[0] for r in table],
-                    "values": [r[2] for r in table],
-                    "lows": [r[3] for r in table],
-                    "highs": [r[4] for r in table],
-                },
-                "mean (95% interval)",
-            ),
+            _bars(table, 2, "mean (95% interval)"),
             note,
         )
 
@@ -272,16 +245,7 @@ class Data:
             title,
             ["component", "rows", "yes", "share", "low", "high"],
             table,
-            Plot(
-                "bars",
-                {
-                    "labels": [r[0] for r in table],
-                    "values": [r[3] for r in table],
-                    "lows": [r[4] for r in table],
-                    "highs": [r[5] for r in table],
-                },
-                "share (95% interval)",
-            ),
+            _bars(table, 3, "share (95% interval)"),
             note,
         )
 
@@ -327,3 +291,17 @@ def _rate(cell: tuple[int, int, int] | None) -> float:
 
 def _quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
+
+
+def _bars(table: list[list[Any]], column: int, xlabel: str) -> Plot:
+    """Bars of one column of a table whose first column is the label and the next two the interval."""
+    return Plot(
+        "bars",
+        {
+            "labels": [r[0] for r in table],
+            "values": [r[column] for r in table],
+            "lows": [r[column + 1] for r in table],
+            "highs": [r[column + 2] for r in table],
+        },
+        xlabel,
+    )

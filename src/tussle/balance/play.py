@@ -61,6 +61,13 @@ EVENT_COLUMNS = {
 }
 
 
+def create_tables(connection: duckdb.DuckDBPyConnection) -> None:
+    """The empty tables ``games`` and ``events``, as a run stores them (to fill by hand in tests, say)."""
+    for table, columns in (("games", GAME_COLUMNS), ("events", EVENT_COLUMNS)):
+        spec = ", ".join(f"{name} {kind}" for name, kind in columns.items())
+        connection.execute(f"CREATE TABLE {table} ({spec})")
+
+
 class BalanceError(TussleError):
     """A balance run that cannot go on as asked (a folder holding another run, say)."""
 
