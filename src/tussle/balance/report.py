@@ -35,6 +35,12 @@ from tussle.balance.play import Plan, Slice
 from tussle.balance.stats import difference, mean_interval, no_advantage, wilson
 
 
+#: Beyond this many slices (variants times pairings) each slice's figures are tables only: the
+#: side-by-side comparison and the option matrices carry the plots (49 power pairs would make
+#: thousands of plots).
+PLOTTED_SLICES = 8
+
+
 def general_figures(data: Data) -> list[Figure]:
     """The figures every game gets (the module's docstring defines them)."""
     n = data.games()
@@ -302,8 +308,9 @@ def build(plan: Plan, connection: duckdb.DuckDBPyConnection, measures: Measures,
         data = Data(connection, part.variant, part.pairing, prefix=_slug(i, part), players=plan.players)
         datas.append(data)
         figures = general_figures(data) + measures.figures(data)
-        for figure in figures:
-            draw(figure, plots)
+        if len(plan.slices) <= PLOTTED_SLICES:
+            for figure in figures:
+                draw(figure, plots)
         sections.append({"slice": part, "figures": figures})
     compared = comparison(datas) if len(datas) > 1 else None
     matrices = option_matrices(plan, datas)
