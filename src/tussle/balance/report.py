@@ -34,7 +34,6 @@ from tussle.balance.measures import Data, Figure, Measures, Plot
 from tussle.balance.play import Plan, Slice
 from tussle.balance.stats import difference, mean_interval, no_advantage, wilson
 
-
 #: Beyond this many slices (variants times pairings) each slice's figures are tables only: the
 #: side-by-side comparison and the option matrices carry the plots (49 power pairs would make
 #: thousands of plots).
