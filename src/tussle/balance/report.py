@@ -148,7 +148,7 @@ def comparison(datas: Sequence[Data]) -> Figure:
 
 
 def option_matrices(plan: Plan, datas: Sequence[Data]) -> list[Figure]:
-    """With two options varied: per pairing, the first seat's win rate for each combination of values."""
+    """With two options varied: per pairing, the first seat's score for each combination of values."""
     out: list[Figure] = []
     for pairing in dict.fromkeys(s.pairing for s in plan.slices):
         parts = [(s, d) for s, d in zip(plan.slices, datas, strict=True) if s.pairing == pairing]
@@ -157,38 +157,37 @@ def option_matrices(plan: Plan, datas: Sequence[Data]) -> list[Figure]:
             continue
         rows = list(dict.fromkeys(s.varied[keys[0]] for s, _ in parts))
         cols = list(dict.fromkeys(s.varied[keys[1]] for s, _ in parts))
-        cells: dict[tuple[str, str], tuple[int, int]] = {}
+        cells: dict[tuple[str, str], list[float]] = {}
         for part, data in parts:
-            games, won = data.sql("SELECT count(*), count(*) FILTER (WHERE won) FROM g WHERE seat = 0")[0]
-            cells[part.varied[keys[0]], part.varied[keys[1]]] = (int(won), int(games))
-        table = [[a, b, n, *wilson(k, n)] for (a, b), (k, n) in cells.items()]
-        rates = [[_share(*cells[a, b]) for b in cols] for a in rows]
-        counts = [[cells[a, b][1] for b in cols] for a in rows]
+            scores = data.sql(
+                "SELECT CASE WHEN won THEN 1.0 WHEN draw THEN 0.5 ELSE 0.0 END FROM g WHERE seat = 0"
+            )
+            cells[part.varied[keys[0]], part.varied[keys[1]]] = [float(v) for (v,) in scores]
+        table = [[a, b, len(v), *mean_interval(v)] for (a, b), v in cells.items()]
+        means = [[mean_interval(cells[a, b])[0] for b in cols] for a in rows]
+        counts = [[len(cells[a, b]) for b in cols] for a in rows]
         slug = re.sub(r"[^a-z0-9]+", "-", pairing.lower()).strip("-")
         out.append(
             Figure(
                 f"options-{slug}",
-                f"Seat 0's win rate by {keys[0]} (rows) and {keys[1]} ({pairing})",
-                [keys[0], keys[1], "games", "seat 0 win rate", "low", "high"],
+                f"Seat 0's score (win 1, draw 1/2) by {keys[0]} (rows) and {keys[1]} ({pairing})",
+                [keys[0], keys[1], "games", "seat 0's score", "low", "high"],
                 table,
                 Plot(
                     "heatmap",
                     {
                         "rows": rows,
                         "cols": cols,
-                        "values": rates,
+                        "values": means,
                         "counts": counts,
-                        "colorbar": "seat 0's win rate",
+                        "colorbar": "seat 0's score; 0.5: even",
                     },
                     keys[1],
                 ),
+                "Above 0.5 the row's value beats the column's (seat 0 holds the row's); 95% t intervals.",
             )
         )
     return out
-
-
-def _share(k: int, n: int) -> float:
-    return k / n if n else math.nan
 
 
 def _mean_difference(a: list[float], b: list[float]) -> tuple[float, float, float]:

@@ -32,7 +32,7 @@ from tussle.registry import game_info
     multiple=True,
     metavar="KEY=V1,V2,...",
     help="Play each value of an option and compare them side by side; given twice, every "
-    "combination, with a matrix of the first seat's win rate.",
+    "combination, with a matrix of the first seat's score.",
 )
 @click.option(
     "--also",
