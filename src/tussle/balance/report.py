@@ -207,8 +207,8 @@ def _mean_difference(a: list[float], b: list[float]) -> tuple[float, float, floa
 
 def draw(figure: Figure, folder: Path) -> list[Path]:
     """The figure's plot as ``<key>.png`` and ``<key>.svg`` in ``folder``; nothing when it has no plot."""
-    if figure.plot is None:
-        return []
+    if figure.plot is None or not figure.rows:
+        return []  # nothing happened (a power nobody had, say): no empty plot
     import matplotlib
 
     matplotlib.use("Agg")
@@ -365,7 +365,9 @@ def _figure_html(figure: Figure, plots: Path) -> str:
     if svg.exists():
         text = svg.read_text(encoding="utf-8")
         parts.append('<div class="plot">' + text[text.find("<svg") :] + "</div>")
-    if len(figure.rows) > 12:
+    if not figure.rows:
+        parts.append("<p>Nothing of this kind happened in these games (at these options).</p>")
+    elif len(figure.rows) > 12:
         parts.append(
             f"<details><summary>the table ({len(figure.rows)} rows)</summary>{_table(figure)}</details>"
         )
