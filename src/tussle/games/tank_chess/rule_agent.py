@@ -32,6 +32,7 @@ from typing import Any
 from tussle.agents.base import Agent, PlayerView
 from tussle.errors import AgentError
 from tussle.game import Game, State
+from tussle.games.tank_chess.rules import TankChessState
 
 #: What destroying a tank is worth, by type letter.
 VALUES = {"L": 3.0, "M": 5.0, "H": 8.0, "C": 1000.0, "D": 7.0, "R": 6.0}
@@ -110,26 +111,28 @@ class TankChessRuleAgent(Agent):
         for tried, (score, _, action) in enumerate(scored):
             if tried >= self.lookahead and best is not None and (best[0] > -_WIN / 2 or tried >= _DESPERATE):
                 break
-            value = score + self._reply_value(state, action, me)
+            value = score + self._reply_value(state, action)
             if best is None or value > best[0]:
                 best = (value, action)
         assert best is not None  # a side always has a legal turn: a tank can always turn in place
         return best[1]
 
-    def _reply_value(self, state: State, action: Any, me: str) -> float:
+    def _reply_value(self, state: State, action: Any) -> float:
         """How good ``action`` looks once the opponent's best immediate reply is considered."""
         after = state.clone()
         after.apply(self.player, action)
         if after.is_terminal():
             return _WIN
-        obs = after.observation(self.player)
+        # The state's own fields, not its observation: this runs for every turn tried, and the
+        # observation also works out every tank's lines of fire, which this needs none of.
+        assert isinstance(after, TankChessState)
+        check, escape = after.announcements()
         value = 0.0
-        announced = obs["announced"]
-        if announced and announced["escape"]:
+        if escape:
             value += _ESCAPE_BONUS
-        if announced and announced["check"]:
+        if check:
             value += _CHECK_BONUS
-        mine = {t["square"]: t["type"] for t in obs["tanks"] if t["side"] == me}
+        mine = after.tank_types(self.player)
         opponent = 1 - self.player
         worst = 0.0
         for reply in after.legal_actions(opponent):

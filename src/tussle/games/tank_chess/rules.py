@@ -1157,6 +1157,14 @@ class TankChessState(State):
             "result": self._result.to_json() if self._result is not None else None,
         }
 
+    def tank_types(self, side: int) -> dict[str, str]:
+        """Each of ``side``'s tanks on the board: its square's name and its type's letter.
+
+        >>> TankChess().new_initial_state().tank_types(0)["c1"]
+        'H'
+        """
+        return {square_name(self.geo, s): KIND_LETTERS[code_kind(self.board[s])] for s in self.tanks[side]}
+
     def _tank_data(self, square: int) -> dict[str, str]:
         """The tank on ``square`` as observation data."""
         code = self.board[square]
