@@ -406,7 +406,7 @@ class Hub:
         live.watchers.append(watcher)
         await send(self.view(live, seat, history=True))
         if arrived:  # the others see that this seat's player is here
-            await self._tell_others(live, watcher)
+            await self._send_views(live, skip=watcher)
         return watcher
 
     async def unwatch(self, game_id: str, watcher: Watcher) -> None:
@@ -414,18 +414,22 @@ class Hub:
         if live is not None and watcher in live.watchers:
             live.watchers.remove(watcher)
             if watcher.seat != PUBLIC and all(w.seat != watcher.seat for w in live.watchers):
-                await self._tell_others(live, None)  # ... and that the player has gone
+                await self._send_views(live)  # ... and that the player has gone
         self._forget_if_done(live)
 
-    async def _tell_others(self, live: LiveGame, skip: Watcher | None) -> None:
-        for other in list(live.watchers):
-            if other is skip:
+    async def _send_views(self, live: LiveGame, skip: Watcher | None = None) -> None:
+        """Send every connection (but ``skip``) its seat's view; each seat's view is made once."""
+        made: dict[int, dict[str, Any]] = {}
+        for watcher in list(live.watchers):
+            if watcher is skip:
                 continue
+            if watcher.seat not in made:
+                made[watcher.seat] = self.view(live, watcher.seat)
             try:
-                await other.send(self.view(live, other.seat))
+                await watcher.send(made[watcher.seat])
             except Exception:  # a connection that went away: forget it
-                if other in live.watchers:
-                    live.watchers.remove(other)
+                if watcher in live.watchers:
+                    live.watchers.remove(watcher)
 
     def _forget_if_done(self, live: LiveGame | None) -> None:
         """Drop a finished game nobody watches from memory; it is read again from the store if asked for."""
@@ -450,12 +454,7 @@ class Hub:
 
     async def broadcast(self, live: LiveGame) -> None:
         self._arm_clock(live)
-        for watcher in list(live.watchers):
-            try:
-                await watcher.send(self.view(live, watcher.seat))
-            except Exception:  # a connection that went away: forget it
-                if watcher in live.watchers:
-                    live.watchers.remove(watcher)
+        await self._send_views(live)
         self._forget_if_done(live)
 
     def _arm_clock(self, live: LiveGame) -> None:
