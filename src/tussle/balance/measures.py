@@ -184,21 +184,28 @@ class Data:
 
     def by_outcome(self, kind: str, key: str, title: str, note: str = "") -> Figure:
         """Per component of ``kind``: its total per game for the seats that won and for those that lost."""
-        comps = [c for (c,) in self.sql("SELECT DISTINCT component FROM e WHERE kind = ? ORDER BY 1", kind)]
+        # Every seat of every decided game, for every component: a seat without it counts 0.
+        rows = self.sql(
+            """
+            WITH comps AS (SELECT DISTINCT component FROM e WHERE kind = ?),
+                 totals AS (SELECT game, seat, component, sum(value) AS total FROM e WHERE kind = ?
+                            GROUP BY game, seat, component)
+            SELECT c.component, g.won, coalesce(t.total, 0) FROM comps c CROSS JOIN g
+            LEFT JOIN totals t ON t.game = g.game AND t.seat = g.seat AND t.component = c.component
+            WHERE NOT g.draw ORDER BY c.component, g.game, g.seat
+            """,
+            kind,
+            kind,
+        )
+        names = self.sql("SELECT DISTINCT component FROM e WHERE kind = ? ORDER BY 1", kind)
+        values: dict[str, tuple[list[float], list[float]]] = {c: ([], []) for (c,) in names}
+        for component, won, total in rows:
+            values[component][0 if won else 1].append(float(total))
+        comps = list(values)
         table = []
         series: dict[str, list[list[float]]] = {"winners": [[], [], []], "losers": [[], [], []]}
-        for component in comps:
-            values = self.sql(
-                """
-                SELECT g.won, coalesce(sum(e.value), 0) FROM g
-                LEFT JOIN e ON e.game = g.game AND e.seat = g.seat AND e.kind = ? AND e.component = ?
-                WHERE NOT g.draw GROUP BY g.game, g.seat, g.won
-                """,
-                kind,
-                component,
-            )
-            won = mean_interval([v for w, v in values if w])
-            lost = mean_interval([v for w, v in values if not w])
+        for component, (winners, losers) in values.items():
+            won, lost = mean_interval(winners), mean_interval(losers)
             table.append([component, *won, *lost, won[0] - lost[0]])
             for name, m in (("winners", won), ("losers", lost)):
                 for i in range(3):
@@ -214,14 +221,12 @@ class Data:
 
     def means(self, kind: str, key: str, title: str, note: str = "") -> Figure:
         """Per component of ``kind``: the mean of its values over the rows, with the interval."""
-        comps = [c for (c,) in self.sql("SELECT DISTINCT component FROM e WHERE kind = ? ORDER BY 1", kind)]
-        table = []
-        for component in comps:
-            values = [
-                float(v)
-                for (v,) in self.sql("SELECT value FROM e WHERE kind = ? AND component = ?", kind, component)
-            ]
-            table.append([component, len(values), *mean_interval(values)])
+        values: dict[str, list[float]] = {}
+        for component, value in self.sql(
+            "SELECT component, value FROM e WHERE kind = ? ORDER BY component", kind
+        ):
+            values.setdefault(component, []).append(float(value))
+        table = [[component, len(v), *mean_interval(v)] for component, v in values.items()]
         return Figure(
             f"{self.prefix}{key}",
             title,

@@ -11,6 +11,7 @@ the game's number, ends with the same figures as a run never stopped.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -64,8 +65,12 @@ EVENT_COLUMNS = {
 def create_tables(connection: duckdb.DuckDBPyConnection) -> None:
     """The empty tables ``games`` and ``events``, as a run stores them (to fill by hand in tests, say)."""
     for table, columns in (("games", GAME_COLUMNS), ("events", EVENT_COLUMNS)):
-        spec = ", ".join(f"{name} {kind}" for name, kind in columns.items())
-        connection.execute(f"CREATE TABLE {table} ({spec})")
+        _create(connection, table, columns)
+
+
+def _create(connection: duckdb.DuckDBPyConnection, table: str, columns: dict[str, str]) -> None:
+    spec = ", ".join(f"{name} {kind}" for name, kind in columns.items())
+    connection.execute(f"CREATE TABLE {table} ({spec})")
 
 
 class BalanceError(TussleError):
@@ -151,6 +156,7 @@ def _check_agents(game: Game, agents: Sequence[str]) -> None:
             raise BalanceError(f"{spec!r} needs a person at the terminal; balance plays computer agents")
 
 
+@functools.cache
 def measures_of(game_id: str) -> Measures:
     """The game's declared measures (its ``balance`` hook), or the generic ones alone."""
     target = game_info(game_id).hooks.balance
@@ -259,8 +265,7 @@ def _write(rows: list[tuple[Any, ...]], columns: dict[str, str], path: Path) -> 
     """Rows as a Parquet file, written whole or not at all (a temporary file renamed)."""
     connection = duckdb.connect()
     try:
-        spec = ", ".join(f"{name} {kind}" for name, kind in columns.items())
-        connection.execute(f"CREATE TABLE t ({spec})")
+        _create(connection, "t", columns)
         with tempfile.NamedTemporaryFile("w", suffix=".jsonl", dir=path.parent, delete=False) as handle:
             names = list(columns)
             for row in rows:
