@@ -54,6 +54,19 @@ export function pointable(element, kind, label, then) {
   return element;
 }
 
+/**
+ * Put the game's drawing of `view` into `container`; should the drawing fail, the observation's
+ * text stands in, so that the page stays playable (the error goes to the console).
+ */
+export function drawInto(container, drawing, view, ui) {
+  try {
+    container.replaceChildren(drawing.draw(view, ui));
+  } catch (error) {
+    console.error(error);
+    container.replaceChildren(html("pre", { text: view.text }));
+  }
+}
+
 let openMenu = null;
 
 /** Close the menu of actions, if one is open. */

@@ -6,7 +6,7 @@
 // Hot seat (?hotseat=1, every seat's token after '#', comma separated): the page shows one seat at a
 // time. When another seat is to act in a game with secrets, the page is loaded afresh with a
 // pass-the-device screen, so nothing of the previous player's view stays in the DOM or in memory.
-import { closeMenu, html } from "/web/board.js";
+import { closeMenu, drawInto, html } from "/web/board.js";
 
 const gameId = location.pathname.split("/").filter(Boolean).pop();
 const query = new URLSearchParams(location.search);
@@ -85,12 +85,7 @@ async function draw(view) {
     previous, result: view.result, seats: view.seats, replay: false,
   };
   closeMenu();
-  try {
-    board.replaceChildren(drawing.draw(context, { act }));
-  } catch (error) {
-    console.error(error);
-    board.replaceChildren(html("pre", { text: view.text }));
-  }
+  drawInto(board, drawing, context, { act });
   previous = view.observation;
 }
 

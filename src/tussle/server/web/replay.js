@@ -1,6 +1,6 @@
 // The replay page: a finished game (/replay/<game>) or an uploaded record (/replay), drawn step by step
 // with the game's own drawing, forward and back with the buttons, the move list or the arrow keys.
-import { html } from "/web/board.js";
+import { drawInto, html } from "/web/board.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
 const gameId = parts.length > 1 ? parts[parts.length - 1] : null;
@@ -27,12 +27,7 @@ function show() {
     previous: at > 0 ? data.steps[at - 1].observation : null, result: at === data.steps.length - 1 ? data.result : null,
     seats: [], replay: true,
   };
-  try {
-    $("board").replaceChildren(drawing.draw(view, { act() {} }));
-  } catch (error) {
-    console.error(error);
-    $("board").replaceChildren(html("pre", { text: step.text }));
-  }
+  drawInto($("board"), drawing, view, { act() {} });
   for (const item of $("moves").children) item.classList.toggle("current", Number(item.dataset.step) === at);
 }
 
