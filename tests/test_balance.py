@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Iterable, Iterator
@@ -33,6 +34,7 @@ from tussle.balance.play import BalanceError, make_plan, measures_of, open_data,
 from tussle.balance.report import build
 from tussle.cli import cli
 from tussle.record import Record
+from tussle.search.policy import GamePolicy
 
 
 class CoinMeasures(Measures):
@@ -133,6 +135,24 @@ class CoinState(State):
 
     def render(self) -> str:
         return f"said {self.said}, coin {self.coin}"
+
+
+class CoinPolicy(GamePolicy):
+    """Seat 0 looks ahead once it has said "go", seat 1 once it has: the lead changes once."""
+
+    def evaluate(self, state: State) -> list[float]:
+        said = state.observation(0)["said"]
+        return [0.0, 0.0] if said == 0 else [0.5, -0.5] if said == 1 else [-0.5, 0.5]
+
+
+class LeadCoin(Coin):
+    """The coin game with an evaluation, for the lead measures."""
+
+    info = dataclasses.replace(
+        Coin.info,
+        id="lead-coin",
+        hooks=dataclasses.replace(Coin.info.hooks, search="test_balance:CoinPolicy"),
+    )
 
 
 @contextmanager
@@ -291,3 +311,20 @@ def test_two_varied_options_give_every_combination_and_a_matrix_of_the_first_sea
     assert abs(cells["80", "0"] - 0.8) < 0.1 and abs(cells["80", "50"] - 0.65) < 0.1
     assert abs(cells["20", "0"] - 0.2) < 0.1 and abs(cells["20", "50"] - 0.35) < 0.1
     assert (tmp_path / "two" / "plots" / f"{matrix['key']}.svg").exists()
+
+
+def test_lead_changes_and_the_point_a_game_was_decided_follow_the_evaluation(tmp_path: Path) -> None:
+    # After seat 0's "go" seat 0 leads, after seat 1's seat 1: one lead change in every game.
+    # Seat 1's wins were decided at its "go", half way (1/2); seat 0's only by the coin (1).
+    registry._GAMES["lead-coin"] = "test_balance:LeadCoin"
+    try:
+        plan = make_plan("lead-coin", [["random", "random"]], 400, seed=3, options={"heads": 70})
+        connection = open_data(run(plan, tmp_path / "lead", jobs=1))
+        report = build(plan, connection, measures_of("lead-coin"), tmp_path / "lead")
+        heads = connection.execute("SELECT count(*) FROM games WHERE seat = 0 AND won").fetchall()[0][0]
+        connection.close()
+    finally:
+        del registry._GAMES["lead-coin"]
+    assert measure(report, "lead changes")[1:] == [1.0, 1.0, 1.0]
+    decided = measure(report, "decided at")[1]
+    assert decided == pytest.approx((heads * 1.0 + (400 - heads) * 0.5) / 400, abs=1e-4)
