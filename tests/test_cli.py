@@ -131,7 +131,8 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     folder = tmp_path_factory.mktemp("records")
     result = run("match", "robo-pigs", "random", "random", "-n", "4", "--seed", "5", "--record", str(folder))
     assert result.exit_code == 0, result.stderr
-    return sorted(folder.glob("*.json"))
+    assert (folder / ".tussle-run.json").is_file()  # names the match, for a restart to go on from
+    return sorted(folder.glob("robo-pigs-*.json"))
 
 
 # --- version, help, games, info ---------------------------------------------

@@ -486,6 +486,7 @@ def test_a_ladder_saves_every_game_played_and_each_replays(tmp_path: Path) -> No
     )
     # The two reused games of random-q are not played, so not saved.
     assert sorted(p.name for p in where.iterdir()) == [
+        ".tussle-run.json",
         "q-vs-a_b-game01.json",
         "q-vs-a_b-game02.json",
         "random-vs-a_b-game01.json",
@@ -515,6 +516,7 @@ def test_ladder_record_on_the_command_line(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.stderr
     assert sorted(p.name for p in where.iterdir()) == [
+        ".tussle-run.json",
         "random-vs-rule-game01.json",
         "random-vs-rule-game02.json",
     ]

@@ -105,6 +105,21 @@ def parse_json(text: str, error: type[TussleError] = TussleError) -> Any:
         raise error(f"not valid JSON: {exc}") from None
 
 
+def write_text(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all, or raise a one-line :class:`TussleError`.
+
+    The text goes to a file beside it that is then renamed, so a run stopped while
+    writing never leaves half a file where a whole one is expected.
+    """
+    target = Path(path)
+    partial = target.with_name(target.name + ".partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, target)
+    except OSError as exc:
+        raise TussleError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
 def read_text(path: str | Path, error: type[TussleError] = TussleError, limit: int = MAX_FILE_BYTES) -> str:
     """The UTF-8 text of the regular file at ``path``, or a one-line ``error`` naming it.
 

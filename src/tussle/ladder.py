@@ -29,8 +29,7 @@ import math
 import random
 import re
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +37,9 @@ from tussle import __version__
 from tussle.agents import make_agent
 from tussle.agents.base import Agent, PlayerView
 from tussle.agents.levels import LEVEL_NAMES, level_spec
-from tussle.errors import AgentError, TussleError, parse_json, read_text
+from tussle.errors import AgentError, TussleError, parse_json, read_text, write_text
+from tussle.parallel import DEFAULT_CHUNK, Cluster, chunked, claim_folder, run_chunks
+from tussle.record import Record
 from tussle.registry import game_info, load_game, simulation_options
 from tussle.runner import play_game
 
@@ -334,6 +335,7 @@ class Ladder:
     pairs: tuple[PairResult, ...]
     fit: Fit
     openings: int = 0  # random moves of each player at the start of every game
+    resumed: int = field(default=0, compare=False)  # games taken from a stopped run's records
 
     def score_table(self) -> tuple[list[list[float]], list[list[float]]]:
         """``(score, games)`` as square tables by agent index."""
@@ -428,7 +430,7 @@ class _Job:
     index: int  # the game's number within the pair
     seed: int
     openings: int
-    record_dir: str | None = None
+    records: bool = False  # send the game's record back to be saved
 
 
 @dataclass(frozen=True)
@@ -460,7 +462,7 @@ class _Opening(Agent):
         return self.inner.act(view)
 
 
-def _play(job: _Job) -> _Outcome:
+def _play(job: _Job) -> tuple[_Outcome, Record]:
     """Play one game of a pair."""
     game = load_game(job.game_id, players=2, **dict(job.options))
     # Even games put a in the first seat, odd ones b: every pair plays both ways round.
@@ -479,17 +481,45 @@ def _play(job: _Job) -> _Outcome:
     state, record = play_game(game, agents, seed=_seed(*key, deal, 0))
     result = state.result()
     assert result is not None
+    return _outcome(job, result.ranking, record.events), record
+
+
+def _outcome(job: _Job, ranking: Sequence[int], events: list[tuple[int, str]]) -> _Outcome:
     a_seat = 0 if job.index % 2 == 0 else 1
-    mine, theirs = result.ranking[a_seat], result.ranking[1 - a_seat]
+    mine, theirs = ranking[a_seat], ranking[1 - a_seat]
     points = 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
-    digest = hashlib.sha256(json.dumps([a_seat, record.events]).encode()).hexdigest()[:16]
-    if job.record_dir is not None:
-        path = Path(job.record_dir) / record_name(job.entries[0][0], job.entries[1][0], job.index)
-        try:
-            record.save(path)
-        except OSError as exc:
-            raise TussleError(f"cannot save the record {path}: {exc.strerror}") from None
-    return _Outcome(job.pair, job.index, points, len(record.events), digest)
+    digest = hashlib.sha256(json.dumps([a_seat, events]).encode()).hexdigest()[:16]
+    return _Outcome(job.pair, job.index, points, len(events), digest)
+
+
+def _play_chunk(jobs: list[_Job]) -> list[tuple[_Outcome, str | None]]:
+    """Play a chunk of games: each one's outcome and, if asked, its record as text."""
+    played = []
+    for job in jobs:
+        outcome, record = _play(job)
+        played.append((outcome, record.dumps() if job.records else None))
+    return played
+
+
+def _stored(job: _Job, path: Path, players: list[str], options: Any) -> _Outcome | None:
+    """A game's outcome from its record already saved at ``path``, if it is this game's."""
+    if not path.is_file():
+        return None
+    try:
+        record = Record.load(path)
+        if (
+            record.game != job.game_id
+            or record.options != options
+            or record.players != players
+            or record.result is None
+        ):
+            return None
+        ranking = [int(p) for p in record.result["ranking"]]
+        if len(ranking) != 2:
+            return None
+    except (TussleError, KeyError, TypeError, ValueError):
+        return None  # not this game after all: played again
+    return _outcome(job, ranking, record.events)
 
 
 def record_name(a: str, b: str, index: int) -> str:
@@ -575,6 +605,8 @@ def run_ladder(
     on_game: ProgressHook | None = None,
     reuse: dict[tuple[str, str], tuple[str, float]] | None = None,
     record_dir: str | None = None,
+    cluster: Cluster | None = None,
+    chunk: int = DEFAULT_CHUNK,
 ) -> Ladder:
     """Play a round robin of ``n`` games per pair and fit the ratings.
 
@@ -587,7 +619,11 @@ def run_ladder(
     would otherwise play the same two games over and over. ``reuse`` (from
     :func:`reusable_games`) gives pairs' games already played, which are
     counted, not played again. With ``record_dir`` every game played (not
-    those reused) is saved there as a record, named by :func:`record_name`.
+    those reused) is saved there as a record, named by :func:`record_name`,
+    as it comes back; a ladder stopped and started again with the same
+    settings and folder takes the games saved there instead of playing them
+    again. Games are played in chunks of ``chunk`` on ``jobs`` processes or
+    on a Ray ``cluster`` (:mod:`tussle.parallel`).
     """
     if openings < 0:
         raise TussleError(f"the random opening cannot be {openings} moves long")
@@ -603,11 +639,14 @@ def run_ladder(
     earlier = [(reuse or {}).get((names[a], names[b]), ("", 0.0)) for a, b in pair_list]
     kept = [points[:n] for points, _ in earlier]
     job_list = [
-        _Job(game_id, frozen, p, (entries[a], entries[b]), g, seed, openings, record_dir)
+        _Job(game_id, frozen, p, (entries[a], entries[b]), g, seed, openings, record_dir is not None)
         for p, (a, b) in enumerate(pair_list)
         for g in range(len(kept[p]), n)
     ]
+    outcomes: dict[tuple[int, int], _Outcome] = {}
+    paths: dict[tuple[int, int], Path] = {}
     if record_dir is not None:
+        folder = Path(record_dir)
         first: dict[str, str] = {}  # a name's file-safe form -> the first name that has it
         for name in names:
             other = first.setdefault(_file_safe(name), name)
@@ -615,27 +654,30 @@ def run_ladder(
                 raise TussleError(
                     f"agent names {other!r} and {name!r} make the same record file names; rename one"
                 )
-        try:
-            Path(record_dir).mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise TussleError(f"cannot make the record directory {record_dir}: {exc.strerror}") from None
-    outcomes: dict[tuple[int, int], _Outcome] = {}
-
-    def collect(result: _Outcome) -> None:
-        outcomes[result.pair, result.index] = result
+        used = json.loads(json.dumps(game.non_default_options()))
+        identity = {"command": "ladder", "game": game_id, "options": used, "seed": seed, "openings": openings}
+        resume = claim_folder(folder, identity, "record directory")
+        shown = [make_agent(spec, game, 0, seed=0).spec for spec in specs]  # as records name them
+        for job in job_list:
+            a, b = pair_list[job.pair]
+            paths[job.pair, job.index] = path = folder / record_name(names[a], names[b], job.index)
+            players = [shown[a], shown[b]] if job.index % 2 == 0 else [shown[b], shown[a]]
+            stored = _stored(job, path, players, used) if resume else None
+            if stored is not None:
+                outcomes[job.pair, job.index] = stored
+    resumed = len(outcomes)
+    todo = [job for job in job_list if (job.pair, job.index) not in outcomes]
+    for _ in range(resumed):
         if on_game:
             on_game(len(outcomes), len(job_list))
-
-    if jobs <= 1:
-        for job in job_list:
-            collect(_play(job))
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            pending: set[Future[_Outcome]] = {pool.submit(_play, j) for j in job_list}
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    collect(future.result())
+    for _, played in run_chunks(_play_chunk, chunked(todo, chunk), jobs=jobs, cluster=cluster):
+        for result, text in played:
+            if text is not None:
+                path = paths[result.pair, result.index]
+                write_text(path, text + "\n")
+            outcomes[result.pair, result.index] = result
+            if on_game:
+                on_game(len(outcomes), len(job_list))
     pairs = []
     for p, (a, b) in enumerate(pair_list):
         results = [outcomes[p, g] for g in range(len(kept[p]), n)]
@@ -657,7 +699,16 @@ def run_ladder(
     anchor = specs.index(ANCHOR) if ANCHOR in specs else 0
     fit = fit_ratings(*score_tables(len(specs), pairs), anchor=anchor)
     return Ladder(
-        game_id, dict(game.non_default_options()), names, specs, n, seed, tuple(pairs), fit, openings
+        game_id,
+        dict(game.non_default_options()),
+        names,
+        specs,
+        n,
+        seed,
+        tuple(pairs),
+        fit,
+        openings,
+        resumed,
     )
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tussle.errors import RecordError, TussleError, parse_json, read_text, shorten
+from tussle.errors import RecordError, TussleError, parse_json, read_text, shorten, write_text
 from tussle.game import CHANCE, JSON, Game, State, check_position
 from tussle.registry import game_class
 
@@ -72,7 +72,8 @@ class Record:
         return json.dumps(self.to_json(), indent=1)
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(self.dumps() + "\n", encoding="utf-8")
+        """Write the record to ``path`` whole or not at all: a stopped run never leaves half a file."""
+        write_text(path, self.dumps() + "\n")
 
     # --- reading ------------------------------------------------------------
 

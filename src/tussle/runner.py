@@ -8,17 +8,18 @@ agent can react to another's submission.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from tussle.agents import make_agent
 from tussle.agents.base import Agent, PlayerView
-from tussle.errors import TussleError
-from tussle.game import CHANCE, Game, State
+from tussle.errors import TussleError, write_text
+from tussle.game import CHANCE, Game, Result, State
+from tussle.parallel import DEFAULT_CHUNK, Cluster, chunked, claim_folder, run_chunks
 from tussle.record import Record
 from tussle.registry import load_game, simulation_options
 
@@ -91,6 +92,7 @@ class GameSummary:
     returns: tuple[float, ...]  # by agent index
     length: int
     record_path: str | None
+    stored_before: bool = False  # taken from a record an earlier, stopped run saved
 
 
 @dataclass
@@ -138,17 +140,6 @@ class MatchSummary:
         }
 
 
-@dataclass(frozen=True)
-class _Job:
-    game_id: str
-    players: int
-    options: dict[str, Any]
-    specs: tuple[str, ...]
-    seed: int
-    index: int
-    record_dir: str | None
-
-
 def _game_seed(seed: int, index: int, part: int) -> int:
     # Derived per game so that a game's outcome does not depend on which
     # process plays it or in what order: --jobs gives the same results.
@@ -171,22 +162,79 @@ def play_indexed(
     return seats, state, record
 
 
-def _play_job(job: _Job) -> GameSummary:
-    game = load_game(job.game_id, players=job.players, **job.options)
-    k = len(job.specs)
-    seats, state, record = play_indexed(game, job.specs, job.seed, job.index)
-    result = state.result()
-    assert result is not None
-    ranking = [0] * k
-    returns = [0.0] * k
-    for s in range(k):
-        ranking[seats[s]] = result.ranking[s]
-        returns[seats[s]] = result.returns[s]
-    path = None
-    if job.record_dir is not None:
-        path = str(Path(job.record_dir) / f"{job.game_id}-{job.index:05d}.json")
-        record.save(path)
-    return GameSummary(job.index, seats, tuple(ranking), tuple(returns), len(record.events), path)
+@dataclass(frozen=True)
+class _Chunk:
+    """Consecutive games of a match, as handed to a worker."""
+
+    game_id: str
+    players: int
+    options: dict[str, Any]
+    specs: tuple[str, ...]
+    seed: int
+    indices: tuple[int, ...]
+    records: bool  # send each game's record back to be saved
+
+
+def _summary(
+    index: int, seats: tuple[int, ...], result: Result, length: int, path: str | None
+) -> GameSummary:
+    """A game's summary by agent (not seat) from its result by seat."""
+    ranking = [0] * len(seats)
+    returns = [0.0] * len(seats)
+    for s, agent in enumerate(seats):
+        ranking[agent] = result.ranking[s]
+        returns[agent] = result.returns[s]
+    return GameSummary(index, seats, tuple(ranking), tuple(returns), length, path)
+
+
+def _play_chunk(chunk: _Chunk) -> list[tuple[GameSummary, str | None]]:
+    """Play a chunk's games: each one's summary and, if asked, its record as text."""
+    game = load_game(chunk.game_id, players=chunk.players, **chunk.options)
+    played = []
+    for index in chunk.indices:
+        seats, state, record = play_indexed(game, chunk.specs, chunk.seed, index)
+        result = state.result()
+        assert result is not None
+        summary = _summary(index, seats, result, len(record.events), None)
+        played.append((summary, record.dumps() if chunk.records else None))
+    return played
+
+
+def record_path(record_dir: str | Path, game_id: str, index: int) -> Path:
+    """Where :func:`run_match` saves game ``index``'s record.
+
+    >>> record_path("games", "fite", 7).as_posix()
+    'games/fite-00007.json'
+    """
+    return Path(record_dir) / f"{game_id}-{index:05d}.json"
+
+
+def _stored(
+    game_id: str, names: Sequence[str], record_dir: str, index: int, used: dict[str, Any]
+) -> GameSummary | None:
+    """Game ``index``'s summary from its record already in ``record_dir``, if there is a sound one."""
+    path = record_path(record_dir, game_id, index)
+    if not path.is_file():
+        return None
+    k = len(names)
+    seats = tuple((s + index) % k for s in range(k))
+    try:
+        record = Record.load(path)
+        if (
+            record.game != game_id
+            or record.options != used
+            or record.players != [names[a] for a in seats]
+            or record.result is None
+        ):
+            return None
+        result = Result(
+            tuple(float(r) for r in record.result["returns"]),
+            tuple(int(p) for p in record.result["ranking"]),
+            str(record.result.get("reason", "")),
+        )
+    except (TussleError, KeyError, TypeError, ValueError):
+        return None  # not a game of this match after all: played again
+    return _summary(index, seats, result, len(record.events), str(path))
 
 
 def run_match(
@@ -198,23 +246,48 @@ def run_match(
     jobs: int = 1,
     options: dict[str, Any] | None = None,
     record_dir: str | None = None,
+    cluster: Cluster | None = None,
+    chunk: int = DEFAULT_CHUNK,
 ) -> Iterator[GameSummary]:
     """Play ``n`` games, seats rotating, and yield each game's summary in order.
 
-    Results depend only on ``seed``, not on ``jobs``.
+    Games are played in chunks of ``chunk``, on ``jobs`` processes or on a Ray
+    ``cluster`` (:mod:`tussle.parallel`); the results depend only on ``seed``.
+    With ``record_dir`` every game's record is saved there as it comes back, and
+    a match started again with the same settings and folder takes the games
+    already there (their summaries say ``stored_before``) instead of playing them again.
+
+    >>> [g.ranking for g in run_match("fite", ["random", "random"], 2, seed=1)]
+    [(1, 2), (2, 1)]
     """
     # Every simulated game must end: take the game's simulation defaults
     # (a ply limit, say) for the options not given.
     options = simulation_options(game_id, options)
     game = load_game(game_id, players=len(specs), **options)
-    for s, spec in enumerate(specs):  # fail early, in this process, on a bad spec
-        make_agent(spec, game, s, seed=0)
+    # Fail early, in this process, on a bad spec; the names are those records give the agents.
+    names = [make_agent(spec, game, s, seed=0).spec for s, spec in enumerate(specs)]
+    ready: dict[int, GameSummary] = {}
     if record_dir is not None:
-        Path(record_dir).mkdir(parents=True, exist_ok=True)
-    job_list = [_Job(game_id, len(specs), options, tuple(specs), seed, i, record_dir) for i in range(n)]
-    if jobs <= 1 or n <= 1:
-        for job in job_list:
-            yield _play_job(job)
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(_play_job, job_list, chunksize=max(1, min(16, n // (jobs * 8) or 1)))
+        used = dict(game.non_default_options())
+        identity = {"command": "match", "game": game_id, "options": used, "agents": list(specs), "seed": seed}
+        if claim_folder(Path(record_dir), identity, "record directory"):
+            for index in range(n):
+                stored = _stored(game_id, names, record_dir, index, json.loads(json.dumps(used)))
+                if stored is not None:
+                    ready[index] = replace(stored, stored_before=True)
+    missing = [i for i in range(n) if i not in ready]
+    chunks = [
+        _Chunk(game_id, len(specs), options, tuple(specs), seed, tuple(part), record_dir is not None)
+        for part in chunked(missing, chunk)
+    ]
+    upto = 0
+    for _, played in run_chunks(_play_chunk, chunks, jobs=jobs, cluster=cluster):
+        for summary, text in played:
+            if record_dir is not None and text is not None:
+                path = record_path(record_dir, game_id, summary.index)
+                write_text(path, text + "\n")
+                summary = replace(summary, record_path=str(path))
+            ready[summary.index] = summary
+        while upto in ready:  # in order, whatever order the chunks came back in
+            yield ready.pop(upto)
+            upto += 1

@@ -17,7 +17,6 @@ import math
 import os
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ import duckdb
 from tussle.balance.measures import Measures
 from tussle.errors import TussleError
 from tussle.game import Game, State
+from tussle.parallel import Cluster, run_chunks
 from tussle.record import Record
 from tussle.registry import game_info, load_game, simulation_options
 from tussle.runner import play_indexed
@@ -286,15 +286,29 @@ def _write(rows: list[tuple[Any, ...]], columns: dict[str, str], path: Path) -> 
         connection.close()
 
 
+def _play_chunk(chunk: list[_Job]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """A chunk's games: the rows of ``games`` and of ``events`` of all of them."""
+    games: list[tuple[Any, ...]] = []
+    events: list[tuple[Any, ...]] = []
+    for job in chunk:
+        game_rows, event_rows = _play(job)
+        games.extend(game_rows)
+        events.extend(event_rows)
+    return games, events
+
+
 def run(
     plan: Plan,
     out: Path,
     jobs: int,
     advance: Callable[[], None] | None = None,
+    cluster: Cluster | None = None,
 ) -> Path:
     """Play what ``plan`` still lacks in ``out``; return the folder of its data.
 
     ``out`` holds ``plan.json`` and ``data/``; a folder holding another plan is refused.
+    Each chunk of :data:`CHUNK` games is a task on one of ``jobs`` processes or on a
+    Ray ``cluster``, and its two files are written as soon as it comes back.
     """
     data = out / "data"
     data.mkdir(parents=True, exist_ok=True)
@@ -338,22 +352,14 @@ def run(
                 for k in range(start, start + count)
             ]
             todo.append((games_path, events_path, chunk))
-    pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
-    try:
-        for games_path, events_path, chunk in todo:
-            games: list[tuple[Any, ...]] = []
-            events: list[tuple[Any, ...]] = []
-            played = pool.map(_play, chunk) if pool else map(_play, chunk)
-            for game_rows, event_rows in played:
-                games.extend(game_rows)
-                events.extend(event_rows)
-                if advance:
-                    advance()
-            _write(events, EVENT_COLUMNS, events_path)
-            _write(games, GAME_COLUMNS, games_path)  # last: a chunk counts as done once both exist
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+    chunks = [chunk for _, _, chunk in todo]
+    for k, (games, events) in run_chunks(_play_chunk, chunks, jobs=jobs, cluster=cluster):
+        games_path, events_path, chunk = todo[k]
+        _write(events, EVENT_COLUMNS, events_path)
+        _write(games, GAME_COLUMNS, games_path)  # last: a chunk counts as done once both exist
+        for _ in chunk:
+            if advance:
+                advance()
     return data
 
 

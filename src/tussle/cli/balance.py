@@ -10,7 +10,14 @@ import click
 
 from tussle.balance.play import BalanceError, make_plan, measures_of, open_data, run, total_games
 from tussle.balance.report import build
-from tussle.cli.common import game_options_option, games_option, progress, split_players, stdout_console
+from tussle.cli.common import (
+    cluster_of,
+    game_options_option,
+    games_option,
+    progress,
+    split_players,
+    stdout_console,
+)
 from tussle.registry import game_info
 
 
@@ -26,6 +33,13 @@ from tussle.registry import game_info
     default=max(1, os.cpu_count() or 1),
     show_default="all cores",
     help="Processes to use; the figures are the same for any number.",
+)
+@click.option(
+    "--cluster",
+    metavar="ray[:ADDRESS]",
+    default=None,
+    help="Play on Ray: 'ray' starts a local Ray (of --jobs CPUs if given), 'ray:ADDRESS' joins "
+    "a running cluster. Each task is a chunk of 100 games. Needs tussle[cluster]; see docs/cluster.md.",
 )
 @click.option(
     "--vary",
@@ -57,6 +71,7 @@ def balance(
     n: int,
     seed: int,
     jobs: int,
+    cluster: str | None,
     vary: tuple[str, ...],
     also: tuple[str, ...],
     out: str | None,
@@ -76,7 +91,9 @@ def balance(
       tussle balance robo-pigs -n 1000 --vary repair_at=start,end
       tussle balance fight rule rule --also hard,hard -n 500
       tussle balance fite fite:solved fite:solved --vary power_a=none,swift --vary power_b=none,swift
+      tussle balance fight -n 100000 --cluster ray:auto
     """
+    on = cluster_of(cluster, jobs)
     info = game_info(game)
     first = list(agents) or ["rule"] * info.min_players
     pairings = [first] + [split_players(text) for text in also]
@@ -92,7 +109,7 @@ def balance(
     folder = Path(out or f"balance-{game}")
     label = f"{game}: {len(plan.slices)} x {n:,} games"
     with progress(total_games(plan), label) as advance:
-        data = run(plan, folder, jobs, advance)
+        data = run(plan, folder, jobs, advance, cluster=on)
     connection = open_data(data)
     try:
         report = build(plan, connection, measures_of(game), folder)

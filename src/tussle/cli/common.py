@@ -146,6 +146,44 @@ jobs_option = click.option(
 )
 
 
+def cluster_options(command: Callable[..., T]) -> Callable[..., T]:
+    """``--cluster ray[:ADDRESS]`` and ``--chunk N``; the command gets ``cluster`` (text) and ``chunk``.
+
+    :func:`cluster_of` turns the text into a :class:`~tussle.parallel.Cluster`.
+    """
+    from tussle.parallel import DEFAULT_CHUNK
+
+    command = click.option(
+        "--chunk",
+        type=click.IntRange(min=1),
+        metavar="N",
+        default=DEFAULT_CHUNK,
+        show_default=True,
+        help="Games per task handed to a process or a Ray worker; the results are the same for any.",
+    )(command)
+    return click.option(
+        "--cluster",
+        metavar="ray[:ADDRESS]",
+        default=None,
+        help="Play on Ray: 'ray' starts a local Ray (of --jobs CPUs if given), 'ray:ADDRESS' joins "
+        "a running cluster (ray:auto, ray:HOST:6379, ray://HOST:10001). Needs tussle[cluster]; "
+        "see docs/cluster.md.",
+    )(command)
+
+
+def cluster_of(text: str | None, jobs: int) -> Any:
+    """The :class:`~tussle.parallel.Cluster` that ``--cluster`` names, or None without it.
+
+    ``--jobs``, when typed, sets a local Ray's CPUs; with an address it is an error.
+    """
+    if text is None:
+        return None
+    from tussle.parallel import Cluster
+
+    typed = click.get_current_context().get_parameter_source("jobs") == click.core.ParameterSource.COMMANDLINE
+    return Cluster.parse(text, cpus=jobs if typed else None)
+
+
 def games_option(default: int, help_text: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
     """``-n``/``--games N`` with its own default and help; the command gets ``n``."""
     return click.option(

@@ -9,10 +9,13 @@ from rich.table import Table
 from rich.text import Text
 
 from tussle.cli.common import (
+    cluster_of,
+    cluster_options,
     game_options_option,
     games_option,
     jobs_option,
     progress,
+    stderr_console,
     stdout_console,
     text_cells,
     value_text,
@@ -33,6 +36,7 @@ from tussle.cli.common import (
     help="Each player's first K moves are random, each opening played from both seats.",
 )
 @jobs_option
+@cluster_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with everything instead.")
 @click.option(
     "--reuse",
@@ -46,7 +50,8 @@ from tussle.cli.common import (
     metavar="DIR",
     type=click.Path(file_okay=False),
     default=None,
-    help="Save the record of every game played into DIR (made if missing).",
+    help="Save the record of every game played into DIR (made if missing). A ladder stopped in the "
+    "middle and started again with the same settings and DIR takes the games saved there.",
 )
 @game_options_option
 def ladder(
@@ -57,6 +62,8 @@ def ladder(
     seed: int,
     openings: int,
     jobs: int,
+    cluster: str | None,
+    chunk: int,
     as_json: bool,
     reuse: str | None,
     record_dir: str | None,
@@ -69,7 +76,8 @@ def ladder(
     ratings are on the Elo scale (200 more is about 76% expected), random
     rated 0 when it plays (else the first agent), with 95% intervals. The
     table says by how much each agent is above the next, with the interval
-    of that difference. The same --seed gives the same ladder whatever --jobs.
+    of that difference. The same --seed gives the same ladder whatever --jobs,
+    --chunk or --cluster (Ray: docs/cluster.md).
     Agents that never vary replay the same games; --openings K starts every
     game with K random moves a player to vary them. With --reuse FILE (a
     ladder's --json output, same seed, options and openings) the games a pair
@@ -85,9 +93,11 @@ def ladder(
       tussle ladder tank-chess random rule -n 10 --json
       tussle ladder fite random rule -n 40 --reuse fite20.json --json
       tussle ladder fightopia rule medium -n 4 --openings 3 --record games/
+      tussle ladder fite random rule easy -n 1000 --cluster ray:auto
     """
     from tussle.ladder import check_ladder, interval_text, read_ladder, reusable_games, run_ladder
 
+    on = cluster_of(cluster, jobs)
     check_ladder(game, agents, n, dict(options))
     kept: dict[tuple[str, str], tuple[str, float]] = {}
     if reuse is not None:
@@ -107,6 +117,12 @@ def ladder(
             on_game=lambda done, total: advance(),
             reuse=kept,
             record_dir=record_dir,
+            cluster=on,
+            chunk=chunk,
+        )
+    if result.resumed:
+        stderr_console().print(
+            f"{result.resumed} games were already in {record_dir} and were not played again", markup=False
         )
     if as_json:
         click.echo(json.dumps(result.to_json()))

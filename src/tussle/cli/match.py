@@ -10,11 +10,14 @@ from rich.text import Text
 
 from tussle.agents import make_agent
 from tussle.cli.common import (
+    cluster_of,
+    cluster_options,
     game_options_option,
     games_option,
     jobs_option,
     load_with_options,
     progress,
+    stderr_console,
     stdout_console,
     text_cells,
     value_text,
@@ -30,11 +33,13 @@ from tussle.runner import GameSummary, MatchSummary, run_match
 @games_option(100, "Games to play.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the whole match.")
 @jobs_option
+@cluster_options
 @click.option(
     "--record",
     "record_dir",
     type=click.Path(file_okay=False),
-    help="Save every game's record into this directory.",
+    help="Save every game's record into this directory. A match stopped in the middle and started "
+    "again with the same settings and directory takes the games already saved there.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON summary object instead of a table.")
 @game_options_option
@@ -45,6 +50,8 @@ def match(
     n: int,
     seed: int,
     jobs: int,
+    cluster: str | None,
+    chunk: int,
     record_dir: str | None,
     as_json: bool,
     options: dict[str, str],
@@ -55,14 +62,16 @@ def match(
     plays every seat (use an N that is a multiple of the number of agents).
     An agent spec is a name with optional parameters: random, rule,
     name:key=value,key=value. The same --seed gives the same results
-    whatever --jobs.
+    whatever --jobs, --chunk or --cluster.
 
     \b
     Examples:
       tussle match robo-pigs rule random -n 200
       tussle match robo-pigs random random -n 200 --seed 1 --json
       tussle match robo-pigs rule random -n 1000 --jobs 4 --record games/
+      tussle match fite random random -n 20000 --cluster ray --json
     """
+    on = cluster_of(cluster, jobs)
     # The summary names the options the games really use, simulation defaults included.
     the_game = load_with_options(game, len(agents), simulation_options(game, options))
     for seat, spec in enumerate(agents):
@@ -70,13 +79,28 @@ def match(
             raise AgentError(f"{spec!r} needs a person at the terminal; use tussle play for that, not match")
     summary = MatchSummary(game, list(agents), dict(the_game.non_default_options()))
     shared_first = [0] * len(agents)
+    stored = 0
     with progress(n, f"{game}: {' vs '.join(agents)}") as advance:
         for played in run_match(
-            game, agents, n, seed=seed, jobs=jobs, options=options, record_dir=record_dir
+            game,
+            agents,
+            n,
+            seed=seed,
+            jobs=jobs,
+            options=options,
+            record_dir=record_dir,
+            cluster=on,
+            chunk=chunk,
         ):
             summary.add(played)
             _count_shared_firsts(played, shared_first)
+            stored += played.stored_before
             advance()
+    if stored:
+        stderr_console().print(
+            f"{stored} of the {n} games were already in {record_dir} and were not played again",
+            markup=False,
+        )
     if as_json:
         click.echo(json.dumps(summary.to_json()))
         return

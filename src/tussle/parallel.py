@@ -1,0 +1,320 @@
+"""Independent pieces of work ("chunks") run in this process, on this machine's cores, or on Ray.
+
+``tussle match``, ``ladder`` and ``balance`` cut their games into chunks of
+consecutive games and hand them to :func:`run_chunks`, which yields each chunk's
+result as it comes back. A game's outcome depends only on its seed and number,
+never on where it ran, so every way of running gives the same results; the
+callers put the results back in order where order matters.
+
+Three ways to run:
+
+- ``jobs=1``: one chunk after another in this process;
+- ``jobs=N``: a pool of N processes on this machine;
+- ``cluster=Cluster(...)``: Ray tasks, on a local Ray started for the run or on an
+  existing cluster (docs/cluster.md).
+
+Off this process, at most :attr:`Cluster.in_flight` chunks (twice the CPUs by
+default) are submitted at a time and finished ones are drained as they arrive
+(``ray.wait``), so neither the object store nor the driver's memory fills up on
+a long run. A worker process that dies mid-chunk has its chunk played again, up
+to :data:`RETRIES` times.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from tussle import __version__
+from tussle.errors import TussleError
+
+C = TypeVar("C")
+R = TypeVar("R")
+
+#: Games in a chunk unless told otherwise: long enough (about a tenth of a second
+#: for the quickest games) that a task's overhead of a millisecond or two is lost in it.
+DEFAULT_CHUNK = 100
+
+#: How many times a chunk is tried again after the process playing it died.
+RETRIES = 3
+
+INSTALL_HINT = "pip install 'tussle[cluster]'"
+
+
+class ClusterError(TussleError):
+    """A cluster that cannot be used: Ray missing, unreachable, or running another tussle."""
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """Where Ray tasks run: an existing cluster's ``address``, or a local Ray (``address`` None).
+
+    ``cpus`` sets a local Ray's CPUs (all of this machine's by default); ``runtime_env``
+    is handed to ``ray.init`` to ship code and packages to the workers; ``in_flight``
+    bounds the chunks submitted at once (twice the cluster's CPUs by default).
+
+    >>> Cluster.parse("ray")
+    Cluster(address=None, cpus=None, runtime_env=None, in_flight=None)
+    >>> Cluster.parse("ray:10.0.0.5:6379").address
+    '10.0.0.5:6379'
+    >>> Cluster.parse("ray:ray://head:10001").describe()
+    'the Ray cluster at ray://head:10001'
+    >>> Cluster.parse("ray", cpus=2).describe()
+    'a local Ray with 2 CPUs'
+    """
+
+    address: str | None = None
+    cpus: int | None = None
+    runtime_env: Mapping[str, Any] | None = None
+    in_flight: int | None = None
+
+    @classmethod
+    def parse(cls, text: str, *, cpus: int | None = None) -> Cluster:
+        """``ray`` (a local Ray, of ``cpus`` CPUs) or ``ray:ADDRESS`` (an existing cluster).
+
+        ADDRESS is whatever ``ray.init`` takes: ``HOST:PORT`` of the head node,
+        ``ray://HOST:10001`` for Ray Client, or ``auto`` for the cluster this
+        machine belongs to.
+        """
+        kind, colon, address = text.strip().partition(":")
+        if kind != "ray":
+            raise ClusterError(f"unknown cluster {text!r}: give ray (a local Ray) or ray:ADDRESS")
+        if colon and not address:
+            raise ClusterError("ray: needs an address after the colon, such as ray:auto or ray:HOST:6379")
+        if address and cpus is not None:
+            raise ClusterError(
+                f"--jobs sets the CPUs of a local Ray only; the Ray cluster at {address} has its own"
+            )
+        return cls(address=address or None, cpus=cpus)
+
+    def describe(self) -> str:
+        if self.address is not None:
+            return f"the Ray cluster at {self.address}"
+        return "a local Ray" + (f" with {self.cpus} CPUs" if self.cpus else "")
+
+
+def chunked(items: Sequence[C], size: int) -> list[list[C]]:
+    """``items`` cut into consecutive lists of ``size`` (the last may be shorter).
+
+    >>> chunked([1, 2, 3, 4, 5], 2)
+    [[1, 2], [3, 4], [5]]
+    """
+    if size < 1:
+        raise TussleError(f"a chunk must hold at least one game, not {size}")
+    return [list(items[i : i + size]) for i in range(0, len(items), size)]
+
+
+def run_chunks(
+    work: Callable[[C], R],
+    chunks: Sequence[C],
+    *,
+    jobs: int = 1,
+    cluster: Cluster | None = None,
+) -> Iterator[tuple[int, R]]:
+    """``work(chunk)`` for every chunk, yielded as ``(index, result)`` in the order they finish.
+
+    ``work`` must be a module-level function (other processes import it by name)
+    and the chunks and results must pickle. An error ``work`` raises comes back
+    here as itself (a :class:`TussleError` stays one line). Closing the iterator
+    early cancels what is still running.
+
+    >>> sorted(run_chunks(sum, [[1, 2], [3]]))
+    [(0, 3), (1, 3)]
+    """
+    if cluster is not None:
+        yield from _ray_chunks(work, chunks, cluster)
+    elif jobs <= 1 or len(chunks) <= 1:
+        for i, chunk in enumerate(chunks):
+            yield i, work(chunk)
+    else:
+        yield from _pool_chunks(work, chunks, jobs)
+
+
+#: The file in an output folder that names the run whose results it holds.
+RUN_FILE = ".tussle-run.json"
+
+
+def claim_folder(folder: Path, identity: Mapping[str, Any], role: str) -> bool:
+    """Make ``folder`` the home of the run that ``identity`` describes; True if it already was.
+
+    A run whose folder already names it (it was stopped) takes what is there rather
+    than playing it again. A folder that names another run is refused in one line,
+    so that results of different runs never mix; a folder that names none (made by
+    hand, or by an older tussle) is taken over and what is in it played again.
+    """
+    want = json.loads(json.dumps({"version": __version__, **identity}))
+    path = folder / RUN_FILE
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not path.exists():
+            path.write_text(json.dumps(want, indent=1) + "\n", encoding="utf-8")
+            return False
+        held = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise TussleError(f"cannot use {folder} as the {role}: {exc.strerror}") from None
+    except ValueError:
+        held = None
+    if held == want:
+        return True
+    detail = ""
+    if isinstance(held, dict):
+        differs = next((k for k in want if held.get(k) != want[k]), None)
+        if differs is not None:
+            detail = f" (its {differs} is {held.get(differs)!r}, this run's {want[differs]!r})"
+    raise TussleError(f"{folder} holds the results of another run{detail}; give another {role}, or empty it")
+
+
+# --- this machine's cores -------------------------------------------------------------------
+
+
+def _pool_chunks(work: Callable[[C], R], chunks: Sequence[C], jobs: int) -> Iterator[tuple[int, R]]:
+    todo = deque(range(len(chunks)))
+    deaths = 0
+    while todo:
+        pool = ProcessPoolExecutor(max_workers=jobs)
+        pending: dict[Future[R], int] = {}
+        try:
+            while todo or pending:
+                while todo and len(pending) < 2 * jobs:
+                    i = todo.popleft()
+                    pending[pool.submit(work, chunks[i])] = i
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in sorted(done, key=pending.__getitem__):
+                    result = future.result()  # a dead worker raises BrokenProcessPool here
+                    yield pending.pop(future), result
+        except BrokenProcessPool:
+            # A worker died (killed, or out of memory): the pool is unusable, so every
+            # chunk not yet yielded is played again in a fresh one.
+            deaths += 1
+            if deaths > RETRIES:
+                raise ClusterError(
+                    f"worker processes died {deaths} times; the last time while playing chunk "
+                    f"{min(pending.values()) + 1} of {len(chunks)}"
+                ) from None
+            todo.extendleft(sorted(pending.values(), reverse=True))
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+# --- Ray ------------------------------------------------------------------------------------
+
+
+def _ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise ClusterError(f"--cluster ray needs Ray, which is not installed: {INSTALL_HINT}") from None
+    return ray
+
+
+def _about() -> tuple[str, str]:
+    """What a worker runs: tussle's version and Python's (the driver compares them with its own)."""
+    from tussle import __version__
+
+    return __version__, f"{sys.version_info[0]}.{sys.version_info[1]}"
+
+
+@contextmanager
+def connected(cluster: Cluster) -> Iterator[Any]:
+    """The ``ray`` module, connected to ``cluster`` for the block (or as it already was).
+
+    A local Ray is started and stopped with the block; an existing cluster is joined
+    and left. If this process is already connected (``ray.init`` done by the
+    caller), that connection is used and kept.
+    """
+    ray = _ray()
+    if ray.is_initialized():
+        yield ray
+        return
+    quiet: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
+    try:
+        if cluster.address is None:
+            ray.init(
+                address="local",  # a new Ray even where RAY_ADDRESS or a running one is about
+                num_cpus=cluster.cpus,
+                include_dashboard=False,
+                runtime_env=dict(cluster.runtime_env) if cluster.runtime_env else None,
+                **quiet,
+            )
+        else:
+            ray.init(
+                address=cluster.address,
+                runtime_env=dict(cluster.runtime_env) if cluster.runtime_env else None,
+                **quiet,
+            )
+    except (ConnectionError, ValueError, RuntimeError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ClusterError(f"cannot start or reach {cluster.describe()}: {first}") from None
+    try:
+        if cluster.address is not None:
+            _check_workers(ray, cluster)
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+def _check_workers(ray: Any, cluster: Cluster) -> None:
+    """Refuse a cluster whose workers cannot import tussle, or run another version of it or of Python."""
+    try:
+        theirs = ray.get(ray.remote(_about).remote())
+    except Exception as exc:
+        raise ClusterError(
+            f"the workers of {cluster.describe()} cannot run tussle ({type(exc).__name__}); "
+            "install it there or ship it with a runtime environment (docs/cluster.md)"
+        ) from None
+    if tuple(theirs) != _about():
+        raise ClusterError(
+            f"the workers of {cluster.describe()} run tussle {theirs[0]} on Python {theirs[1]}, this "
+            f"driver tussle {_about()[0]} on Python {_about()[1]}: games could differ; "
+            "give them the same (docs/cluster.md)"
+        )
+
+
+def _ray_chunks(work: Callable[[C], R], chunks: Sequence[C], cluster: Cluster) -> Iterator[tuple[int, R]]:
+    with connected(cluster) as ray:
+        task = ray.remote(max_retries=RETRIES)(work)
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        in_flight = cluster.in_flight or max(4, 2 * cpus)
+        pending: dict[Any, int] = {}
+        upcoming = iter(range(len(chunks)))
+        try:
+            for i in upcoming:
+                pending[task.remote(chunks[i])] = i
+                if len(pending) >= in_flight:
+                    break
+            while pending:
+                ready, _ = ray.wait(list(pending), num_returns=1)
+                ref = ready[0]
+                i = pending.pop(ref)
+                result = _ray_result(ray, ref, i, len(chunks))
+                for j in upcoming:  # top up to the bound again
+                    pending[task.remote(chunks[j])] = j
+                    break
+                yield i, result
+        finally:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+
+
+def _ray_result(ray: Any, ref: Any, index: int, total: int) -> Any:
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as exc:
+        # The task's own error (a bad agent spec, say) is raised as itself.
+        cause = getattr(exc, "cause", None)
+        if isinstance(cause, BaseException):
+            raise cause from None
+        raise
+    except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError) as exc:
+        raise ClusterError(
+            f"chunk {index + 1} of {total} failed {RETRIES + 1} times: {type(exc).__name__}"
+        ) from None
