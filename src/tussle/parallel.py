@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -48,6 +49,9 @@ DEFAULT_CHUNK = 100
 RETRIES = 3
 
 INSTALL_HINT = "pip install 'tussle[cluster]'"
+
+#: Seconds to wait for a cluster's head node to take a connection.
+CONNECT_TIMEOUT = 10.0
 
 
 class ClusterError(TussleError):
@@ -235,6 +239,8 @@ def connected(cluster: Cluster) -> Iterator[Any]:
     if ray.is_initialized():
         yield ray
         return
+    if cluster.address is not None:
+        _check_reachable(cluster)
     quiet: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
     try:
         if cluster.address is None:
@@ -251,7 +257,14 @@ def connected(cluster: Cluster) -> Iterator[Any]:
                 runtime_env=dict(cluster.runtime_env) if cluster.runtime_env else None,
                 **quiet,
             )
-    except (ConnectionError, ValueError, RuntimeError) as exc:
+    except ConnectionError:
+        if cluster.address != "auto":
+            raise ClusterError(f"cannot reach {cluster.describe()}") from None
+        raise ClusterError(
+            "ray:auto found no Ray running here: start one (ray start --head), set RAY_ADDRESS, "
+            "or give the cluster's address"
+        ) from None
+    except (ValueError, RuntimeError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ClusterError(f"cannot start or reach {cluster.describe()}: {first}") from None
     try:
@@ -260,6 +273,20 @@ def connected(cluster: Cluster) -> Iterator[Any]:
         yield ray
     finally:
         ray.shutdown()
+
+
+def _check_reachable(cluster: Cluster) -> None:
+    """Fail at once, in one line, on a head node nothing answers at (Ray itself retries for minutes)."""
+    address = cluster.address or ""
+    where = address.removeprefix("ray://")
+    host, colon, port = where.rpartition(":")
+    if not colon or not port.isdigit():
+        return  # 'auto', or an address Ray resolves itself
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT).close()
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise ClusterError(f"cannot reach {cluster.describe()}: {reason}") from None
 
 
 def _check_workers(ray: Any, cluster: Cluster) -> None:

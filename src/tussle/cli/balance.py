@@ -12,6 +12,7 @@ from tussle.balance.play import BalanceError, make_plan, measures_of, open_data,
 from tussle.balance.report import build
 from tussle.cli.common import (
     cluster_of,
+    diagnostics_on_stderr,
     game_options_option,
     games_option,
     progress,
@@ -108,7 +109,7 @@ def balance(
     plan = make_plan(game, pairings, n, seed=seed, options=dict(options), vary=varied)
     folder = Path(out or f"balance-{game}")
     label = f"{game}: {len(plan.slices)} x {n:,} games"
-    with progress(total_games(plan), label) as advance:
+    with diagnostics_on_stderr(), progress(total_games(plan), label) as advance:
         data = run(plan, folder, jobs, advance, cluster=on)
     connection = open_data(data)
     try:

@@ -8,6 +8,7 @@ its options, pick the computer opponent and say how a game ended.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -182,6 +183,17 @@ def cluster_of(text: str | None, jobs: int) -> Any:
 
     typed = click.get_current_context().get_parameter_source("jobs") == click.core.ParameterSource.COMMANDLINE
     return Cluster.parse(text, cpus=jobs if typed else None)
+
+
+def diagnostics_on_stderr() -> contextlib.AbstractContextManager[Any]:
+    """Standard output sent to standard error for the block.
+
+    Ray's driver prints what its workers report (a worker that died, a task tried
+    again) on standard output, from a thread of its own at any moment; around a run
+    on Ray this keeps those lines on standard error, where diagnostics belong, and
+    out of what the command prints afterwards (its --json, say).
+    """
+    return contextlib.redirect_stdout(sys.stderr)
 
 
 def games_option(default: int, help_text: str) -> Callable[[Callable[..., T]], Callable[..., T]]:

@@ -11,6 +11,7 @@ from rich.text import Text
 from tussle.cli.common import (
     cluster_of,
     cluster_options,
+    diagnostics_on_stderr,
     game_options_option,
     games_option,
     jobs_option,
@@ -105,7 +106,7 @@ def ladder(
         kept = reusable_games(previous, game, agents, options=dict(options), seed=seed, openings=openings)
     pairs = len(agents) * (len(agents) - 1) // 2
     played = sum(min(len(points), n) for points, _ in kept.values())
-    with progress(pairs * n - played, f"{game} ladder") as advance:
+    with diagnostics_on_stderr(), progress(pairs * n - played, f"{game} ladder") as advance:
         result = run_ladder(
             game,
             agents,

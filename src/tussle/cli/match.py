@@ -12,6 +12,7 @@ from tussle.agents import make_agent
 from tussle.cli.common import (
     cluster_of,
     cluster_options,
+    diagnostics_on_stderr,
     game_options_option,
     games_option,
     jobs_option,
@@ -80,7 +81,7 @@ def match(
     summary = MatchSummary(game, list(agents), dict(the_game.non_default_options()))
     shared_first = [0] * len(agents)
     stored = 0
-    with progress(n, f"{game}: {' vs '.join(agents)}") as advance:
+    with diagnostics_on_stderr(), progress(n, f"{game}: {' vs '.join(agents)}") as advance:
         for played in run_match(
             game,
             agents,
