@@ -127,6 +127,20 @@ def test_ladder_and_balance_are_the_same_on_one_process_and_on_ray(head: str, tm
     assert sorted(files(tmp_path / "here" / "data")) == sorted(files(tmp_path / "there" / "data"))
 
 
+def test_bench_scaling_times_processes_and_ray_side_by_side() -> None:
+    report = json.loads(ok("bench", "--scaling", "fite", "--cpus", "1,2", "--games", "400", "--json"))
+    ways = [(p["way"], p["cpus"]) for p in report["points"]]
+    assert ways == [("process", 1), ("ray", 1), ("pool", 2), ("ray", 2)]
+    base = report["points"][0]
+    assert base["speedup"] == base["efficiency"] == 1.0 and base["games"] == 400
+    for p in report["points"]:
+        assert p["games_per_s"] == pytest.approx(400 / p["seconds"])
+        assert p["efficiency"] == pytest.approx(p["speedup"] / p["cpus"])
+    assert set(report["ray_start_s"]) == {"1", "2"} and set(report["chunk_overhead_ms"]) == {"ray", "pool"}
+    bad = tussle("bench", "--scaling", "fite", "--cpus", "two")
+    assert bad.returncode == 2 and "--cpus 'two': give CPU counts such as 1,2,4" in bad.stderr
+
+
 # --- faults ------------------------------------------------------------------------
 
 

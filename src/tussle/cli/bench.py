@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 
 import click
 from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from tussle.cli.common import progress, stdout_console, text_cells
+from tussle.cli.common import diagnostics_on_stderr, progress, stdout_console, text_cells
 from tussle.errors import TussleError
 from tussle.registry import game_ids, game_info
 
@@ -68,6 +69,19 @@ from tussle.registry import game_ids, game_info
     "two WebSocket bots, over --db (default a new SQLite file).",
 )
 @click.option("--db", "db_url", metavar="URL", default=None, help="The database of --server.")
+@click.option(
+    "--scaling",
+    is_flag=True,
+    help="Instead: games per second of `tussle match` (random agents) on one process, then on "
+    "--cpus processes and local Rays of --cpus CPUs, with parallel efficiency and the overhead of a "
+    "chunk (--games games, default 4000; needs tussle[cluster]).",
+)
+@click.option(
+    "--cpus",
+    metavar="N,N,...",
+    default=None,
+    help="CPU counts for --scaling [default: 1, 2, 4 ... up to this machine's cores].",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 def bench(
     *,
@@ -81,6 +95,8 @@ def bench(
     move_seconds: float,
     server_load: bool,
     db_url: str | None,
+    scaling: bool,
+    cpus: str | None,
     as_json: bool,
 ) -> None:
     """Measure how fast the engines run: playouts, legal actions, search.
@@ -99,7 +115,11 @@ def bench(
       tussle bench --compare --json
       tussle bench --vs-openspiel fightopia --games 10 --move-seconds 0.5
       tussle bench --server --games 200 --db postgresql://postgres@127.0.0.1/tussle_load
+      tussle bench --scaling fite --cpus 1,2 --games 20000
     """
+    if scaling:
+        _bench_scaling(list(game_list), vs_games if vs_games != 10 else 4000, cpus, as_json)
+        return
     if server_load:
         _bench_server(vs_games if vs_games != 10 else 200, db_url, seed, as_json)
         return
@@ -163,6 +183,68 @@ def bench(
         console.print(f"{verdict} (random-playout steps/s as a multiple of chess's: {known})", markup=False)
     for line in notes:
         console.print(line, markup=False)
+
+
+def _cpu_counts(text: str | None) -> list[int]:
+    """``--cpus``: a list of counts, or the powers of two up to this machine's cores and then those.
+
+    >>> _cpu_counts("1, 2,8")
+    [1, 2, 8]
+    """
+    if text is None:
+        cores = os.cpu_count() or 1
+        counts = [1 << k for k in range(cores.bit_length()) if 1 << k < cores]
+        return [*counts, cores]
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 1:
+        raise TussleError(f"--cpus {text!r}: give CPU counts such as 1,2,4")
+    return counts
+
+
+def _bench_scaling(game_list: list[str], games: int, cpus: str | None, as_json: bool) -> None:
+    from tussle.scaling import measure_scaling
+
+    if len(game_list) > 1:
+        raise TussleError(f"--scaling measures one game at a time, not {len(game_list)}")
+    game_id = game_list[0] if game_list else "fite"
+    game_info(game_id)
+    counts = _cpu_counts(cpus)
+    with diagnostics_on_stderr(), progress(2 + 2 * len(counts), f"{game_id}: scaling") as advance:
+        report = measure_scaling(
+            game_id, ["random", "random"], games, counts, on_step=lambda _: advance()
+        ).to_json()
+    if as_json:
+        click.echo(json.dumps(report))
+        return
+    console = stdout_console()
+    table = Table(
+        title=Text(f"{game_id}, random vs random: {games:,} games, {report['chunk']} a chunk"),
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    for column in ("way", "CPUs", "seconds", "games/s", "speed-up", "efficiency"):
+        table.add_column(column, justify="left" if column == "way" else "right", no_wrap=True)
+    for p in report["points"]:
+        table.add_row(
+            *text_cells(
+                p["way"],
+                str(p["cpus"]),
+                f"{p['seconds']:.2f}",
+                _rate(p["games_per_s"]),
+                f"{p['speedup']:.2f}x",
+                f"{p['efficiency']:.0%}",
+            )
+        )
+    console.print(table)
+    starts = ", ".join(f"{c} CPUs {s} s" for c, s in report["ray_start_s"].items())
+    overhead = ", ".join(f"{way} {ms:.2f} ms" for way, ms in report["chunk_overhead_ms"].items())
+    console.print(f"a local Ray's start (not in the times above): {starts}", markup=False)
+    console.print(f"overhead of a chunk beyond its games: {overhead}", markup=False)
 
 
 def _bench_server(games: int, db_url: str | None, seed: int, as_json: bool) -> None:
