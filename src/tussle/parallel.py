@@ -259,7 +259,10 @@ def connected(cluster: Cluster) -> Iterator[Any]:
             )
     except ConnectionError:
         if cluster.address != "auto":
-            raise ClusterError(f"cannot reach {cluster.describe()}") from None
+            raise ClusterError(
+                f"cannot connect to {cluster.describe()}; a cluster with token authentication "
+                "also needs RAY_AUTH_MODE=token and its token here (docs/cluster.md)"
+            ) from None
         raise ClusterError(
             "ray:auto found no Ray running here: start one (ray start --head), set RAY_ADDRESS, "
             "or give the cluster's address"
