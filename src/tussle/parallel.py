@@ -267,7 +267,7 @@ def connected(cluster: Cluster) -> Iterator[Any]:
             "ray:auto found no Ray running here: start one (ray start --head), set RAY_ADDRESS, "
             "or give the cluster's address"
         ) from None
-    except (ValueError, RuntimeError) as exc:
+    except Exception as exc:  # Ray raises many kinds; any of them means no cluster for this run
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ClusterError(f"cannot start or reach {cluster.describe()}: {first}") from None
     try:
