@@ -96,7 +96,7 @@ def test_run_tests_installs_the_dev_tools_and_runs_every_stage(venv: Path) -> No
         "ruff check .",
         "ruff format --check .",
         "mypy ",
-        "pytest -n 2 -k record",
+        "pytest -n 2 --dist loadgroup -k record",
     ]
     assert "all stages passed" in done.stdout
     # The dev install also serves ./tussle, and keeps the dev tools on a reinstall.
