@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pickle
+import subprocess
+import sys
 from typing import Any
 
 import numpy as np
@@ -9,6 +12,7 @@ import pyspiel  # type: ignore[import-not-found]
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
 
+import playthroughs
 import tussle
 from tussle import ActionError, OptionError, TussleError
 from tussle.adapters import openspiel_game as og
@@ -217,3 +221,129 @@ def test_a_bad_action_is_refused_and_changes_nothing() -> None:
     assert state.history() == [] and state.tussle_state.to_act() == (0, 1)
     state.apply_actions([0, 5])
     assert state.history() == [0, 5]
+
+
+# --- OpenSpiel's own checks ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game_id", "params"), SIMS[:4], ids=str)
+def test_random_sim_test_without_serialization(game_id: str, params: dict[str, Any]) -> None:
+    pyspiel.random_sim_test(og.load(game_id, **params), num_sims=1, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("game_id", tussle.game_ids())
+def test_games_and_states_pickle(game_id: str) -> None:
+    params = {"ply_limit": 40} if game_id in ("fightopia", "tank-chess") else {}
+    game = og.load(game_id, **params)
+    again = pickle.loads(pickle.dumps(game))
+    assert type(again) is type(game) and str(again) == str(game)
+    state = game.new_initial_state()
+    rng = np.random.RandomState(3)
+    for _ in range(12):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randint(len(outcomes))][0])
+        elif state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    copy = pickle.loads(pickle.dumps(state))
+    assert str(copy) == str(state) and copy.history() == state.history()
+    assert copy.observation_string(0) == state.observation_string(0)
+
+
+def test_observers_offered_and_refused_as_openspiel_expects() -> None:
+    game = og.load("fight")
+    kinds = pyspiel.IIGObservationType
+    private = pyspiel.PrivateInfoType
+
+    def kind(obs_type: Any) -> str | None:
+        observer = game.make_py_observer(obs_type)
+        return None if observer is None else observer.kind
+
+    assert kind(None) == "observation" and game.make_py_observer().tensor is not None  # type: ignore[union-attr]
+    assert kind(kinds(perfect_recall=True)) == "information"
+    assert kind(kinds(public_info=True, perfect_recall=False, private_info=private.NONE)) == "public"
+    assert (
+        kind(kinds(public_info=False, perfect_recall=False, private_info=private.SINGLE_PLAYER)) == "private"
+    )
+    # What tussle has no view of: every player's private information at once.
+    assert game.make_py_observer(kinds(perfect_recall=False, private_info=private.ALL_PLAYERS)) is None
+    with pytest.raises(OptionError, match="take no parameters"):
+        game.make_py_observer(None, {"x": 1})
+
+
+def test_information_states_are_the_history_or_the_players_own_history() -> None:
+    game = og.load("fightopia", ply_limit=10)
+    state = game.new_initial_state()
+    assert game.get_type().provides_information_state_string
+    state.apply_action(state.legal_actions()[0])
+    state.apply_action(state.legal_actions()[0])
+    # Perfect information: the history itself (the start's chance event too), the same for both.
+    text = state.information_state_string(0)
+    assert [event.split(":")[1] for event in text.split()] == [str(a) for a in state.history()]
+    assert text == state.information_state_string(1)
+    # Imperfect information: the player's observations along the way, and its own actions.
+    game = og.load("fite")
+    state = game.new_initial_state()
+    rng = np.random.RandomState(5)
+    seen: list[list[str | None]] = [[state.observation_string(p)] for p in range(2)]
+    for _ in range(10):
+        before = [state.observation_string(p) for p in range(2)]
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randint(len(outcomes))][0])
+            events = [-1]
+        elif state.is_simultaneous_node():
+            chosen = {p: int(rng.choice(state.legal_actions(p))) for p in range(2)}
+            state.apply_actions([chosen[0], chosen[1]])
+            events = [0, 1]  # a simultaneous step's submissions go in seat order
+        else:
+            mover = state.current_player()
+            chosen = {mover: int(rng.choice(state.legal_actions(mover)))}
+            state.apply_action(chosen[mover])
+            events = [mover]
+        for k, mover in enumerate(events):
+            last = k == len(events) - 1
+            for p in range(2):
+                if p == mover:
+                    seen[p].append(f"me:{chosen[p]}")
+                if last:
+                    seen[p].append(state.observation_string(p))
+                elif p == mover:
+                    seen[p].append(None)  # its own submission, shown to itself alone
+                else:
+                    seen[p].append(before[p])  # another's submission shows to nobody else
+    for p in range(2):
+        lines = state.information_state_string(p).splitlines()
+        assert len(lines) == len(seen[p])
+        assert [line for line, want in zip(lines, seen[p], strict=True) if want is not None] == [
+            want for want in seen[p] if want is not None
+        ]
+    assert state.information_state_string(0) != state.information_state_string(1)
+
+
+@pytest.mark.parametrize("game_id", sorted(playthroughs.CASES))
+def test_playthroughs_replay_as_checked_in(game_id: str) -> None:
+    original = playthroughs.read(game_id)
+    assert original.splitlines() == playthroughs.replay(original).splitlines()
+
+
+@pytest.mark.parametrize(
+    ("module", "missing", "extra"),
+    [
+        ("tussle.adapters.gymnasium_env", "gymnasium", "gymnasium"),
+        ("tussle.adapters.pettingzoo_env", "pettingzoo", "pettingzoo"),
+        ("tussle.adapters.openspiel_game", "pyspiel", "openspiel"),
+    ],
+)
+def test_an_adapter_without_its_extra_says_which_to_install(module: str, missing: str, extra: str) -> None:
+    script = f"import sys; sys.modules[{missing!r}] = None\nimport {module}"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"tussle.adapters.MissingExtraError: {module} needs {missing}, which is not installed: "
+        f"pip install 'tussle[{extra}]'"
+    )

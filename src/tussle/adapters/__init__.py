@@ -1,7 +1,9 @@
 """Adapters to the reinforcement-learning ecosystem: PettingZoo, Gymnasium and OpenSpiel.
 
-They need the optional extra ``rl`` (``pip install tussle[rl]``: numpy,
-gymnasium, pettingzoo, open_spiel); the core never imports them. Everything
+Each needs its library, an optional extra: ``tussle[gymnasium]``,
+``tussle[pettingzoo]``, ``tussle[openspiel]``, or ``tussle[rl]`` for all three;
+importing an adapter without its extra raises an ImportError that names the
+extra to install. The core never imports them. Everything
 here stands on the core API alone (notation, legal actions, observations,
 ``resample``), never on a game's internals:
 
@@ -18,3 +20,27 @@ here stands on the core API alone (notation, legal actions, observations,
 
 See docs/ecosystem.md for examples and the action numbering of each game.
 """
+
+from __future__ import annotations
+
+import importlib
+
+
+class MissingExtraError(ImportError):
+    """An adapter imported without the optional extra that brings its library."""
+
+
+def require(user: str, extra: str, *modules: str) -> None:
+    """Import ``modules`` or raise :class:`MissingExtraError` saying which extra of tussle brings them.
+
+    >>> require("tussle.adapters.example", "gymnasium", "no_such_module_here")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    tussle.adapters.MissingExtraError: tussle.adapters.example needs no_such_module_here, ...[gymnasium]'
+    """
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            raise MissingExtraError(
+                f"{user} needs {name}, which is not installed: pip install 'tussle[{extra}]'"
+            ) from None

@@ -35,6 +35,10 @@ The numbering of each game is described in docs/ecosystem.md.
 
 from __future__ import annotations
 
+from tussle.adapters import require
+
+require(__name__, "rl", "numpy")
+
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any

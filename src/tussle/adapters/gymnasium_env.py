@@ -28,6 +28,10 @@ exactly for a seed and the learner's actions.
 
 from __future__ import annotations
 
+from tussle.adapters import require
+
+require(__name__, "gymnasium", "numpy", "gymnasium")
+
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, SupportsFloat

@@ -20,6 +20,10 @@ Run it from the command line::
 
 from __future__ import annotations
 
+from tussle.adapters import require
+
+require(__name__, "openspiel", "numpy", "pyspiel")
+
 import argparse
 import json
 import random

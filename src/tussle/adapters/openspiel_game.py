@@ -37,6 +37,10 @@ that every game ends and has a maximum length; a limit of 0 (none) is refused.
 
 from __future__ import annotations
 
+from tussle.adapters import require
+
+require(__name__, "openspiel", "numpy", "pyspiel")
+
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -48,7 +52,7 @@ import pyspiel  # type: ignore[import-not-found]
 from tussle.adapters.encoding import GameEncoding, LegalMap, encoding_for
 from tussle.agents.base import Agent, PlayerView
 from tussle.errors import ActionError, OptionError, TussleError
-from tussle.game import CHANCE, ChanceMode, Dynamics, Game, GameInfo, Information, Option, State
+from tussle.game import CHANCE, PUBLIC, ChanceMode, Dynamics, Game, GameInfo, Information, Option, State
 from tussle.registry import game_ids, game_info, load_game
 
 __all__ = [
@@ -111,7 +115,7 @@ def _game_type(info: GameInfo) -> Any:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=info.max_players,
         min_num_players=info.min_players,
-        provides_information_state_string=False,
+        provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
@@ -162,14 +166,43 @@ class _Core:
     def __reduce__(self) -> tuple[Any, ...]:
         if self.events is None:
             raise TussleError("a resampled state cannot be serialized: its history is not the game's")
+        options = dict(self.game.options)
+        return (_restore, (self.game.info.id, self.game.num_players, options, self.history()))
+
+    def history(self) -> list[tuple[int, int]]:
+        """The (player, action index) events so far, in order."""
+        if self.events is None:
+            raise TussleError("a resampled state has no history: it was drawn, not played")
         flat: list[tuple[int, int]] = []
         node = self.events
         while node:
             node, player, index = node
             flat.append((player, index))
         flat.reverse()
-        options = dict(self.game.options)
-        return (_restore, (self.game.info.id, self.game.num_players, options, flat))
+        return flat
+
+    def information(self, player: int, perfect: bool) -> str:
+        """``player``'s information state as text, with perfect recall.
+
+        Perfect information: every event so far (``player:index``, chance as
+        ``c``). Otherwise what the player saw along the way: its observation at
+        the start and after every event, and its own actions; another player's
+        action or a chance outcome shows only through the observations that
+        follow it, so nothing hidden gets in. A simultaneous step's submissions
+        count as events in seat order (an order fixed by the rules, not by who
+        chose first); until the step resolves a submission shows only to its maker.
+        """
+        history = self.history()
+        if perfect:
+            return " ".join(f"{'c' if p == CHANCE else p}:{i}" for p, i in history)
+        replay = _Core(self.game, self.encoding)
+        lines = [_compact(replay.state.observation(player))]
+        for p, index in history:
+            replay.apply(p, index)
+            if p == player:
+                lines.append(f"me:{index}")
+            lines.append(_compact(replay.state.observation(player)))
+        return "\n".join(lines)
 
     def legal(self, player: int) -> LegalMap:
         legal = self._legal.get(player)
@@ -246,8 +279,14 @@ class TussleSpielGame(pyspiel.Game):  # type: ignore[misc]
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
-    ) -> TussleObserver:
-        return TussleObserver(self.encoding, iig_obs_type, params)
+    ) -> TussleObserver | None:
+        """The observer of ``iig_obs_type``, or None for a kind tussle does not offer (OpenSpiel's rule)."""
+        if params:
+            raise OptionError(f"tussle observers take no parameters, got {dict(params)}")
+        kind = _kind(iig_obs_type)
+        if kind is None:
+            return None
+        return TussleObserver(self.encoding, kind, self.tussle_game.info.information == Information.PERFECT)
 
 
 class TussleSpielState(pyspiel.State):  # type: ignore[misc]
@@ -328,23 +367,68 @@ class TussleSpielState(pyspiel.State):  # type: ignore[misc]
         return self._core.state.render()
 
 
-class TussleObserver:
-    """Observation strings (compact JSON of the player's observation) and tensors (the encoding's arrays)."""
+#: The observations a tussle game offers OpenSpiel, by (public info, perfect recall, private info).
+_KINDS = {
+    (True, False, "SINGLE_PLAYER"): "observation",
+    (True, False, "NONE"): "public",
+    (False, False, "SINGLE_PLAYER"): "private",
+    (True, True, "SINGLE_PLAYER"): "information",
+}
 
-    def __init__(self, encoding: GameEncoding, iig_obs_type: Any, params: Mapping[str, Any] | None) -> None:
-        if params:
-            raise OptionError(f"tussle observers take no parameters, got {dict(params)}")
-        if iig_obs_type is not None and getattr(iig_obs_type, "perfect_recall", False):
-            raise OptionError("tussle games offer no perfect-recall (information state) observations")
+
+def _kind(iig_obs_type: Any) -> str | None:
+    """Which of tussle's observations an OpenSpiel observation type asks for; None if none fits."""
+    if iig_obs_type is None:
+        return "observation"
+    private = getattr(iig_obs_type.private_info, "name", str(iig_obs_type.private_info))
+    return _KINDS.get((bool(iig_obs_type.public_info), bool(iig_obs_type.perfect_recall), private))
+
+
+class TussleObserver:
+    """One kind of observation of a tussle game, as OpenSpiel's Python observers give them.
+
+    - ``observation`` (the default: public and private, no recall): the player's
+      observation as compact JSON, and the encoding's array as the tensor;
+    - ``public`` (public only): the public view (``observation(PUBLIC)``) as JSON;
+    - ``private`` (private only): the parts of the player's observation that differ
+      from the public view, as JSON;
+    - ``information`` (perfect recall, the information state): for a game of
+      perfect information the history (every event so far); otherwise the
+      player's own history, the observation after each event and the player's
+      own actions (see :meth:`_Core.information`).
+
+    Only the default kind has a tensor.
+    """
+
+    def __init__(self, encoding: GameEncoding, kind: str, perfect: bool) -> None:
         self._encoding = encoding
-        self.tensor = np.zeros(encoding.observation_shape, dtype=np.float32)
-        self.dict = {"observation": self.tensor}
+        self.kind = kind
+        self._perfect = perfect
+        self.tensor: Any = None
+        self.dict: dict[str, Any] = {}
+        if kind == "observation":
+            self.tensor = np.zeros(encoding.observation_shape, dtype=np.float32)
+            self.dict = {"observation": self.tensor}
 
     def set_from(self, state: TussleSpielState, player: int) -> None:
-        self.tensor[:] = self._encoding.observation(state.tussle_state, player)
+        if self.tensor is not None:
+            self.tensor[:] = self._encoding.observation(state.tussle_state, player)
 
     def string_from(self, state: TussleSpielState, player: int) -> str:
-        return json.dumps(state.tussle_state.observation(player), sort_keys=True, separators=(",", ":"))
+        if self.kind == "information":
+            return state._core.information(player, self._perfect)
+        tussle_state = state.tussle_state
+        if self.kind == "public":
+            return _compact(tussle_state.observation(PUBLIC))
+        mine = tussle_state.observation(player)
+        if self.kind == "private":
+            public = tussle_state.observation(PUBLIC)
+            mine = {key: value for key, value in mine.items() if public.get(key, None) != value}
+        return _compact(mine)
+
+
+def _compact(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
 #: The pyspiel game class of each tussle game id.
@@ -365,6 +449,9 @@ def register_all() -> list[str]:
             cls = GAME_CLASSES[gid] = type(
                 f"{title}SpielGame", (TussleSpielGame,), {"game_id": gid, "__module__": __name__}
             )
+            # Found by name in this module, as pickle looks classes up: games pickle
+            # (multiprocessing, Ray, OpenSpiel's own pickling checks).
+            globals()[cls.__name__] = cls
         if name not in known:
             pyspiel.register_game(_game_type(game_info(gid)), cls)
         names.append(name)

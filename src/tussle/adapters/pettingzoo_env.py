@@ -34,6 +34,10 @@ defaults (ply and round limits), so every game ends.
 
 from __future__ import annotations
 
+from tussle.adapters import require
+
+require(__name__, "pettingzoo", "numpy", "gymnasium", "pettingzoo")
+
 import random
 from collections.abc import Mapping
 from typing import Any

@@ -44,7 +44,7 @@ from tussle.registry import game_ids, game_info
     "vs_openspiel",
     is_flag=True,
     help="Instead: tussle's MCTS against OpenSpiel's MCTSBot at the same time per move "
-    "(the sequential games of perfect information; needs the rl extra).",
+    "(the sequential games of perfect information; needs the openspiel extra).",
 )
 @click.option(
     "--games",
@@ -279,7 +279,7 @@ def _bench_vs_openspiel(
     try:
         from tussle.adapters.openspiel_bench import compare_with_openspiel
     except ImportError as exc:
-        raise TussleError(f"--vs-openspiel needs the rl extra (pip install 'tussle[rl]'): {exc}") from None
+        raise TussleError(f"--vs-openspiel needs OpenSpiel: {exc}") from None
     rows = []
     with progress(len(chosen), "tussle MCTS vs OpenSpiel MCTSBot") as advance:
         for game_id in chosen:

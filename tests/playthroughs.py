@@ -1,0 +1,80 @@
+"""OpenSpiel playthroughs of the games, kept as OpenSpiel keeps its own games' playthroughs.
+
+A playthrough (OpenSpiel's ``generate_playthrough``) is a game played at random
+through the pyspiel adapter, with everything the adapter says at each state:
+the game type, the legal actions and their strings, the observations and
+information states, the returns. ``tests/test_adapters_openspiel.py`` plays each
+file's actions again and compares the text line for line, so any change in what
+the adapter shows is seen; a deliberate one rewrites them with
+``python tests/playthroughs.py``. The files are gzipped (the tensors make them
+long) and written with a fixed timestamp, so the same text gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from open_spiel.python.algorithms import generate_playthrough  # type: ignore[import-untyped]
+
+from tussle.adapters import openspiel_game as og
+
+DATA = Path(__file__).parent / "data" / "playthroughs"
+
+#: Game id -> options: short limits keep each file a few hundred states at most.
+CASES: dict[str, dict[str, Any]] = {
+    "fite": {"turn_limit": 12},
+    "fightopia": {"ply_limit": 8},
+    "tank-chess": {"ply_limit": 8},
+    "fight": {},
+}
+
+
+def path(game_id: str) -> Path:
+    return DATA / f"{game_id}.txt.gz"
+
+
+def generate(game_id: str, seed: int = 1) -> str:
+    """A new playthrough of the case's game, its moves drawn at random from ``seed``."""
+    game = og.load(game_id, **CASES[game_id])
+    text: str = generate_playthrough.playthrough(str(game), None, seed=seed)
+    return text
+
+
+def replay(text: str) -> str:
+    """The playthrough ``text`` played again: its game and its actions, as they are now shown."""
+    game = re.search(r"^game: (.*)$", text, re.MULTILINE)
+    assert game is not None, "not a playthrough: no game line"
+    actions: list[Any] = []
+    for line in text.splitlines():
+        one = re.fullmatch(r"action: (-?\d+)", line)
+        joint = re.fullmatch(r"actions: \[(.*)\]", line)
+        if one:
+            actions.append(int(one.group(1)))
+        elif joint:
+            actions.append([int(a) for a in joint.group(1).split(", ")])
+    new: str = generate_playthrough.playthrough(game.group(1), actions)
+    return new
+
+
+def read(game_id: str) -> str:
+    return gzip.decompress(path(game_id).read_bytes()).decode("utf-8")
+
+
+def write(game_id: str, text: str) -> None:
+    DATA.mkdir(parents=True, exist_ok=True)
+    path(game_id).write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+
+
+def main(argv: list[str]) -> None:
+    """Rewrite the playthroughs (all, or those of the game ids given)."""
+    for game_id in argv or list(CASES):
+        write(game_id, generate(game_id))
+        print(f"{path(game_id)}: {path(game_id).stat().st_size:,} bytes")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
