@@ -6,12 +6,15 @@ import random
 import warnings
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+import tussle
+import tussle.adapters
 from tussle import ActionError, AgentError, OptionError
-from tussle.adapters.gymnasium_env import TussleGymEnv
+from tussle.adapters.gymnasium_env import TussleGymEnv, env_id
 
 #: (game id, opponents, options): rule agents where they are quick.
 GAMES = [
@@ -32,16 +35,19 @@ def test_check_env(game_id: str, opponents: str, options: dict[str, Any]) -> Non
 
 
 def play(env: TussleGymEnv, seed: int, rng: random.Random) -> tuple[list[int], float, int]:
-    obs, _ = env.reset(seed=seed)
+    obs, info = env.reset(seed=seed)
     actions = []
     while True:
         assert env.observation_space.contains(obs)
-        assert np.array_equal(env.action_masks(), obs["action_mask"].astype(bool))
-        action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+        assert np.array_equal(env.action_masks(), info["action_mask"].astype(bool))
+        action = rng.choice(np.flatnonzero(info["action_mask"]).tolist())
         actions.append(action)
-        obs, reward, terminated, truncated, _ = env.step(action)
-        assert not truncated
-        if terminated:
+        obs, reward, terminated, truncated, info = env.step(action)
+        assert not (terminated and truncated)
+        # Truncated exactly when a simulation limit, not the rules, ended the game.
+        assert truncated == (env.state.is_terminal() and env.state.cut_by_limit())
+        if terminated or truncated:
+            assert not info["action_mask"].any()
             return actions, float(reward), len(actions)
         assert reward == 0.0
 
@@ -66,18 +72,18 @@ def test_an_episode_repeats_for_a_seed_and_the_same_actions() -> None:
 def test_several_opponents_in_a_bigger_game() -> None:
     env = TussleGymEnv("fight", ["random", "rule"], players=3, seat=2)
     obs, _ = env.reset(seed=2)
-    assert obs["observation"].shape == env.encoding.observation_shape
+    assert obs.shape == env.encoding.observation_shape
     _, reward, _ = play(env, 2, random.Random(3))
     assert -0.5 <= reward <= 1.0
 
 
 def test_an_illegal_action_forfeits_or_raises() -> None:
     env = TussleGymEnv("fightopia", "random")
-    obs, _ = env.reset(seed=1)
-    assert obs["action_mask"][0] == 0
-    obs, reward, terminated, _, info = env.step(0)
-    assert (reward, terminated, info) == (-1.0, True, {"illegal_action": 0})
-    assert not obs["action_mask"].any()
+    _, info = env.reset(seed=1)
+    assert info["action_mask"][0] == 0
+    _, reward, terminated, _, info = env.step(0)
+    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, 0)
+    assert not info["action_mask"].any()
     with pytest.raises(ActionError, match="the episode is over"):
         env.step(0)
     strict = TussleGymEnv("fightopia", "random", illegal_action="raise")
@@ -95,3 +101,61 @@ def test_bad_arguments_are_refused_with_a_message() -> None:
         TussleGymEnv("fite", "wizard")
     with pytest.raises(OptionError, match="illegal_action 'skip'"):
         TussleGymEnv("fite", illegal_action="skip")
+
+
+def test_a_simulation_limit_truncates_and_the_rules_terminate() -> None:
+    env = TussleGymEnv("fightopia", "random", options={"ply_limit": 4})
+    _, info = env.reset(seed=1)
+    ended = None
+    while ended is None:
+        _, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if terminated or truncated:
+            ended = (terminated, truncated, reward)
+    assert ended == (False, True, 0.0)  # a draw at the ply limit, cut rather than finished
+    robo = TussleGymEnv("robo-pigs", "rule", options={"round_limit": 60})
+    _, info = robo.reset(seed=2)
+    done = False
+    while not done:
+        _, reward, terminated, truncated, info = robo.step(int(np.flatnonzero(info["action_mask"])[0]))
+        done = terminated or truncated
+    assert terminated and not truncated and reward != 0  # destroyed: the rules ended it
+
+
+def test_the_mask_stays_out_of_the_observation_unless_asked() -> None:
+    env = TussleGymEnv("fite")
+    flat = gymnasium.wrappers.FlattenObservation(env)
+    obs, _ = flat.reset(seed=1)
+    assert obs.shape == (int(np.prod(env.encoding.observation_shape)),)  # the mask is not fed in
+    old = TussleGymEnv("fite", mask_in_observation=True)
+    obs, info = old.reset(seed=1)
+    assert set(obs) == {"observation", "action_mask"}
+    assert np.array_equal(obs["action_mask"], info["action_mask"])
+    check_env(gymnasium.make(env_id("fite"), mask_in_observation=True).unwrapped)
+
+
+@pytest.mark.parametrize("game_id", tussle.game_ids())
+def test_every_game_is_registered_with_gymnasium(game_id: str) -> None:
+    gymnasium.register_envs(tussle.adapters)
+    env = gymnasium.make(env_id(game_id), opponents="random")
+    obs, info = env.reset(seed=0)
+    assert env.observation_space.contains(obs) and info["action_mask"].any()
+    env.close()
+
+
+def test_rgb_array_pictures_are_of_one_size_in_an_episode() -> None:
+    env = TussleGymEnv("fightopia", "random", options={"ply_limit": 30}, render_mode="rgb_array")
+    _, info = env.reset(seed=3)
+    frames: list[Any] = [env.render()]
+    done = False
+    while not done:
+        _, _, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
+        frames.append(env.render())
+        done = terminated or truncated
+    shapes = {frame.shape for frame in frames if isinstance(frame, np.ndarray)}
+    assert len(shapes) == 1 and len(frames) > 10
+    height, width, colours = shapes.pop()
+    assert colours == 3 and height > 100 and width > 100
+    first = frames[0]
+    assert isinstance(first, np.ndarray) and first.dtype == np.uint8
+    assert len(np.unique(first.reshape(-1, 3), axis=0)) > 2  # text on a background, not blank
+    assert not np.array_equal(frames[0], frames[-1])  # the pieces moved

@@ -84,8 +84,10 @@ def test_parallel_games_played_with_masks_end_with_zero_sum_rewards(game_id: str
         }
         observations, rewards, terminations, truncations, _ = e.step(actions)
         steps += 1
-        assert not any(truncations.values())
-    assert all(terminations.values()) and abs(sum(rewards.values())) < 1e-9
+    # Ended by the rules (terminated) or by the round limit (truncated), never both.
+    cut = e.tussle_state.cut_by_limit()
+    assert all(truncations.values()) == cut and all(terminations.values()) == (not cut)
+    assert abs(sum(rewards.values())) < 1e-9
     assert e.tussle_state.is_terminal() and steps > 1
 
 
@@ -169,3 +171,58 @@ def test_simulation_defaults_bound_every_game() -> None:
     e = env("fightopia")
     assert e.game.options["ply_limit"] == tussle.simulation_options("fightopia")["ply_limit"]
     assert e.metadata["name"] == "tussle_fightopia_v0"
+
+
+def test_max_cycles_truncates_both_kinds_of_environment() -> None:
+    parallel = parallel_env("robo-pigs", max_cycles=3)
+    observations, _ = parallel.reset(seed=1)
+    rng = random.Random(4)
+    steps = 0
+    while parallel.agents:
+        actions = {agent: masked_random(obs, rng) for agent, obs in observations.items()}
+        observations, rewards, terminations, truncations, _ = parallel.step(actions)
+        steps += 1
+    assert steps == 3 and all(truncations.values()) and not any(terminations.values())
+    assert set(rewards.values()) == {0.0} and not parallel.tussle_state.is_terminal()
+    aec = env("fightopia", max_cycles=2)
+    aec.reset(seed=1)
+    moves = 0
+    for _agent in aec.agent_iter():
+        obs, _, terminated, truncated, _ = aec.last()
+        if terminated or truncated:
+            assert truncated and not terminated
+            aec.step(None)
+            continue
+        aec.step(masked_random(obs, rng))
+        moves += 1
+    assert moves == 4  # two cycles of both players
+    with pytest.raises(OptionError, match="max_cycles must be 1 or more"):
+        env("fite", max_cycles=0)
+
+
+def test_a_simulation_limit_truncates_the_aec_game() -> None:
+    aec = env("fightopia", options={"ply_limit": 3})
+    aec.reset(seed=2)
+    rng = random.Random(1)
+    for _agent in aec.agent_iter():
+        obs, _, terminated, truncated, _ = aec.last()
+        if terminated or truncated:
+            assert truncated and not terminated  # a draw at the ply limit: cut, not decided
+            aec.step(None)
+            continue
+        aec.step(masked_random(obs, rng))
+    assert aec.tussle_state.cut_by_limit()
+
+
+@pytest.mark.parametrize("make", [env, parallel_env])
+def test_state_is_every_players_observation_side_by_side(make: Any) -> None:
+    e = make("fite")
+    e.reset(seed=3)
+    state = e.state()
+    assert e.state_space.contains(state)
+    size = int(np.prod(e.encoding.observation_shape))
+    assert state.shape == (2 * size,)
+    for p in range(2):
+        assert np.array_equal(
+            state[p * size : (p + 1) * size], e.encoding.observation(e.tussle_state, p).ravel()
+        )

@@ -709,6 +709,15 @@ class State(ABC):
     def result(self) -> Result | None:
         """The result once the game is over, else ``None``."""
 
+    def cut_by_limit(self) -> bool:
+        """Whether the game is over because a limit stopped it (a ply, turn or round limit of
+        the options, there so that games between programs end) rather than by its rules.
+
+        Environments report such an ending as truncated, not terminated; balance reports
+        count such games apart. A game without limits is never cut.
+        """
+        return False
+
     # --- copies and views ----------------------------------------------
 
     @abstractmethod

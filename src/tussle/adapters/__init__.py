@@ -3,7 +3,14 @@
 Each needs its library, an optional extra: ``tussle[gymnasium]``,
 ``tussle[pettingzoo]``, ``tussle[openspiel]``, or ``tussle[rl]`` for all three;
 importing an adapter without its extra raises an ImportError that names the
-extra to install. The core never imports them. Everything
+extra to install. The core never imports them. Importing this package registers
+every game with Gymnasium (when it is installed) as ``tussle/<game>-v0``::
+
+    import gymnasium
+    import tussle.adapters
+
+    gymnasium.register_envs(tussle.adapters)
+    env = gymnasium.make("tussle/fite-v0", opponents="rule") Everything
 here stands on the core API alone (notation, legal actions, observations,
 ``resample``), never on a game's internals:
 
@@ -44,3 +51,27 @@ def require(user: str, extra: str, *modules: str) -> None:
             raise MissingExtraError(
                 f"{user} needs {name}, which is not installed: pip install 'tussle[{extra}]'"
             ) from None
+
+
+def _register_gymnasium() -> None:
+    """Register every game with Gymnasium as ``tussle/<game>-v0``, if Gymnasium is installed.
+
+    The entry point is named as text, so registering imports nothing more.
+    """
+    try:
+        import gymnasium
+    except ImportError:
+        return
+    from tussle.registry import game_ids
+
+    for game_id in game_ids():
+        name = f"tussle/{game_id}-v0"
+        if name not in gymnasium.registry:
+            gymnasium.register(
+                id=name,
+                entry_point="tussle.adapters.gymnasium_env:TussleGymEnv",
+                kwargs={"game_id": game_id},
+            )
+
+
+_register_gymnasium()

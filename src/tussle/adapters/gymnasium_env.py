@@ -2,15 +2,24 @@
 
 The learner plays seat ``seat``; every other seat is played by a tussle agent
 built from an agent spec (``random``, ``rule``, ``mcts:iterations=50``, ...),
-and chance events are drawn inside the environment. Observations are dicts
-with ``observation`` (float32 array) and ``action_mask`` (int8 over the
-game's fixed action space, see :mod:`tussle.adapters.encoding`);
-:meth:`TussleGymEnv.action_masks` gives the mask as booleans for libraries that
-ask for it. The reward is 0 until the game ends, then the learner's return
-(from -1 to 1). An illegal action forfeits the game (the learner loses and
-the episode ends, ``info["illegal_action"]`` names the action) unless
+and chance events are drawn inside the environment. The observation is the
+player's float32 array; the legal actions are kept out of it, where maskable
+learners look for them: :meth:`TussleGymEnv.action_masks` (booleans, as
+sb3-contrib's MaskablePPO asks) and ``info["action_mask"]`` (int8 over the
+game's fixed action space, see :mod:`tussle.adapters.encoding`, as Gymnasium's
+own games give it). ``mask_in_observation=True`` gives the older dict
+observation (``observation`` and ``action_mask``) instead. The reward is 0
+until the game ends, then the learner's return (from -1 to 1). A game stopped
+by a simulation limit (a ply, turn or round limit) ends as truncated, one the
+rules end as terminated. An illegal action forfeits the game (the learner loses
+and the episode ends, ``info["illegal_action"]`` names the action) unless
 ``illegal_action="raise"``. Games use their simulation defaults, so every
-episode ends.
+episode ends. Render modes: ``ansi`` (the game as text), ``human`` (printed)
+and ``rgb_array`` (a picture of that text, for videos).
+
+Every game is registered with Gymnasium as ``tussle/<game>-v0`` when
+:mod:`tussle.adapters` is imported (``gymnasium.make("tussle/fite-v0",
+opponents="rule")``).
 
 Seeding: ``reset(seed=...)`` seeds the environment's generator, which draws
 the chance events and fresh seeds for the opponents, so an episode repeats
@@ -19,11 +28,11 @@ exactly for a seed and the learner's actions.
 >>> from tussle.adapters.gymnasium_env import TussleGymEnv
 >>> env = TussleGymEnv("fite", opponents="rule")
 >>> obs, info = env.reset(seed=7)
->>> int(env.action_space.n), obs["observation"].shape, int(obs["action_mask"].sum())
-(5143, (130,), 6)
->>> obs, reward, terminated, truncated, info = env.step(int(obs["action_mask"].argmax()))
->>> terminated, reward
-(False, 0.0)
+>>> int(env.action_space.n), obs.shape, int(info["action_mask"].sum()), int(env.action_masks().sum())
+(5143, (130,), 6, 6)
+>>> obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].argmax()))
+>>> terminated, truncated, reward
+(False, False, 0.0)
 """
 
 from __future__ import annotations
@@ -49,13 +58,14 @@ from tussle.registry import load_game, simulation_options
 
 __all__ = ["TussleGymEnv"]
 
-Observation = dict[str, Any]  # "observation" and "action_mask", both numpy arrays
+#: The float32 array, or with ``mask_in_observation`` a dict of it and the mask.
+Observation = Any
 
 
 class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
     """One seat of a tussle game as a single-agent Gymnasium environment (see the module docs)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -67,11 +77,12 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         options: Mapping[str, Any] | None = None,
         render_mode: str | None = None,
         illegal_action: str = "forfeit",
+        mask_in_observation: bool = False,
     ) -> None:
         if illegal_action not in ("forfeit", "raise"):
             raise OptionError(f"illegal_action {illegal_action!r} is not one of forfeit, raise")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise OptionError(f"render_mode {render_mode!r} is not one of ansi, human")
+            raise OptionError(f"render_mode {render_mode!r} is not one of ansi, human, rgb_array")
         self.game: Game = load_game(game_id, players=players, **simulation_options(game_id, options))
         n = self.game.num_players
         if not 0 <= seat < n:
@@ -86,12 +97,17 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         self.encoding: GameEncoding = encoding_for(self.game)
         self.render_mode = render_mode
         self.illegal_action = illegal_action
-        self.observation_space = gymnasium.spaces.Dict(
-            {
-                "observation": gymnasium.spaces.Box(0.0, 1.0, self.encoding.observation_shape, np.float32),
-                "action_mask": gymnasium.spaces.Box(0, 1, (self.encoding.num_actions,), np.int8),
-            }
-        )
+        self.mask_in_observation = mask_in_observation
+        array = gymnasium.spaces.Box(0.0, 1.0, self.encoding.observation_shape, np.float32)
+        self.observation_space: gymnasium.spaces.Space[Any] = array
+        if mask_in_observation:
+            self.observation_space = gymnasium.spaces.Dict(
+                {
+                    "observation": array,
+                    "action_mask": gymnasium.spaces.Box(0, 1, (self.encoding.num_actions,), np.int8),
+                }
+            )
+        self._picture_size: tuple[int, int] | None = None
         self.action_space = gymnasium.spaces.Discrete(self.encoding.num_actions)
         self.state: State = self.game.new_initial_state()
         self._agents: dict[int, Agent] = {}
@@ -114,8 +130,9 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         }
         self.state = self.game.new_initial_state()
         self._over = False
+        self._picture_size = None
         self._advance()
-        return self._observation(), {}
+        return self._observation(), self._info()
 
     def _advance(self) -> None:
         """Play chance and the opponents until the learner must act or the game is over."""
@@ -143,19 +160,23 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
             self._legal = self.encoding.legal(self.state, self.seat)
         return self._legal
 
+    def _mask(self) -> npt.NDArray[np.int8]:
+        if self._over or self.seat not in self.state.to_act():
+            return np.zeros(self.encoding.num_actions, dtype=np.int8)
+        return self.encoding.mask(self._legal_map())
+
     def _observation(self) -> Observation:
-        live = not self._over and self.seat in self.state.to_act()
-        mask = (
-            self.encoding.mask(self._legal_map())
-            if live
-            else np.zeros(self.encoding.num_actions, dtype=np.int8)
-        )
-        return {"observation": self.encoding.observation(self.state, self.seat), "action_mask": mask}
+        array = self.encoding.observation(self.state, self.seat)
+        if self.mask_in_observation:
+            return {"observation": array, "action_mask": self._mask()}
+        return array
+
+    def _info(self, **more: Any) -> dict[str, Any]:
+        return {"action_mask": self._mask(), **more}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions now, as booleans over the action space."""
-        mask: npt.NDArray[np.int8] = self._observation()["action_mask"]
-        return mask.astype(bool)
+        return self._mask().astype(bool)
 
     def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         if self._over:
@@ -166,22 +187,42 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
             if self.illegal_action == "raise":
                 raise ActionError(f"{action!r}: {exc}") from None
             self._over = True
-            info = {"illegal_action": int(action) if isinstance(action, int | np.integer) else -1}
+            info = self._info(illegal_action=int(action) if isinstance(action, int | np.integer) else -1)
             # The loss of a player in last place: -1 against one opponent, -1/(n-1) against several.
             return self._observation(), -1.0 / (self.game.num_players - 1), True, False, info
         self.state.apply(self.seat, chosen)
         self._advance()
         result = self.state.result()
         reward = float(result.returns[self.seat]) if result is not None else 0.0
-        return self._observation(), reward, result is not None, False, {}
+        # A limit of the simulation options is no ending of the rules: truncated, not terminated.
+        cut = result is not None and self.state.cut_by_limit()
+        return self._observation(), reward, result is not None and not cut, cut, self._info()
 
-    def render(self) -> str | None:
-        """The whole game as text (every secret shown)."""
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The whole game (every secret shown): text, printed text, or a picture of the text."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode (use 'ansi' or 'human')")
+            gymnasium.logger.warn(
+                "render() was called without a render_mode (use 'ansi', 'human' or 'rgb_array')"
+            )
             return None
         text = self.state.render()
         if self.render_mode == "human":
             print(text)
             return None
+        if self.render_mode == "rgb_array":
+            from tussle.adapters.pictures import text_picture, text_size
+
+            # Every frame of an episode the size of its first, so that the frames make a video.
+            if self._picture_size is None:
+                self._picture_size = text_size(text)
+            return text_picture(text, self._picture_size)
         return text
+
+
+def env_id(game_id: str) -> str:
+    """The Gymnasium id of a game: ``tussle/<game>-v0``.
+
+    >>> env_id("robo-pigs")
+    'tussle/robo-pigs-v0'
+    """
+    return f"tussle/{game_id}-v0"

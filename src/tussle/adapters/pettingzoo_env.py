@@ -16,6 +16,14 @@ in the same ignorance as in a real simultaneous step. The Parallel environment
 takes the choices of all acting agents together; the actions of agents not
 acting in a step are ignored.
 
+A game the rules end sets ``terminations``; one stopped by a simulation limit
+(``State.cut_by_limit``) or by ``max_cycles`` sets ``truncations`` instead.
+``max_cycles`` counts rounds in which every agent could act once: steps of the
+Parallel environment, agent steps divided by the number of agents in the AEC
+one; a game cut by it ends with rewards of 0. ``state()`` (and
+``state_space``) gives every player's observation array side by side, the
+global view that centralised critics take.
+
 An illegal action forfeits the game (``illegal_action="forfeit"``, as
 PettingZoo's classic environments do): the players who chose legally share
 the win and the offenders the loss. ``illegal_action="raise"`` raises
@@ -101,6 +109,14 @@ class _Table:
             }
         )
         self.action_space = gymnasium.spaces.Discrete(self.encoding.num_actions)
+        size = int(np.prod(self.encoding.observation_shape))
+        self.state_space = gymnasium.spaces.Box(0.0, 1.0, (size * self.game.num_players,), np.float32)
+
+    def global_state(self) -> npt.NDArray[np.float32]:
+        """Every player's observation array, flattened, side by side (seat 0 first)."""
+        return np.concatenate(
+            [self.encoding.observation(self.state, p).ravel() for p in range(self.game.num_players)]
+        ).astype(np.float32)
 
     def restart(self, seed: int | None) -> None:
         if seed is not None:
@@ -203,6 +219,24 @@ class _TableEnv:
     def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self._table.action_space
 
+    @property
+    def state_space(self) -> gymnasium.spaces.Space[Any]:
+        """The space of :meth:`state`."""
+        return self._table.state_space
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """A global view for centralised critics: every player's observation array side by side.
+
+        Together they hold everything any player sees; what nobody sees (the order
+        of a deck, say) is in none of them, so this is not the whole truth.
+        """
+        return self._table.global_state()
+
+    def _check_cycles(self, max_cycles: int | None) -> None:
+        if max_cycles is not None and max_cycles < 1:
+            raise OptionError(f"max_cycles must be 1 or more (or None), not {max_cycles}")
+        self.max_cycles = max_cycles
+
     def render(self) -> str | None:
         """The whole game as text (every secret shown: for spectators and logs)."""
         return self._table.render(self.render_mode)
@@ -228,10 +262,13 @@ class TussleAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
         *,
         render_mode: str | None = None,
         illegal_action: str = "forfeit",
+        max_cycles: int | None = None,
     ) -> None:
         super().__init__()
         self._seat(game_id, players, options, render_mode, illegal_action)
+        self._check_cycles(max_cycles)
         self._over = False
+        self._steps = 0
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._table.restart(seed)
@@ -242,6 +279,7 @@ class TussleAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._over = False
+        self._steps = 0
         self._select()
 
     def _select(self) -> None:
@@ -249,14 +287,18 @@ class TussleAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
         acting = self._table.state.to_act()
         if acting:
             self.agent_selection = self.possible_agents[acting[0]]
+            if self.max_cycles is not None and self._steps >= self.max_cycles * len(self.possible_agents):
+                self._finish([0.0] * len(self.possible_agents), cut=True)  # undecided: nobody gains
             return
-        self._finish(self._table.returns())
+        self._finish(self._table.returns(), cut=self._table.state.cut_by_limit())
 
-    def _finish(self, returns: list[float]) -> None:
+    def _finish(self, returns: list[float], cut: bool = False) -> None:
+        """End the game: terminated, or truncated when a limit (not the rules) stopped it."""
         self._over = True
+        ended = self.truncations if cut else self.terminations
         for p, agent in enumerate(self.possible_agents):
             self.rewards[agent] = returns[p]
-            self.terminations[agent] = True
+            ended[agent] = True
 
     def observe(self, agent: str) -> Observation:
         return self._table.observe(self.possible_agents.index(agent), not self._over)
@@ -278,6 +320,7 @@ class TussleAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
         else:
             self._table.apply(player, chosen)
             self._table.settle()
+            self._steps += 1
             self._select()
         self._accumulate_rewards()
 
@@ -295,8 +338,11 @@ class TussleParallelEnv(_TableEnv, ParallelEnv):  # type: ignore[misc]
         *,
         render_mode: str | None = None,
         illegal_action: str = "forfeit",
+        max_cycles: int | None = None,
     ) -> None:
         self._seat(game_id, players, options, render_mode, illegal_action)
+        self._check_cycles(max_cycles)
+        self._steps = 0
 
     def _observations(self, live: bool) -> dict[str, Observation]:
         return {agent: self._table.observe(p, live) for p, agent in enumerate(self.possible_agents)}
@@ -306,6 +352,7 @@ class TussleParallelEnv(_TableEnv, ParallelEnv):  # type: ignore[misc]
     ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
         self._table.restart(seed)
         self.agents = list(self.possible_agents)
+        self._steps = 0
         return self._observations(True), {agent: {} for agent in self.agents}
 
     def step(
@@ -334,6 +381,7 @@ class TussleParallelEnv(_TableEnv, ParallelEnv):  # type: ignore[misc]
                 offenders.add(p)
                 infos[self.possible_agents[p]] = {"illegal_action": -1}
             chosen.append((p, action))
+        cut = False
         if offenders:
             returns = forfeit_returns(len(self.possible_agents), offenders)
             over = True
@@ -341,13 +389,19 @@ class TussleParallelEnv(_TableEnv, ParallelEnv):  # type: ignore[misc]
             for p, action in chosen:
                 table.apply(p, action)
             table.settle()
+            self._steps += 1
             over = table.state.is_terminal()
             returns = table.returns() if over else [0.0] * len(self.possible_agents)
-        observations = self._observations(not over)
+            cut = (
+                table.state.cut_by_limit()
+                if over
+                else self.max_cycles is not None and (self._steps >= self.max_cycles)
+            )
+        observations = self._observations(not (over or cut))
         rewards = {agent: returns[p] for p, agent in enumerate(self.possible_agents)}
-        terminations = dict.fromkeys(self.possible_agents, over)
-        truncations = dict.fromkeys(self.possible_agents, False)
-        if over:
+        terminations = dict.fromkeys(self.possible_agents, over and not cut)
+        truncations = dict.fromkeys(self.possible_agents, cut)
+        if over or cut:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
 

@@ -86,8 +86,11 @@ class Measures:
         return ()
 
     def cut_by_limit(self, state: State) -> bool:
-        """Whether the finished ``state`` ended by a limit (a ply or round limit) rather than by the rules."""
-        return False
+        """Whether the finished ``state`` ended by a limit (a ply or round limit) rather than by the rules.
+
+        The state's own :meth:`~tussle.game.State.cut_by_limit` by default.
+        """
+        return state.cut_by_limit()
 
     def figures(self, data: Data) -> list[Figure]:
         """The game's own figures, from the stored rows of one variant and pairing."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from tussle.balance.measures import Data, Figure, Measures, Row
-from tussle.game import Game, State
+from tussle.game import Game
 from tussle.games.fight.cards import FAMILIES
 from tussle.games.fight.rules import LOG_ACTIVATE, FightReport, FightState
 from tussle.record import Record
@@ -98,10 +98,6 @@ class FightMeasures(Measures):
             name = warriors[card].name
             yield Row(p, "ability_changed_winner", name, 1.0 if winner != report.winner else 0.0)
             yield Row(p, "ability_won_fight", name, 1.0 if report.winner == p != winner else 0.0)
-
-    def cut_by_limit(self, state: State) -> bool:
-        """Never: a game of Fight! always runs its seven Fights; no option sets a limit."""
-        return False
 
     def figures(self, data: Data) -> list[Figure]:
         return [

@@ -98,13 +98,6 @@ class FightopiaMeasures(Measures):
             return CROSSED
         return TANKS_KILLED
 
-    def cut_by_limit(self, state: State) -> bool:
-        # The ply limit ends the game (a draw, or a win on material) unless the last action won.
-        if not isinstance(state, FightopiaState) or state.result() is None or state.side < 0:
-            return False
-        limit = int(state.game.options["ply_limit"])
-        return bool(limit) and state.ply >= limit and state.win_reason(1 - state.side) is None
-
     def figures(self, data: Data) -> list[Figure]:
         return [
             data.outcome_shares(

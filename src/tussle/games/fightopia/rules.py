@@ -408,6 +408,13 @@ class FightopiaState(State):
         self.side = 1 - player
         self.settle()
 
+    def cut_by_limit(self) -> bool:
+        # The ply limit ends the game (a draw, or a win on material) unless the last action won.
+        if self.result() is None or self.side < 0:
+            return False
+        limit = int(self.game.options["ply_limit"])
+        return bool(limit) and self.ply >= limit and self.win_reason(1 - self.side) is None
+
     def result(self) -> Result | None:
         return self._result
 

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from tussle.balance.measures import Data, Figure, Measures, Row
-from tussle.game import Game, State
+from tussle.game import Game
 from tussle.games.fite.notation import FACE_LOCATION, parse_tactic
 from tussle.games.fite.rules import FiteState, turns_theirs
 from tussle.record import Record
@@ -94,13 +94,6 @@ class FiteMeasures(Measures):
             choice: str | None = (tactical.get("choices") or (None, None))[p]
             if choice is not None:
                 yield Row(p, "tactic", tactic_kind(choice, p))
-
-    def cut_by_limit(self, state: State) -> bool:
-        """A draw at the turn limit: a limit is set and reached with both fighters above one die."""
-        if not isinstance(state, FiteState) or state.result() is None:
-            return False
-        limit = int(state.game.options["turn_limit"])
-        return bool(limit) and state.turn >= limit and min(state.dice) > 1
 
     def figures(self, data: Data) -> list[Figure]:
         return [

@@ -793,6 +793,13 @@ class FiteState(State):
             return Result.draw(2, f"turn limit of {limit} reached")
         return None
 
+    def cut_by_limit(self) -> bool:
+        """A draw at the turn limit: a limit is set and reached with both fighters above one die."""
+        if self.result() is None:
+            return False
+        limit = int(self.game.options["turn_limit"])
+        return bool(limit) and self.turn >= limit and min(self.dice) > 1
+
     def result(self) -> Result | None:
         return self._result
 

@@ -25,8 +25,8 @@ from collections import Counter
 from collections.abc import Iterable
 
 from tussle.balance.measures import Data, Figure, Measures, Row
-from tussle.game import Game, State
-from tussle.games.robo_pigs.rules import COMMAND_NAMES, FIRE, HIT, LETHAL, REPAIR_PROGRAM, RoboPigsState
+from tussle.game import Game
+from tussle.games.robo_pigs.rules import COMMAND_NAMES, FIRE, HIT, REPAIR_PROGRAM, RoboPigsState
 from tussle.record import Record
 
 #: The attack commands by the names of their weapons.
@@ -78,13 +78,6 @@ class RoboPigsMeasures(Measures):
                         Row(p, "accuracy", weapon, counts[p]["hit", weapon] / counts[p]["attack", weapon])
                     )
         return rows
-
-    def cut_by_limit(self, state: State) -> bool:
-        """A draw at the round limit: a limit is set and passed with both pigs below five damage."""
-        if not isinstance(state, RoboPigsState) or state.result() is None:
-            return False
-        limit = int(state.game.options["round_limit"])
-        return bool(limit) and state.round > limit and max(state.damage) < LETHAL
 
     def figures(self, data: Data) -> list[Figure]:
         return [

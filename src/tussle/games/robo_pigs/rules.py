@@ -706,6 +706,13 @@ class RoboPigsState(State):
             return Result.draw(2, f"round limit of {limit} reached")
         return None
 
+    def cut_by_limit(self) -> bool:
+        """A draw at the round limit: a limit is set and passed with both pigs below five damage."""
+        if self.result() is None:
+            return False
+        limit = int(self.game.options["round_limit"])
+        return bool(limit) and self.round > limit and max(self.damage) < LETHAL
+
     def result(self) -> Result | None:
         return self._result
 

@@ -86,14 +86,6 @@ class TankChessMeasures(Measures):
             yield Row(-1, "ending", ending)
         yield Row(-1, "size", f"{size}x{size}", size)
 
-    def cut_by_limit(self, state: State) -> bool:
-        # Only the ply limit draws a game of Tank Chess; a turn that wins at the limit wins.
-        if not isinstance(state, TankChessState):
-            return False
-        limit = int(state.game.options["ply_limit"])
-        result = state.result()
-        return bool(limit) and state.ply >= limit and result is not None and result.winner is None
-
     def figures(self, data: Data) -> list[Figure]:
         return [
             data.outcome_shares(

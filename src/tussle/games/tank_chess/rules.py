@@ -992,6 +992,12 @@ class TankChessState(State):
                 result = Result.draw(2, f"ply limit of {limit} reached")
         self._result = result
 
+    def cut_by_limit(self) -> bool:
+        # Only the ply limit draws a game of Tank Chess; a turn that wins at the limit wins.
+        limit = int(self.game.options["ply_limit"])
+        result = self.result()
+        return bool(limit) and self.ply >= limit and result is not None and result.winner is None
+
     def result(self) -> Result | None:
         return self._result
 
