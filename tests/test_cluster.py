@@ -299,14 +299,18 @@ def test_bad_cluster_input_is_one_line(command: str, args: list[str], words: str
     assert len(result.output.strip().splitlines()) <= 3  # click's usage lines at most
 
 
-def test_without_ray_installed_the_error_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_ray_installed_the_error_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails as if it were missing
-    for command in (["match", "fite", "random", "random"], ["balance", "fite", "-n", "2"]):
+    out = tmp_path / "report"
+    for command in (["match", "fite", "random", "random"], ["balance", "fite", "-n", "2", "--out", str(out)]):
         result = CliRunner().invoke(cli, [*command, "--cluster", "ray"])
         assert result.exit_code == 2
         assert result.output.strip() == (
             "tussle: error: --cluster ray needs Ray, which is not installed: pip install 'tussle[cluster]'"
         )
+    assert not out.exists()  # refused before anything was made
 
 
 def python(script: str) -> subprocess.CompletedProcess[str]:

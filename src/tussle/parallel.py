@@ -212,7 +212,8 @@ def _pool_chunks(work: Callable[[C], R], chunks: Sequence[C], jobs: int) -> Iter
 # --- Ray ------------------------------------------------------------------------------------
 
 
-def _ray() -> Any:
+def ray_module() -> Any:
+    """The ``ray`` module, or a one-line :class:`ClusterError` saying how to install it."""
     try:
         import ray
     except ImportError:
@@ -235,7 +236,7 @@ def connected(cluster: Cluster) -> Iterator[Any]:
     and left. If this process is already connected (``ray.init`` done by the
     caller), that connection is used and kept.
     """
-    ray = _ray()
+    ray = ray_module()
     if ray.is_initialized():
         yield ray
         return

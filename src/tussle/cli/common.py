@@ -179,10 +179,12 @@ def cluster_of(text: str | None, jobs: int) -> Any:
     """
     if text is None:
         return None
-    from tussle.parallel import Cluster
+    from tussle.parallel import Cluster, ray_module
 
     typed = click.get_current_context().get_parameter_source("jobs") == click.core.ParameterSource.COMMANDLINE
-    return Cluster.parse(text, cpus=jobs if typed else None)
+    cluster = Cluster.parse(text, cpus=jobs if typed else None)
+    ray_module()  # Ray missing is said now, before any folder is made or game played
+    return cluster
 
 
 def diagnostics_on_stderr() -> contextlib.AbstractContextManager[Any]:
