@@ -10,7 +10,14 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 import pytest
-from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
+from open_spiel.python import rl_environment  # type: ignore[import-untyped]
+from open_spiel.python.algorithms import (  # type: ignore[import-untyped]
+    cfr,
+    exploitability,
+    ismcts,
+    mcts,
+    random_agent,
+)
 
 import playthroughs
 import tussle
@@ -39,7 +46,8 @@ def test_random_sim_test(game_id: str, params: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("game_id", ["robo-pigs", "fite"])
 def test_simultaneous_games_turn_sequential_with_pyspiels_converter(game_id: str) -> None:
-    game = og.load(game_id, **({"round_limit": 2} if game_id == "robo-pigs" else {}))
+    options: dict[str, Any] = {"round_limit": 2} if game_id == "robo-pigs" else {}
+    game = og.load(game_id, **options)
     turn_based = pyspiel.convert_to_turn_based(game)
     assert turn_based.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
     pyspiel.random_sim_test(turn_based, num_sims=1, serialize=False, verbose=False)
@@ -79,7 +87,9 @@ def test_game_types_follow_the_game_info() -> None:
         kind = game.get_type()
         assert (kind.dynamics, kind.chance_mode, kind.information) == expected[game_id]
         assert kind.utility == kinds.Utility.ZERO_SUM and kind.reward_model == kinds.RewardModel.TERMINAL
-        assert game.num_distinct_actions() == game.encoding.num_actions
+        # A simultaneous game has one more action: the pass of a player with nothing to do.
+        simultaneous = kind.dynamics == kinds.Dynamics.SIMULTANEOUS
+        assert game.num_distinct_actions() == game.encoding.num_actions + simultaneous
         assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
     fight = og.load("fight", players=5)
     assert (fight.min_utility(), fight.max_game_length()) == (-0.25, 70)
@@ -216,7 +226,7 @@ def test_a_bad_action_is_refused_and_changes_nothing() -> None:
     state = game.new_initial_state()
     with pytest.raises(ActionError, match="action 4000 is not one of the 6 legal actions of fighter B now"):
         state.apply_actions([0, 4000])
-    with pytest.raises(ActionError, match="2 players act now: use apply_actions"):
+    with pytest.raises(ActionError, match="every player acts at a simultaneous node: use apply_actions"):
         state.apply_action(0)
     assert state.history() == [] and state.tussle_state.to_act() == (0, 1)
     state.apply_actions([0, 5])
@@ -233,7 +243,7 @@ def test_random_sim_test_without_serialization(game_id: str, params: dict[str, A
 
 @pytest.mark.parametrize("game_id", tussle.game_ids())
 def test_games_and_states_pickle(game_id: str) -> None:
-    params = {"ply_limit": 40} if game_id in ("fightopia", "tank-chess") else {}
+    params: dict[str, Any] = {"ply_limit": 40} if game_id in ("fightopia", "tank-chess") else {}
     game = og.load(game_id, **params)
     again = pickle.loads(pickle.dumps(game))
     assert type(again) is type(game) and str(again) == str(game)
@@ -347,3 +357,66 @@ def test_an_adapter_without_its_extra_says_which_to_install(module: str, missing
         f"tussle.adapters.MissingExtraError: {module} needs {missing}, which is not installed: "
         f"pip install 'tussle[{extra}]'"
     )
+
+
+def test_openspiels_random_agents_play_a_simultaneous_game_where_one_player_acts_alone() -> None:
+    # FITE's setup roll and its one-fighter steps: the idle player passes, never an empty list.
+    game = og.load("fite", power_a="swift")
+    env = rl_environment.Environment(game, seed=4)
+    agents = [random_agent.RandomAgent(p, game.num_distinct_actions()) for p in range(2)]
+    step = env.reset()
+    passes = 0
+    while not step.last():
+        legal = step.observations["legal_actions"]
+        assert all(legal[p] for p in range(2))
+        passes += sum(legal[p] == [game.pass_action] for p in range(2))
+        step = env.step([agent.step(step).action for agent in agents])
+    assert passes > 0
+    state = game.new_initial_state()
+    while True:  # to the first node where one fighter acts alone
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        idle = [p for p in range(2) if state.legal_actions(p) == [game.pass_action]]
+        if idle:
+            break
+        state.apply_actions([state.legal_actions(p)[0] for p in range(2)])
+    joint = [state.legal_actions(p)[0] for p in range(2)]
+    joint[idle[0]] = 0
+    with pytest.raises(ActionError, match=f"player {idle[0]} does not act now: its action must be pass"):
+        state.apply_actions(joint)
+    assert state.action_to_string(0, game.pass_action) == "pass"
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options"),
+    [("fite", {"turn_limit": 10}), ("robo-pigs", {"round_limit": 2}), ("fight", {})],
+)
+def test_openspiels_ismcts_plays_the_games_with_hidden_information(
+    game_id: str, options: dict[str, Any]
+) -> None:
+    # The simultaneous games in turns (tussle_fite_turns): sequential, with tussle's resampler.
+    turns = game_id != "fight"
+    game = og.load(game_id, turns=turns, **options)
+    assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    bot = ismcts.ISMCTSBot(
+        game, mcts.RandomRolloutEvaluator(), uct_c=2.0, max_simulations=4, use_observation_string=True
+    )
+    bot.set_resampler(og.resampler(seed=3))
+    final = og.play(game, [bot, make_agent("random", game.tussle_game, 1, seed=2)], seed=5)
+    assert final.is_terminal() and sum(final.returns()) == pytest.approx(0.0)
+
+
+def test_cfr_and_exploitability_on_a_short_fightopia() -> None:
+    # Two plies and the material count at the limit: small enough to solve in a second.
+    game = og.load("fightopia", ply_limit=2, limit_result="material")
+    solver = cfr.CFRSolver(game)
+    for _ in range(3):
+        solver.evaluate_and_update_policy()
+    policy = solver.average_policy()
+    assert exploitability.exploitability(game, policy) == pytest.approx(0.0, abs=1e-9)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    probabilities = policy.action_probabilities(state)
+    assert set(probabilities) == set(state.legal_actions())
+    assert sum(probabilities.values()) == pytest.approx(1.0)

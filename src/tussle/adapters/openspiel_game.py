@@ -8,17 +8,21 @@ that every game ends and has a maximum length; a limit of 0 (none) is refused.
 
 - **Game type.** Dynamics, chance mode and information come from the game's
   :class:`~tussle.game.GameInfo`. Robo Battle Pigs and FITE keep their
-  simultaneous steps (``SIMULTANEOUS`` dynamics: a node where every player
-  chooses at once; a step where only one player chooses is an ordinary node of
-  that player); ``pyspiel.convert_to_turn_based`` turns them into sequential
-  games for algorithms that need one. Every game is zero-sum (results give a
+  simultaneous steps (``SIMULTANEOUS`` dynamics: every decision node is
+  simultaneous; a player with nothing to do there has one legal action,
+  ``pass``, numbered ``num_actions``). They are also registered in turns
+  (``tussle_fite_turns``, ``load(..., turns=True)``): sequential, a step's
+  submissions one after another in seat order, for algorithms that need
+  turns; ``pyspiel.convert_to_turn_based`` works too. Every game is zero-sum (results give a
   sole winner 1 and the others -1/(n-1), and shared places split that), with
   terminal rewards.
 - **Actions** are the fixed integer space of :mod:`tussle.adapters.encoding`;
   chance outcomes have their own numbers, below ``max_chance_outcomes``.
 - **Observations**: strings are the player's observation as compact JSON
   (equal exactly when the observations are); tensors are the float arrays of
-  the encoding. No information-state (perfect recall) view is provided.
+  the encoding. Information-state strings (perfect recall) are the history,
+  or in a game with hidden information the player's own observation history
+  (:meth:`_Core.information`); public and private observers too.
 - **Lengths**: ``max_game_length`` counts decision nodes (a simultaneous
   step is one), bounded by the game's limit.
 
@@ -104,11 +108,15 @@ def _parameters(info: GameInfo) -> dict[str, Any]:
     return params
 
 
-def _game_type(info: GameInfo) -> Any:
+#: The suffix of a simultaneous game's sequential registration (``tussle_fite_turns``).
+TURNS = "_turns"
+
+
+def _game_type(info: GameInfo, turns: bool = False) -> Any:
     return pyspiel.GameType(
-        short_name=spiel_name(info.id),
-        long_name=f"tussle {info.name}",
-        dynamics=_DYNAMICS[info.dynamics],
+        short_name=spiel_name(info.id) + (TURNS if turns else ""),
+        long_name=f"tussle {info.name}" + (", in turns" if turns else ""),
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL if turns else _DYNAMICS[info.dynamics],
         chance_mode=_CHANCE[info.chance],
         information=_INFORMATION[info.information],
         utility=pyspiel.GameType.Utility.ZERO_SUM,
@@ -243,6 +251,8 @@ class TussleSpielGame(pyspiel.Game):  # type: ignore[misc]
     """One tussle game with its parameters, as a pyspiel game; one subclass per game sets ``game_id``."""
 
     game_id: ClassVar[str] = ""
+    #: Played in turns: each submission of a simultaneous step is a decision of its own.
+    turns: ClassVar[bool] = False
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         game_id = self.game_id
@@ -254,10 +264,15 @@ class TussleSpielGame(pyspiel.Game):  # type: ignore[misc]
         encoding = encoding_for(game)
         decisions, chance_nodes = _lengths(game)
         n = game.num_players
+        simultaneous = info.dynamics == Dynamics.SIMULTANEOUS
+        #: At a simultaneous node every player acts: those with nothing to do pass (this number).
+        self.pass_action: int | None = encoding.num_actions if simultaneous and not self.turns else None
+        if simultaneous and self.turns:
+            decisions *= n  # a step's submissions, one after another
         super().__init__(
-            _game_type(info),
+            _game_type(info, self.turns),
             pyspiel.GameInfo(
-                num_distinct_actions=encoding.num_actions,
+                num_distinct_actions=encoding.num_actions + (self.pass_action is not None),
                 max_chance_outcomes=encoding.num_chance if info.chance == ChanceMode.EXPLICIT else 0,
                 num_players=n,
                 min_utility=-1.0 / (n - 1) if n > 1 else 0.0,
@@ -295,6 +310,7 @@ class TussleSpielState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: TussleSpielGame) -> None:
         super().__init__(game)
         self._core = _Core(game.tussle_game, game.encoding)
+        self._pass = game.pass_action
 
     @property
     def tussle_state(self) -> State:
@@ -307,13 +323,16 @@ class TussleSpielState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.TERMINAL)
         if acting == (CHANCE,):
             return int(pyspiel.PlayerId.CHANCE)
-        if len(acting) == 1:
-            return acting[0]
-        return int(pyspiel.PlayerId.SIMULTANEOUS)
+        if self._pass is not None:
+            # Every decision node of a simultaneous game is simultaneous: the idle pass.
+            return int(pyspiel.PlayerId.SIMULTANEOUS)
+        return acting[0]  # sequential; in turns, a step's submissions in seat order
 
     def _legal_actions(self, player: int) -> list[int]:
-        if player not in self._core.state.to_act():
-            return []
+        acting = self._core.state.to_act()
+        if player not in acting:
+            # A player with nothing to do at a simultaneous node has one action: pass.
+            return [self._pass] if self._pass is not None and acting and acting != (CHANCE,) else []
         return self._core.legal(player).indices
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -321,12 +340,15 @@ class TussleSpielState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         acting = self._core.state.to_act()
-        if len(acting) != 1:
-            raise ActionError(f"{len(acting)} players act now: use apply_actions")
+        if acting != (CHANCE,) and self._pass is not None:
+            raise ActionError("every player acts at a simultaneous node: use apply_actions")
         self._core.apply(acting[0], int(action))
 
     def _apply_actions(self, actions: Sequence[int]) -> None:
         acting = self._core.state.to_act()
+        for p, action in enumerate(actions):
+            if p not in acting and int(action) != self._pass:
+                raise ActionError(f"player {p} does not act now: its action must be pass ({self._pass})")
         # Read every choice before applying any, so that a bad one changes nothing.
         chosen = [(p, self._core.legal(p).action(self._core.state, int(actions[p]))) for p in acting]
         for p, action in chosen:
@@ -339,6 +361,8 @@ class TussleSpielState(pyspiel.State):  # type: ignore[misc]
                 core.events = (core.events, p, int(actions[p]))
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if action == self._pass and player >= 0:
+            return "pass"
         core = self._core
         if player == CHANCE:
             for index, _, outcome in core.chance() if core.state.is_chance() else []:
@@ -436,42 +460,58 @@ GAME_CLASSES: dict[str, type[TussleSpielGame]] = {}
 
 
 def register_all() -> list[str]:
-    """Register every tussle game with pyspiel (once); return their pyspiel names."""
+    """Register every tussle game with pyspiel (once); return their pyspiel names.
+
+    A game with simultaneous steps is registered twice: as it is, and in turns
+    (``tussle_fite_turns``), sequential, for algorithms that need turns.
+    """
     known = set(pyspiel.registered_names())
     names = []
     for gid in game_ids():
-        name = spiel_name(gid)
-        cls = GAME_CLASSES.get(gid)
-        if cls is None:
-            # A class per game (not a closure): pyspiel keeps the creator until the
-            # interpreter has shut down, and a class outlives that safely.
-            title = "".join(part.title() for part in gid.split("-"))
-            cls = GAME_CLASSES[gid] = type(
-                f"{title}SpielGame", (TussleSpielGame,), {"game_id": gid, "__module__": __name__}
-            )
-            # Found by name in this module, as pickle looks classes up: games pickle
-            # (multiprocessing, Ray, OpenSpiel's own pickling checks).
-            globals()[cls.__name__] = cls
-        if name not in known:
-            pyspiel.register_game(_game_type(game_info(gid)), cls)
-        names.append(name)
+        info = game_info(gid)
+        kinds = [False, True] if info.dynamics == Dynamics.SIMULTANEOUS else [False]
+        for turns in kinds:
+            name = spiel_name(gid) + (TURNS if turns else "")
+            key = gid + (TURNS if turns else "")
+            cls = GAME_CLASSES.get(key)
+            if cls is None:
+                # A class per game (not a closure): pyspiel keeps the creator until the
+                # interpreter has shut down, and a class outlives that safely.
+                title = "".join(part.title() for part in gid.split("-")) + ("Turns" if turns else "")
+                cls = GAME_CLASSES[key] = type(
+                    f"{title}SpielGame",
+                    (TussleSpielGame,),
+                    {"game_id": gid, "turns": turns, "__module__": __name__},
+                )
+                # Found by name in this module, as pickle looks classes up: games pickle
+                # (multiprocessing, Ray, OpenSpiel's own pickling checks).
+                globals()[cls.__name__] = cls
+            if name not in known:
+                pyspiel.register_game(_game_type(info, turns), cls)
+            names.append(name)
     return names
 
 
 register_all()
 
 
-def load(game_id: str, players: int | None = None, **options: Any) -> TussleSpielGame:
+def load(game_id: str, players: int | None = None, *, turns: bool = False, **options: Any) -> TussleSpielGame:
     """``pyspiel.load_game`` for a tussle game id, checking the parameters with tussle's messages.
+
+    ``turns`` loads a game with simultaneous steps in turns (``tussle_fite_turns``).
 
     >>> load("fight", players=3).num_players()
     3
+    >>> load("fite", turns=True).get_type().dynamics
+    <Dynamics.SEQUENTIAL: 1>
     """
     info = game_info(game_id)
+    if turns and info.dynamics != Dynamics.SIMULTANEOUS:
+        raise OptionError(f"{game_id} is played in turns already: it has no simultaneous steps")
     params: dict[str, Any] = {"players": players if players is not None else info.min_players}
     for name, value in options.items():
         params[name] = _spiel_value(info.option(name), value)
-    game: TussleSpielGame = pyspiel.load_game(spiel_name(game_id), params)
+    game: TussleSpielGame = pyspiel.load_game(spiel_name(game_id) + (TURNS if turns else ""), params)
     return game
 
 
@@ -550,7 +590,7 @@ def play(
             acting = state.tussle_state.to_act()
             if any(not isinstance(seats[p], Agent) for p in acting):
                 raise TussleError("OpenSpiel bots play sequential games: use pyspiel.convert_to_turn_based")
-            joint = [0] * game.num_players()
+            joint = [state.legal_actions(p)[0] for p in range(game.num_players())]  # pass, if idle
             for p in acting:
                 joint[p] = choose(p)
             state.apply_actions(joint)
