@@ -236,7 +236,7 @@ def test_a_bad_action_is_refused_and_changes_nothing() -> None:
 # --- OpenSpiel's own checks ----------------------------------------------------------
 
 
-@pytest.mark.parametrize(("game_id", "params"), SIMS[:4], ids=str)
+@pytest.mark.parametrize(("game_id", "params"), SIMS, ids=str)
 def test_random_sim_test_without_serialization(game_id: str, params: dict[str, Any]) -> None:
     pyspiel.random_sim_test(og.load(game_id, **params), num_sims=1, serialize=False, verbose=False)
 
