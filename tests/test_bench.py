@@ -231,3 +231,13 @@ def test_vs_openspiel_plays_mcts_against_mctsbot() -> None:
     assert row["game"] == "fightopia" and row["games"] == 1
     assert row["tussle_wins"] + row["openspiel_wins"] + row["draws"] == 1
     assert row["tussle_iterations_per_second"] > 0 and row["openspiel_iterations_per_second"] > 0
+
+
+def test_bench_adapters_sets_each_library_beside_the_engine() -> None:
+    result = CliRunner().invoke(cli, ["bench", "--adapters", "fite", "-s", "0.05", "--json"])
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.output)["adapters"]
+    assert row["game"] == "fite" and row["engine_us"] > 0
+    assert set(row["library_us"]) == set(row["ratios"]) == {"gymnasium", "pettingzoo", "openspiel"}
+    for name, us in row["library_us"].items():
+        assert row["ratios"][name] == pytest.approx(us / row["engine_us"], rel=0.01)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tussle import CHANCE, ActionError, OptionError, Record, RecordError, load_game
+from tussle import CHANCE, PUBLIC, ActionError, OptionError, Record, RecordError, load_game
 from tussle.agents import make_agent
 from tussle.agents.base import PlayerView
 from tussle.games.fite import Fite, FiteState
@@ -1200,3 +1200,31 @@ def test_rule_agent_tables() -> None:
     assert math.isclose(sum(hit_chances(3, 2, 1)), 1.0)
     offs, weights, _ = split_strategy(9, 9, (0, 0), (0, 0))
     assert math.isclose(sum(weights), 1.0) and offs == list(range(1, 9))
+
+
+def test_observations_copy_the_last_fight_and_never_share_it() -> None:
+    # An observation's last fight is the state's record, as a copy of its own (made from
+    # JSON once per fight): changing it changes neither the state nor a later observation.
+    game = load_game("fite")
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(40):
+        state = game.new_initial_state()
+        assert isinstance(state, FiteState)
+        while state.to_act():
+            acting = state.to_act()
+            if acting == (CHANCE,):
+                state.apply(CHANCE, state.sample_chance(rng))
+                continue
+            for p in acting:
+                state.apply(p, state.legal_actions(p).sample(rng))
+            for p in (0, 1, PUBLIC):
+                seen = state.observation(p)["last_fight"]
+                assert seen == state.last_fight
+                if seen is not None:
+                    seen["hits"] = "changed"
+                    again = state.clone()
+                    assert isinstance(again, FiteState)
+                    assert state.observation(p)["last_fight"] == again.last_fight != seen
+                    checked += 1
+    assert checked > 500

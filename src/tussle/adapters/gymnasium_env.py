@@ -108,6 +108,7 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
                 }
             )
         self._picture_size: tuple[int, int] | None = None
+        self.decisions = 0
         self.action_space = gymnasium.spaces.Discrete(self.encoding.num_actions)
         self.state: State = self.game.new_initial_state()
         self._agents: dict[int, Agent] = {}
@@ -131,6 +132,8 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         self.state = self.game.new_initial_state()
         self._over = False
         self._picture_size = None
+        #: Player decisions this episode, the opponents' included (chance events are not).
+        self.decisions = 0
         self._advance()
         return self._observation(), self._info()
 
@@ -152,6 +155,7 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
             chosen = [(p, self._agents[p].act(PlayerView(state, p))) for p in others]
             for p, action in chosen:
                 state.apply(p, action)
+            self.decisions += len(chosen)
             if self.seat in acting:
                 return
 
@@ -191,6 +195,7 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
             # The loss of a player in last place: -1 against one opponent, -1/(n-1) against several.
             return self._observation(), -1.0 / (self.game.num_players - 1), True, False, info
         self.state.apply(self.seat, chosen)
+        self.decisions += 1
         self._advance()
         result = self.state.result()
         reward = float(result.returns[self.seat]) if result is not None else 0.0

@@ -77,6 +77,12 @@ from tussle.registry import game_ids, game_info
     "chunk (--games games, default 4000; needs tussle[cluster]).",
 )
 @click.option(
+    "--adapters",
+    is_flag=True,
+    help="Instead: each game's time per decision in the Gymnasium, PettingZoo and OpenSpiel "
+    "environments against the engine alone, and the ratio (needs the rl extra).",
+)
+@click.option(
     "--cpus",
     metavar="N,N,...",
     default=None,
@@ -96,6 +102,7 @@ def bench(
     server_load: bool,
     db_url: str | None,
     scaling: bool,
+    adapters: bool,
     cpus: str | None,
     as_json: bool,
 ) -> None:
@@ -116,7 +123,11 @@ def bench(
       tussle bench --vs-openspiel fightopia --games 10 --move-seconds 0.5
       tussle bench --server --games 200 --db postgresql://postgres@127.0.0.1/tussle_load
       tussle bench --scaling fite --cpus 1,2 --games 20000
+      tussle bench --adapters fite robo-pigs
     """
+    if adapters:
+        _bench_adapters(list(game_list), seconds, as_json)
+        return
     if scaling:
         _bench_scaling(list(game_list), vs_games if vs_games != 10 else 4000, cpus, as_json)
         return
@@ -245,6 +256,42 @@ def _bench_scaling(game_list: list[str], games: int, cpus: str | None, as_json: 
     overhead = ", ".join(f"{way} {ms:.2f} ms" for way, ms in report["chunk_overhead_ms"].items())
     console.print(f"a local Ray's start (not in the times above): {starts}", markup=False)
     console.print(f"overhead of a chunk beyond its games: {overhead}", markup=False)
+
+
+def _bench_adapters(game_list: list[str], seconds: float, as_json: bool) -> None:
+    chosen = game_list or game_ids()
+    for game_id in chosen:
+        game_info(game_id)
+    from tussle.adapters.overhead import LIBRARIES, measure_overhead
+
+    rows = []
+    with progress(len(chosen), "adapters against the engine") as advance:
+        for game_id in chosen:
+            rows.append(measure_overhead(game_id, seconds).to_json())
+            advance()
+    if as_json:
+        click.echo(json.dumps({"seconds": seconds, "adapters": rows}))
+        return
+    table = Table(
+        title=Text(f"microseconds per decision, {seconds:g} CPU s each; x: against the engine"),
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    table.add_column("game", no_wrap=True)
+    table.add_column("engine", justify="right")
+    for name in LIBRARIES:
+        table.add_column(name, justify="right", no_wrap=True)
+    for row in rows:
+        table.add_row(
+            *text_cells(
+                row["game"],
+                f"{row['engine_us']:.1f}",
+                *(f"{row['library_us'][n]:.1f} ({row['ratios'][n]:.1f}x)" for n in LIBRARIES),
+            )
+        )
+    stdout_console().print(table)
 
 
 def _bench_server(games: int, db_url: str | None, seed: int, as_json: bool) -> None:

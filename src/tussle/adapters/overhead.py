@@ -1,0 +1,178 @@
+"""What an environment costs per decision, against the engine alone (``tussle bench --adapters``).
+
+Each measurement plays whole random games for a budget of CPU time and divides
+the time by the decisions made (a player's choice; chance events are played
+but not counted):
+
+- **engine**: tussle's core API alone, ``legal_actions(p).sample`` and ``apply``;
+- **gymnasium**: :class:`~tussle.adapters.gymnasium_env.TussleGymEnv` against
+  random opponents, the learner picking uniformly among ``info["action_mask"]``;
+  the opponents' decisions inside the environment count too;
+- **pettingzoo**: the AEC environment, every agent picking from its mask;
+- **openspiel**: the pyspiel state, every player picking from ``legal_actions``.
+
+The ratio of an environment's time per decision to the engine's is its
+overhead: building the observation array and the mask (or the legal list) at
+every decision, on top of the game itself.
+"""
+
+from __future__ import annotations
+
+from tussle.adapters import require
+
+require(__name__, "rl", "numpy", "gymnasium", "pettingzoo", "pyspiel")
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from tussle.game import CHANCE
+from tussle.registry import load_game, simulation_options
+
+LIBRARIES = ("gymnasium", "pettingzoo", "openspiel")
+
+
+@dataclass(frozen=True)
+class Cost:
+    """Decisions made and CPU seconds spent by one way of playing."""
+
+    decisions: int
+    seconds: float
+
+    @property
+    def per_decision_us(self) -> float:
+        return self.seconds / max(self.decisions, 1) * 1e6
+
+
+def _budget(seconds: float, play: Callable[[int], int]) -> Cost:
+    """``play(game_number)`` (returning its decisions) until ``seconds`` of CPU time are spent."""
+    start = time.process_time()
+    decisions = games = 0
+    while games == 0 or time.process_time() - start < seconds:
+        decisions += play(games)
+        games += 1
+    return Cost(decisions, time.process_time() - start)
+
+
+def engine_cost(game_id: str, seconds: float) -> Cost:
+    game = load_game(game_id, **simulation_options(game_id, None))
+    rng = random.Random(1)
+
+    def play(_: int) -> int:
+        state = game.new_initial_state()
+        decisions = 0
+        while acting := state.to_act():
+            if acting == (CHANCE,):
+                state.apply(CHANCE, state.sample_chance(rng))
+                continue
+            chosen = [(p, state.legal_actions(p).sample(rng)) for p in acting]
+            for p, action in chosen:
+                state.apply(p, action)
+            decisions += len(chosen)
+        return decisions
+
+    return _budget(seconds, play)
+
+
+def gymnasium_cost(game_id: str, seconds: float) -> Cost:
+    from tussle.adapters.gymnasium_env import TussleGymEnv
+
+    env = TussleGymEnv(game_id, "random")
+    rng = np.random.default_rng(1)
+
+    def play(number: int) -> int:
+        _, info = env.reset(seed=number)
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, _, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+        return env.decisions
+
+    return _budget(seconds, play)
+
+
+def pettingzoo_cost(game_id: str, seconds: float) -> Cost:
+    from tussle.adapters.pettingzoo_env import env as make_env
+
+    env = make_env(game_id)
+    rng = np.random.default_rng(1)
+
+    def play(number: int) -> int:
+        env.reset(seed=number)
+        decisions = 0
+        for _agent in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            decisions += 1
+        return decisions
+
+    return _budget(seconds, play)
+
+
+def openspiel_cost(game_id: str, seconds: float) -> Cost:
+    from tussle.adapters.openspiel_game import load
+
+    game = load(game_id)
+    rng = random.Random(1)
+
+    def play(_: int) -> int:
+        state = game.new_initial_state()
+        decisions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, weights)[0])
+            elif state.is_simultaneous_node():
+                acting = state.tussle_state.to_act()
+                state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
+                decisions += len(acting)
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                decisions += 1
+        return decisions
+
+    return _budget(seconds, play)
+
+
+_COSTS: dict[str, Callable[[str, float], Cost]] = {
+    "gymnasium": gymnasium_cost,
+    "pettingzoo": pettingzoo_cost,
+    "openspiel": openspiel_cost,
+}
+
+
+@dataclass(frozen=True)
+class Overhead:
+    """One game: the engine's time per decision and each library's, with the ratios."""
+
+    game: str
+    engine_us: float
+    library_us: dict[str, float]
+
+    @property
+    def ratios(self) -> dict[str, float]:
+        return {name: us / self.engine_us for name, us in self.library_us.items()}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **asdict(self),
+            "engine_us": round(self.engine_us, 2),
+            "library_us": {k: round(v, 2) for k, v in self.library_us.items()},
+            "ratios": {k: round(v, 2) for k, v in self.ratios.items()},
+        }
+
+
+def measure_overhead(game_id: str, seconds: float = 1.0) -> Overhead:
+    """The engine and every library on ``game_id``, ``seconds`` of CPU time each, side by side."""
+    engine = engine_cost(game_id, seconds).per_decision_us
+    return Overhead(
+        game_id, engine, {name: cost(game_id, seconds).per_decision_us for name, cost in _COSTS.items()}
+    )
