@@ -15,7 +15,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -68,15 +68,17 @@ def tussle(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]
     )
 
 
-def start(*args: str) -> subprocess.Popen[str]:
-    """``tussle ARGS`` started and left running, its output thrown away."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "tussle", *args],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env=ENV,
+def kill_when(args: list[str], ready: Callable[[], bool]) -> None:
+    """Start ``tussle ARGS`` and SIGKILL it as soon as ``ready()`` (it must still be running)."""
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "tussle", *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV
     )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and driver.poll() is None and not ready():
+        time.sleep(0.02)
+    assert driver.poll() is None, "the run ended before it could be stopped"
+    driver.kill()
+    driver.wait()
 
 
 def ok(*args: str) -> str:
@@ -173,20 +175,7 @@ def test_a_match_driver_killed_goes_on_from_the_records_it_saved(head: str, tmp_
     expected = ok(*command, "--jobs", "2", "--record", str(tmp_path / "whole"))
     folder = tmp_path / "stopped"
     on_ray = [*command, "--cluster", f"ray:{head}", "--record", str(folder)]
-    driver = subprocess.Popen(
-        [sys.executable, "-m", "tussle", *on_ray],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=ENV,
-    )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and driver.poll() is None:
-        if folder.is_dir() and len(list(folder.glob("fite-*.json"))) >= 200:
-            break
-        time.sleep(0.02)
-    assert driver.poll() is None, "the match ended before it could be stopped"
-    driver.kill()
-    driver.wait()
+    kill_when(on_ray, lambda: folder.is_dir() and len(list(folder.glob("fite-*.json"))) >= 200)
     saved = len(list(folder.glob("fite-*.json")))
     assert 200 <= saved < 3000
     again = tussle(*on_ray)
@@ -203,20 +192,7 @@ def test_a_balance_driver_killed_goes_on_from_the_chunks_it_stored(head: str, tm
     expected = ok(*command, "--jobs", "2", "--out", str(tmp_path / "whole"))
     folder = tmp_path / "stopped"
     on_ray = [*command, "--cluster", f"ray:{head}", "--out", str(folder)]
-    driver = subprocess.Popen(
-        [sys.executable, "-m", "tussle", *on_ray],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=ENV,
-    )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and driver.poll() is None:
-        if len(list((folder / "data").glob("games-*.parquet"))) >= 2:
-            break
-        time.sleep(0.02)
-    assert driver.poll() is None, "the run ended before it could be stopped"
-    driver.kill()
-    driver.wait()
+    kill_when(on_ray, lambda: len(list((folder / "data").glob("games-*.parquet"))) >= 2)
     stored = len(list((folder / "data").glob("games-*.parquet")))
     assert 2 <= stored < 12
     assert ok(*on_ray) == expected

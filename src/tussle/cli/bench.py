@@ -155,9 +155,7 @@ def bench(
         return
     console = stdout_console()
     title = f"{seconds:g} CPU s per measurement, seed {seed}"
-    table = Table(
-        title=Text(title), title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True
-    )
+    table = _table(title)
     for column in ("game", "steps/s", "games/s", "legal/s", "actions", "search/s"):
         table.add_column(column, justify="left" if column == "game" else "right", no_wrap=True)
     if compare:
@@ -231,13 +229,7 @@ def _bench_scaling(game_list: list[str], games: int, cpus: str | None, as_json: 
         click.echo(json.dumps(report))
         return
     console = stdout_console()
-    table = Table(
-        title=Text(f"{game_id}, random vs random: {games:,} games, {report['chunk']} a chunk"),
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-        collapse_padding=True,
-    )
+    table = _table(f"{game_id}, random vs random: {games:,} games, {report['chunk']} a chunk")
     for column in ("way", "CPUs", "seconds", "games/s", "speed-up", "efficiency"):
         table.add_column(column, justify="left" if column == "way" else "right", no_wrap=True)
     for p in report["points"]:
@@ -272,13 +264,7 @@ def _bench_adapters(game_list: list[str], seconds: float, as_json: bool) -> None
     if as_json:
         click.echo(json.dumps({"seconds": seconds, "adapters": rows}))
         return
-    table = Table(
-        title=Text(f"microseconds per decision, {seconds:g} CPU s each; x: against the engine"),
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-        collapse_padding=True,
-    )
+    table = _table(f"microseconds per decision, {seconds:g} CPU s each; x: against the engine")
     table.add_column("game", no_wrap=True)
     table.add_column("engine", justify="right")
     for name in LIBRARIES:
@@ -336,13 +322,7 @@ def _bench_vs_openspiel(
         click.echo(json.dumps({"vs_openspiel": rows}))
         return
     console = stdout_console()
-    table = Table(
-        title=Text(f"tussle MCTS vs OpenSpiel MCTSBot, {move_seconds:g} s a move, seed {seed}"),
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-        collapse_padding=True,
-    )
+    table = _table(f"tussle MCTS vs OpenSpiel MCTSBot, {move_seconds:g} s a move, seed {seed}")
     for column in ("game", "games", "tussle wins", "MCTSBot wins", "draws", "tussle it/s", "MCTSBot it/s"):
         table.add_column(column, justify="left" if column == "game" else "right", no_wrap=True)
     for row in rows:
@@ -358,6 +338,13 @@ def _bench_vs_openspiel(
             )
         )
     console.print(table)
+
+
+def _table(title: str) -> Table:
+    """A table of figures as every bench table looks: the title at the left, plain rules."""
+    return Table(
+        title=Text(title), title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True
+    )
 
 
 def _rate(value: float) -> str:
