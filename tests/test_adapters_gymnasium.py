@@ -15,6 +15,8 @@ import tussle
 import tussle.adapters
 from tussle import ActionError, AgentError, OptionError
 from tussle.adapters.gymnasium_env import TussleGymEnv, env_id
+from tussle.games.robo_pigs.encoding import RoboPigsSteps
+from tussle.games.robo_pigs.rules import format_program, programs_for
 
 #: (game id, opponents, options): rule agents where they are quick.
 GAMES = [
@@ -159,3 +161,49 @@ def test_rgb_array_pictures_are_of_one_size_in_an_episode() -> None:
     assert isinstance(first, np.ndarray) and first.dtype == np.uint8
     assert len(np.unique(first.reshape(-1, 3), axis=0)) > 2  # text on a background, not blank
     assert not np.array_equal(frames[0], frames[-1])  # the pieces moved
+
+
+@pytest.mark.parametrize("extra_x", [False, True])
+@pytest.mark.parametrize("damage", [0, 1, 2, 4])
+def test_step_by_step_programs_are_exactly_the_legal_ones(damage: int, extra_x: bool) -> None:
+    steps = RoboPigsSteps(extra_x)  # its context is the pig's damage
+    reached: set[str] = set()
+
+    def walk(prefix: list[int]) -> None:
+        text = steps.complete(damage, prefix)
+        if text is not None:
+            reached.add(text)
+            return
+        tokens = steps.legal_tokens(damage, prefix)
+        assert tokens, f"a dead end after {prefix}"  # every prefix offered leads to a program
+        for token in tokens:
+            walk([*prefix, token])
+
+    walk([])
+    legal = {format_program(p) for p in programs_for(damage, extra_x)}
+    assert reached == legal
+
+
+def test_robo_pigs_step_by_step_a_command_at_a_time() -> None:
+    env = TussleGymEnv("robo-pigs", "rule", actions="steps", options={"round_limit": 30})
+    assert env.action_space == gymnasium.spaces.Discrete(10)
+    check_env(env, skip_render_check=True)
+    obs, info = env.reset(seed=4)
+    assert obs.shape == (env.encoding.observation_shape[0] + 50,)
+    rng = np.random.default_rng(2)
+    tokens = 0
+    done = False
+    while not done:
+        assert np.array_equal(env.action_masks(), info["action_mask"].astype(bool))
+        obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        tokens += 1
+        chosen = obs[env.encoding.observation_shape[0] :].reshape(5, 10)
+        assert chosen.sum() == len(env.prefix)  # the observation shows the commands chosen so far
+        done = terminated or truncated
+    assert tokens % 5 == 0 and env.decisions > 0
+    with pytest.raises(OptionError, match="fite has no step-by-step actions"):
+        TussleGymEnv("fite", actions="steps")
+    strict = TussleGymEnv("robo-pigs", actions="steps", illegal_action="raise")
+    strict.reset(seed=1)
+    with pytest.raises(ActionError, match=r"token 8 \('X'\) cannot follow \[\]"):
+        strict.step(8)  # an undamaged pig plays no X

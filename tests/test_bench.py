@@ -239,5 +239,10 @@ def test_bench_adapters_sets_each_library_beside_the_engine() -> None:
     (row,) = json.loads(result.output)["adapters"]
     assert row["game"] == "fite" and row["engine_us"] > 0
     assert set(row["library_us"]) == set(row["ratios"]) == {"gymnasium", "pettingzoo", "openspiel"}
+    # Only a game with a step-by-step encoding has the steps column.
+    steps = json.loads(
+        CliRunner().invoke(cli, ["bench", "--adapters", "robo-pigs", "-s", "0.05", "--json"]).output
+    )["adapters"][0]
+    assert "gymnasium-steps" in steps["library_us"]
     for name, us in row["library_us"].items():
         assert row["ratios"][name] == pytest.approx(us / row["engine_us"], rel=0.01)

@@ -285,13 +285,47 @@ class LegalMap:
         raise ActionError(f"action {index} is not one of the {len(self)} legal actions of {who} now")
 
 
+class StepCodec(ABC):
+    """A game's actions chosen a few small choices ("tokens") at a time, where the flat space is huge.
+
+    Robo Battle Pigs' 59,050 programs become five choices of one command out of
+    ten: a learner's output layer and its mask shrink from 59,050 to 10. For each
+    decision, :meth:`start` reads what the choice depends on (once); then each
+    step offers the tokens legal after those chosen so far (:meth:`legal_tokens`,
+    out of ``num_tokens``), an action takes at most ``max_steps`` of them, and
+    :meth:`complete` says when the chosen tokens make a whole action. Like
+    :class:`ActionCodec`, it reads the game through its public API and its
+    notation only.
+    """
+
+    num_tokens: int
+    max_steps: int
+    labels: tuple[str, ...]
+
+    @abstractmethod
+    def start(self, state: State, player: int) -> Any:
+        """What ``player``'s choices depend on now, read once per decision."""
+
+    @abstractmethod
+    def legal_tokens(self, context: Any, prefix: Sequence[int]) -> list[int]:
+        """The tokens that can follow ``prefix`` in some legal action (``context`` from :meth:`start`)."""
+
+    @abstractmethod
+    def complete(self, context: Any, prefix: Sequence[int]) -> str | None:
+        """The action's canonical text once ``prefix`` makes a whole action, else None."""
+
+
 class GameEncoding:
     """One game's integer action space and observation arrays (see the module docs)."""
 
-    def __init__(self, game: Game, codec: ActionCodec, features: Features) -> None:
+    def __init__(
+        self, game: Game, codec: ActionCodec, features: Features, steps: StepCodec | None = None
+    ) -> None:
         self.game = game
         self.codec = codec
         self.features = features
+        #: The step-by-step action encoding, for the games that have one.
+        self.steps = steps
         self.num_actions = codec.num_actions
         self.num_chance = codec.num_chance
         self.observation_shape: tuple[int, ...] = (features.size,)

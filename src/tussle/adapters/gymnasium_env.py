@@ -49,7 +49,7 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from tussle.adapters.encoding import GameEncoding, LegalMap, encoding_for
+from tussle.adapters.encoding import GameEncoding, LegalMap, StepCodec, encoding_for
 from tussle.agents import make_agent
 from tussle.agents.base import Agent, PlayerView
 from tussle.errors import ActionError, OptionError
@@ -78,6 +78,7 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         render_mode: str | None = None,
         illegal_action: str = "forfeit",
         mask_in_observation: bool = False,
+        actions: str = "flat",
     ) -> None:
         if illegal_action not in ("forfeit", "raise"):
             raise OptionError(f"illegal_action {illegal_action!r} is not one of forfeit, raise")
@@ -95,21 +96,40 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         for s, spec in zip(self._others(), specs, strict=True):
             make_agent(spec, self.game, s, seed=0)  # a bad spec fails here, with its message
         self.encoding: GameEncoding = encoding_for(self.game)
+        if actions not in ("flat", "steps"):
+            raise OptionError(f"actions {actions!r} is not one of flat, steps")
+        self.steps: StepCodec | None = None
+        if actions == "steps":
+            if self.encoding.steps is None:
+                raise OptionError(f"{game_id} has no step-by-step actions; use actions='flat'")
+            self.steps = self.encoding.steps
+        #: The tokens of the action being chosen step by step (actions="steps").
+        self.prefix: list[int] = []
+        # The learner's observation array and step context, made once per decision:
+        # the state does not change while the tokens of one action are chosen.
+        self._base: npt.NDArray[np.float32] | None = None
+        self._context: Any = None
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.mask_in_observation = mask_in_observation
-        array = gymnasium.spaces.Box(0.0, 1.0, self.encoding.observation_shape, np.float32)
+        shape = self.encoding.observation_shape
+        choices = self.encoding.num_actions
+        if self.steps is not None:
+            # The observation says which tokens are chosen so far: one row per step.
+            shape = (int(np.prod(shape)) + self.steps.max_steps * self.steps.num_tokens,)
+            choices = self.steps.num_tokens
+        array = gymnasium.spaces.Box(0.0, 1.0, shape, np.float32)
         self.observation_space: gymnasium.spaces.Space[Any] = array
         if mask_in_observation:
             self.observation_space = gymnasium.spaces.Dict(
                 {
                     "observation": array,
-                    "action_mask": gymnasium.spaces.Box(0, 1, (self.encoding.num_actions,), np.int8),
+                    "action_mask": gymnasium.spaces.Box(0, 1, (choices,), np.int8),
                 }
             )
         self._picture_size: tuple[int, int] | None = None
         self.decisions = 0
-        self.action_space = gymnasium.spaces.Discrete(self.encoding.num_actions)
+        self.action_space = gymnasium.spaces.Discrete(choices)
         self.state: State = self.game.new_initial_state()
         self._agents: dict[int, Agent] = {}
         self._chance = random.Random()
@@ -132,6 +152,7 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         self.state = self.game.new_initial_state()
         self._over = False
         self._picture_size = None
+        self.prefix = []
         #: Player decisions this episode, the opponents' included (chance events are not).
         self.decisions = 0
         self._advance()
@@ -140,6 +161,8 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
     def _advance(self) -> None:
         """Play chance and the opponents until the learner must act or the game is over."""
         self._legal = None
+        self._base = None
+        self._context = None
         state = self.state
         while True:
             acting = state.to_act()
@@ -165,12 +188,30 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         return self._legal
 
     def _mask(self) -> npt.NDArray[np.int8]:
-        if self._over or self.seat not in self.state.to_act():
+        live = not self._over and self.seat in self.state.to_act()
+        if self.steps is not None:
+            mask = np.zeros(self.steps.num_tokens, dtype=np.int8)
+            if live:
+                mask[self.steps.legal_tokens(self._step_context(), self.prefix)] = 1
+            return mask
+        if not live:
             return np.zeros(self.encoding.num_actions, dtype=np.int8)
         return self.encoding.mask(self._legal_map())
 
+    def _step_context(self) -> Any:
+        assert self.steps is not None
+        if self._context is None:
+            self._context = self.steps.start(self.state, self.seat)
+        return self._context
+
     def _observation(self) -> Observation:
-        array = self.encoding.observation(self.state, self.seat)
+        if self._base is None:
+            self._base = self.encoding.observation(self.state, self.seat)
+        array = self._base.copy()  # the learner's to change: the cache stays as it was
+        if self.steps is not None:
+            chosen = np.zeros((self.steps.max_steps, self.steps.num_tokens), dtype=np.float32)
+            chosen[np.arange(len(self.prefix)), self.prefix] = 1.0
+            array = np.concatenate([array.ravel(), chosen.ravel()])
         if self.mask_in_observation:
             return {"observation": array, "action_mask": self._mask()}
         return array
@@ -182,11 +223,27 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         """The legal actions now, as booleans over the action space."""
         return self._mask().astype(bool)
 
+    def _chosen(self, action: Any) -> Any:
+        """The tussle action that ``action`` completes; None while a step-by-step choice goes on."""
+        if self.steps is None:
+            return self._legal_map().action(self.state, int(action))
+        token = int(action)
+        if token not in self.steps.legal_tokens(self._step_context(), self.prefix):
+            labels = self.steps.labels
+            shown = repr(labels[token]) if 0 <= token < len(labels) else str(token)
+            raise ActionError(f"token {token} ({shown}) cannot follow {[labels[t] for t in self.prefix]}")
+        self.prefix.append(token)
+        text = self.steps.complete(self._step_context(), self.prefix)
+        if text is None:
+            return None
+        self.prefix = []
+        return self.state.parse_action(self.seat, text)
+
     def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         if self._over:
             raise ActionError("the episode is over: call reset() to start another")
         try:
-            chosen = self._legal_map().action(self.state, int(action))
+            chosen = self._chosen(action)
         except (ActionError, TypeError, ValueError) as exc:
             if self.illegal_action == "raise":
                 raise ActionError(f"{action!r}: {exc}") from None
@@ -194,6 +251,8 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
             info = self._info(illegal_action=int(action) if isinstance(action, int | np.integer) else -1)
             # The loss of a player in last place: -1 against one opponent, -1/(n-1) against several.
             return self._observation(), -1.0 / (self.game.num_players - 1), True, False, info
+        if chosen is None:  # a token of an action still being chosen: nothing happens yet
+            return self._observation(), 0.0, False, False, self._info()
         self.state.apply(self.seat, chosen)
         self.decisions += 1
         self._advance()

@@ -8,6 +8,8 @@ but not counted):
 - **gymnasium**: :class:`~tussle.adapters.gymnasium_env.TussleGymEnv` against
   random opponents, the learner picking uniformly among ``info["action_mask"]``;
   the opponents' decisions inside the environment count too;
+- **gymnasium-steps**: the same with ``actions="steps"``, for the games that
+  have a step-by-step encoding (a decision is then all the tokens of an action);
 - **pettingzoo**: the AEC environment, every agent picking from its mask;
 - **openspiel**: the pyspiel state, every player picking from ``legal_actions``.
 
@@ -33,7 +35,7 @@ import numpy as np
 from tussle.game import CHANCE
 from tussle.registry import load_game, simulation_options
 
-LIBRARIES = ("gymnasium", "pettingzoo", "openspiel")
+LIBRARIES = ("gymnasium", "gymnasium-steps", "pettingzoo", "openspiel")
 
 
 @dataclass(frozen=True)
@@ -78,10 +80,10 @@ def engine_cost(game_id: str, seconds: float) -> Cost:
     return _budget(seconds, play)
 
 
-def gymnasium_cost(game_id: str, seconds: float) -> Cost:
+def gymnasium_cost(game_id: str, seconds: float, actions: str = "flat") -> Cost:
     from tussle.adapters.gymnasium_env import TussleGymEnv
 
-    env = TussleGymEnv(game_id, "random")
+    env = TussleGymEnv(game_id, "random", actions=actions)
     rng = np.random.default_rng(1)
 
     def play(number: int) -> int:
@@ -142,8 +144,14 @@ def openspiel_cost(game_id: str, seconds: float) -> Cost:
     return _budget(seconds, play)
 
 
+def gymnasium_steps_cost(game_id: str, seconds: float) -> Cost:
+    """The Gymnasium environment with ``actions="steps"`` (a decision is a whole action's tokens)."""
+    return gymnasium_cost(game_id, seconds, actions="steps")
+
+
 _COSTS: dict[str, Callable[[str, float], Cost]] = {
     "gymnasium": gymnasium_cost,
+    "gymnasium-steps": gymnasium_steps_cost,
     "pettingzoo": pettingzoo_cost,
     "openspiel": openspiel_cost,
 }
@@ -172,7 +180,16 @@ class Overhead:
 
 def measure_overhead(game_id: str, seconds: float = 1.0) -> Overhead:
     """The engine and every library on ``game_id``, ``seconds`` of CPU time each, side by side."""
+    from tussle.adapters.encoding import encoding_for
+
     engine = engine_cost(game_id, seconds).per_decision_us
+    stepwise = encoding_for(load_game(game_id, **simulation_options(game_id, None))).steps is not None
     return Overhead(
-        game_id, engine, {name: cost(game_id, seconds).per_decision_us for name, cost in _COSTS.items()}
+        game_id,
+        engine,
+        {
+            name: cost(game_id, seconds).per_decision_us
+            for name, cost in _COSTS.items()
+            if stepwise or name != "gymnasium-steps"
+        },
     )

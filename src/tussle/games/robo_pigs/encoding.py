@@ -13,6 +13,7 @@ from tussle.adapters.encoding import (
     FloatArray,
     GameEncoding,
     IndexArray,
+    StepCodec,
     board_index,
     find,
     frac,
@@ -129,10 +130,64 @@ class RoboPigsFeatures(Features):
                 self._program(out, 200 + 50 * k, programs[p])
 
 
+class RoboPigsSteps(StepCodec):
+    """A program a command at a time: five steps, each one of ten tokens (nine commands and R).
+
+    The rules' constraints, read forward: a pig with ``d`` damage plays exactly
+    ``d`` X (at least ``d`` with ``extra_x``), so a command other than X is legal
+    while the X still owed fit in the steps left, and X while the X played stay
+    within what is allowed; R starts the repair program R R R R R of a damaged
+    pig and is then the only token.
+
+    >>> from tussle import load_game
+    >>> steps = RoboPigsSteps(extra_x=False)
+    >>> damage = steps.start(load_game("robo-pigs").new_initial_state(), 0)
+    >>> steps.legal_tokens(damage, [])  # undamaged: no X, no repair
+    [0, 1, 2, 3, 4, 5, 6, 7]
+    >>> steps.complete(damage, [6, 0, 5, 1, 7])
+    'F ^ TR v H'
+    """
+
+    labels = (*RoboPigsCodec.COMMANDS, "R")
+    num_tokens = len(labels)
+    max_steps = 5
+    X = RoboPigsCodec.COMMANDS.index("X")
+    R = len(RoboPigsCodec.COMMANDS)
+
+    def __init__(self, extra_x: bool) -> None:
+        self.extra_x = extra_x
+
+    def start(self, state: State, player: int) -> int:
+        """The pig's damage: all that its legal programs depend on (with ``extra_x``)."""
+        return int(state.observation(player)["pigs"][player]["damage"])
+
+    def legal_tokens(self, context: Any, prefix: Sequence[int]) -> list[int]:
+        damage = int(context)
+        if prefix and prefix[0] == self.R:
+            return [self.R] if len(prefix) < self.max_steps else []
+        if len(prefix) >= self.max_steps:
+            return []
+        xs = sum(1 for token in prefix if token == self.X)
+        left = self.max_steps - len(prefix) - 1  # steps after this one
+        most = self.max_steps if self.extra_x else damage
+        tokens = [t for t in range(self.X) if xs + left >= damage]
+        if xs + 1 <= most:
+            tokens.append(self.X)
+        if not prefix and damage > 0:
+            tokens.append(self.R)
+        return tokens
+
+    def complete(self, context: Any, prefix: Sequence[int]) -> str | None:
+        if len(prefix) < self.max_steps:
+            return None
+        return " ".join(self.labels[token] for token in prefix)
+
+
 def encoding(game: Game) -> GameEncoding:
     """The encoding of a RoboPigs game (its ``GameInfo.hooks.encoding``)."""
     return GameEncoding(
         game,
         RoboPigsCodec(bool(game.options["extra_x"])),
         RoboPigsFeatures(int(game.options["round_limit"] or 0)),
+        RoboPigsSteps(bool(game.options["extra_x"])),
     )
