@@ -13,7 +13,8 @@ from gymnasium.utils.env_checker import check_env
 
 import tussle
 import tussle.adapters
-from tussle import ActionError, AgentError, OptionError
+from tussle import ActionError, AgentError, OptionError, load_game
+from tussle.adapters.encoding import StepCodec, encoding_for
 from tussle.adapters.gymnasium_env import TussleGymEnv, env_id
 from tussle.games.robo_pigs.encoding import RoboPigsSteps
 from tussle.games.robo_pigs.rules import format_program, programs_for
@@ -163,25 +164,30 @@ def test_rgb_array_pictures_are_of_one_size_in_an_episode() -> None:
     assert not np.array_equal(frames[0], frames[-1])  # the pieces moved
 
 
-@pytest.mark.parametrize("extra_x", [False, True])
-@pytest.mark.parametrize("damage", [0, 1, 2, 4])
-def test_step_by_step_programs_are_exactly_the_legal_ones(damage: int, extra_x: bool) -> None:
-    steps = RoboPigsSteps(extra_x)  # its context is the pig's damage
+def reachable(steps: StepCodec, context: Any) -> set[str]:
+    """Every action the step codec can complete from ``context``, walking every prefix it offers."""
     reached: set[str] = set()
 
     def walk(prefix: list[int]) -> None:
-        text = steps.complete(damage, prefix)
+        text = steps.complete(context, prefix)
         if text is not None:
             reached.add(text)
             return
-        tokens = steps.legal_tokens(damage, prefix)
-        assert tokens, f"a dead end after {prefix}"  # every prefix offered leads to a program
+        tokens = steps.legal_tokens(context, prefix)
+        assert tokens, f"a dead end after {prefix}"  # every prefix offered leads to an action
         for token in tokens:
             walk([*prefix, token])
 
     walk([])
+    return reached
+
+
+@pytest.mark.parametrize("extra_x", [False, True])
+@pytest.mark.parametrize("damage", [0, 1, 2, 4])
+def test_step_by_step_programs_are_exactly_the_legal_ones(damage: int, extra_x: bool) -> None:
+    steps = RoboPigsSteps(extra_x)  # its context is the pig's damage
     legal = {format_program(p) for p in programs_for(damage, extra_x)}
-    assert reached == legal
+    assert reachable(steps, damage) == legal
 
 
 def test_robo_pigs_step_by_step_a_command_at_a_time() -> None:
@@ -207,3 +213,31 @@ def test_robo_pigs_step_by_step_a_command_at_a_time() -> None:
     strict.reset(seed=1)
     with pytest.raises(ActionError, match=r"token 8 \('X'\) cannot follow \[\]"):
         strict.step(8)  # an undamaged pig plays no X
+
+
+@pytest.mark.parametrize("size", [16, 20])
+def test_tank_chess_step_by_step_turns_are_exactly_the_legal_ones(size: int) -> None:
+    game = load_game("tank-chess", size=size)
+    steps = encoding_for(game).steps
+    assert steps is not None and steps.max_steps == 3
+    rng = random.Random(size)
+    state = game.new_initial_state()
+    for _ in range(12):  # a few positions along a random game
+        player = state.to_act()[0]
+        legal = {state.action_to_str(player, a) for a in state.legal_actions(player)}
+        assert reachable(steps, steps.start(state, player)) == legal
+        state.apply(player, state.legal_actions(player).sample(rng))
+        if state.is_terminal():
+            break
+
+
+def test_tank_chess_step_by_step_in_gymnasium() -> None:
+    env = TussleGymEnv("tank-chess", "random", actions="steps", options={"ply_limit": 30})
+    assert env.action_space == gymnasium.spaces.Discrete(969)
+    check_env(env, skip_render_check=True)
+    _, reward, _ = play(env, 5, random.Random(2))
+    assert reward in (-1.0, 0.0, 1.0)
+    strict = TussleGymEnv("tank-chess", actions="steps", illegal_action="raise")
+    strict.reset(seed=1)
+    with pytest.raises(ActionError, match=r"token 255 \(p16\) cannot follow \[\]"):
+        strict.step(255)  # Black's corner: not a White tank

@@ -300,7 +300,10 @@ class StepCodec(ABC):
 
     num_tokens: int
     max_steps: int
-    labels: tuple[str, ...]
+
+    def token_label(self, prefix: Sequence[int], token: int) -> str:
+        """What ``token`` means after ``prefix`` (for messages)."""
+        return str(token)
 
     @abstractmethod
     def start(self, state: State, player: int) -> Any:
@@ -313,6 +316,53 @@ class StepCodec(ABC):
     @abstractmethod
     def complete(self, context: Any, prefix: Sequence[int]) -> str | None:
         """The action's canonical text once ``prefix`` makes a whole action, else None."""
+
+
+class IndexSteps(StepCodec):
+    """Steps read off the flat action numbers: each legal action's number split into a few tokens.
+
+    For a game whose legal actions are few enough to list (Tank Chess's few
+    hundred turns among 1.7 million numbers) but whose flat space is huge: at
+    each decision the legal numbers are listed once and arranged as a tree by
+    ``split`` (a number's tokens, first to last); a step offers the branches
+    under the tokens chosen so far, and a leaf is the action.
+    """
+
+    def __init__(self, num_tokens: int, max_steps: int, split: Callable[[int], tuple[int, ...]]) -> None:
+        self.num_tokens = num_tokens
+        self.max_steps = max_steps
+        self.split = split
+
+    def start(self, state: State, player: int) -> Any:
+        legal = encoding_for(state.game).legal(state, player)
+        tree: dict[int, Any] = {}
+        for index in legal.indices:
+            *path, last = self.split(index)
+            node = tree
+            for token in path:
+                node = node.setdefault(token, {})
+            node[last] = index
+        return state, legal, tree
+
+    def _node(self, context: Any, prefix: Sequence[int]) -> Any:
+        node = context[2]
+        for token in prefix:
+            if not isinstance(node, dict) or token not in node:
+                return None
+            node = node[token]
+        return node
+
+    def legal_tokens(self, context: Any, prefix: Sequence[int]) -> list[int]:
+        node = self._node(context, prefix)
+        return sorted(node) if isinstance(node, dict) else []
+
+    def complete(self, context: Any, prefix: Sequence[int]) -> str | None:
+        node = self._node(context, prefix)
+        if isinstance(node, int):
+            state, legal, _ = context
+            text: str | None = legal.text(state, node)
+            return text
+        return None
 
 
 class GameEncoding:

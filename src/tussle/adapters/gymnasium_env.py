@@ -229,9 +229,9 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
             return self._legal_map().action(self.state, int(action))
         token = int(action)
         if token not in self.steps.legal_tokens(self._step_context(), self.prefix):
-            labels = self.steps.labels
-            shown = repr(labels[token]) if 0 <= token < len(labels) else str(token)
-            raise ActionError(f"token {token} ({shown}) cannot follow {[labels[t] for t in self.prefix]}")
+            shown = self.steps.token_label(self.prefix, token)
+            before = [self.steps.token_label(self.prefix[:k], t) for k, t in enumerate(self.prefix)]
+            raise ActionError(f"token {token} ({shown}) cannot follow [{', '.join(before)}]")
         self.prefix.append(token)
         text = self.steps.complete(self._step_context(), self.prefix)
         if text is None:

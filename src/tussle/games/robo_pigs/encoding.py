@@ -157,6 +157,9 @@ class RoboPigsSteps(StepCodec):
     def __init__(self, extra_x: bool) -> None:
         self.extra_x = extra_x
 
+    def token_label(self, prefix: Sequence[int], token: int) -> str:
+        return repr(self.labels[token]) if 0 <= token < len(self.labels) else str(token)
+
     def start(self, state: State, player: int) -> int:
         """The pig's damage: all that its legal programs depend on (with ``extra_x``)."""
         return int(state.observation(player)["pigs"][player]["damage"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from tussle.adapters.encoding import (
@@ -12,6 +13,7 @@ from tussle.adapters.encoding import (
     Features,
     FloatArray,
     GameEncoding,
+    IndexSteps,
     board_index,
     find,
     frac,
@@ -99,6 +101,48 @@ class TankChessCodec(ActionCodec):
         return f"{text} shot {self.SHOTS[shot]}" if shot else text
 
 
+class TankChessSteps(IndexSteps):
+    """A turn in three steps: the tank (its square), where it ends and faces, then its shot.
+
+    Tokens: a square (``size * size`` of them) first; then the end square as an
+    offset of up to 5 each way and the facing (968), or 968 for driving off the
+    board (which ends the turn); then the shot as :class:`TankChessCodec`
+    numbers them (0 none, 1 to 6).
+
+    >>> steps = TankChessSteps(TankChessCodec(16))
+    >>> steps.num_tokens, steps.split(TankChessCodec(16).encode("Lc3-d5NE xg8"))
+    (969, (34, 585, 4))
+    """
+
+    OFF = 121 * 8
+
+    def __init__(self, codec: TankChessCodec) -> None:
+        self.codec = codec
+        shots = len(codec.SHOTS)
+
+        def split(index: int) -> tuple[int, ...]:
+            if index >= codec._off:
+                return (index - codec._off, self.OFF)
+            rest, shot = divmod(index, shots)
+            origin, move = divmod(rest, self.OFF)
+            return (origin, move, shot)
+
+        super().__init__(max(codec.size * codec.size, self.OFF + 1, shots), 3, split)
+
+    def token_label(self, prefix: Sequence[int], token: int) -> str:
+        size = self.codec.size
+        if not prefix:
+            y, x = divmod(token, size)
+            return square_name(x, y, size) or str(token)
+        if len(prefix) == 1:
+            if token == self.OFF:
+                return "off"
+            move, facing = divmod(token, 8)
+            dx, dy = divmod(move, 11)
+            return f"{dx - 5:+d}{dy - 5:+d}{FACINGS[facing]}"
+        return self.codec.SHOTS[token] or "no shot" if 0 <= token < len(self.codec.SHOTS) else str(token)
+
+
 class TankChessFeatures(Features):
     """Planes over the board (obstacles, wrecks, own and enemy tanks by type, facings) and the turn."""
 
@@ -140,6 +184,7 @@ class TankChessFeatures(Features):
 def encoding(game: Game) -> GameEncoding:
     """The encoding of a Tank Chess game (its ``GameInfo.hooks.encoding``)."""
     size = int(game.options["size"])
+    codec = TankChessCodec(size)
     return GameEncoding(
-        game, TankChessCodec(size), TankChessFeatures(size, int(game.options["ply_limit"] or 0))
+        game, codec, TankChessFeatures(size, int(game.options["ply_limit"] or 0)), TankChessSteps(codec)
     )
