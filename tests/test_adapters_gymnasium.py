@@ -124,6 +124,22 @@ def test_a_simulation_limit_truncates_and_the_rules_terminate() -> None:
     assert terminated and not truncated and reward != 0  # destroyed: the rules ended it
 
 
+def test_the_legal_actions_come_dense_and_sparse_or_sparse_alone() -> None:
+    env = TussleGymEnv("tank-chess", options={"ply_limit": 10})
+    _, info = env.reset(seed=1)
+    assert np.array_equal(np.flatnonzero(info["action_mask"]), info["legal_actions"])
+    sparse = TussleGymEnv("tank-chess", options={"ply_limit": 10}, mask="sparse")
+    _, info = sparse.reset(seed=1)
+    assert "action_mask" not in info and len(info["legal_actions"]) > 100
+    assert np.array_equal(np.flatnonzero(sparse.action_masks()), info["legal_actions"])
+    _, _, _, _, info = sparse.step(int(info["legal_actions"][0]))
+    assert len(info["legal_actions"]) > 0
+    with pytest.raises(OptionError, match="mask 'none' is not one of dense, sparse"):
+        TussleGymEnv("fite", mask="none")
+    with pytest.raises(OptionError, match="cannot be in the observation"):
+        TussleGymEnv("fite", mask="sparse", mask_in_observation=True)
+
+
 def test_the_mask_stays_out_of_the_observation_unless_asked() -> None:
     env = TussleGymEnv("fite")
     flat = gymnasium.wrappers.FlattenObservation(env)

@@ -238,7 +238,16 @@ def test_bench_adapters_sets_each_library_beside_the_engine() -> None:
     assert result.exit_code == 0, result.output
     (row,) = json.loads(result.output)["adapters"]
     assert row["game"] == "fite" and row["engine_us"] > 0
-    assert set(row["library_us"]) == set(row["ratios"]) == {"gymnasium", "pettingzoo", "openspiel"}
+    assert (
+        set(row["library_us"])
+        == set(row["ratios"])
+        == {
+            "gymnasium",
+            "gymnasium-sparse",
+            "pettingzoo",
+            "openspiel",
+        }
+    )
     # Only a game with a step-by-step encoding has the steps column.
     steps = json.loads(
         CliRunner().invoke(cli, ["bench", "--adapters", "robo-pigs", "-s", "0.05", "--json"]).output

@@ -5,9 +5,13 @@ built from an agent spec (``random``, ``rule``, ``mcts:iterations=50``, ...),
 and chance events are drawn inside the environment. The observation is the
 player's float32 array; the legal actions are kept out of it, where maskable
 learners look for them: :meth:`TussleGymEnv.action_masks` (booleans, as
-sb3-contrib's MaskablePPO asks) and ``info["action_mask"]`` (int8 over the
+sb3-contrib's MaskablePPO asks), ``info["action_mask"]`` (int8 over the
 game's fixed action space, see :mod:`tussle.adapters.encoding`, as Gymnasium's
-own games give it). ``mask_in_observation=True`` gives the older dict
+own games give it) and ``info["legal_actions"]`` (the legal numbers, sparse).
+``mask="sparse"`` leaves the dense mask out of ``info``, which saves building
+a 1.7-million-long array every step in Tank Chess; ``actions="steps"``
+chooses an action a few small choices at a time where a game has a step codec
+(Robo Battle Pigs, Tank Chess). ``mask_in_observation=True`` gives the older dict
 observation (``observation`` and ``action_mask``) instead. The reward is 0
 until the game ends, then the learner's return (from -1 to 1). A game stopped
 by a simulation limit (a ply, turn or round limit) ends as truncated, one the
@@ -79,6 +83,7 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         illegal_action: str = "forfeit",
         mask_in_observation: bool = False,
         actions: str = "flat",
+        mask: str = "dense",
     ) -> None:
         if illegal_action not in ("forfeit", "raise"):
             raise OptionError(f"illegal_action {illegal_action!r} is not one of forfeit, raise")
@@ -98,6 +103,12 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         self.encoding: GameEncoding = encoding_for(self.game)
         if actions not in ("flat", "steps"):
             raise OptionError(f"actions {actions!r} is not one of flat, steps")
+        if mask not in ("dense", "sparse"):
+            raise OptionError(f"mask {mask!r} is not one of dense, sparse")
+        if mask == "sparse" and mask_in_observation:
+            raise OptionError("mask='sparse' leaves the dense mask out: it cannot be in the observation")
+        #: Whether infos carry only the sparse list of legal actions, not the dense mask.
+        self.sparse = mask == "sparse"
         self.steps: StepCodec | None = None
         if actions == "steps":
             if self.encoding.steps is None:
@@ -187,16 +198,18 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
             self._legal = self.encoding.legal(self.state, self.seat)
         return self._legal
 
-    def _mask(self) -> npt.NDArray[np.int8]:
-        live = not self._over and self.seat in self.state.to_act()
+    def _legal_list(self) -> npt.NDArray[np.int64]:
+        """The legal action (or token) numbers now, ascending; empty when the learner does not act."""
+        if self._over or self.seat not in self.state.to_act():
+            return np.zeros(0, dtype=np.int64)
         if self.steps is not None:
-            mask = np.zeros(self.steps.num_tokens, dtype=np.int8)
-            if live:
-                mask[self.steps.legal_tokens(self._step_context(), self.prefix)] = 1
-            return mask
-        if not live:
-            return np.zeros(self.encoding.num_actions, dtype=np.int8)
-        return self.encoding.mask(self._legal_map())
+            return np.asarray(self.steps.legal_tokens(self._step_context(), self.prefix), dtype=np.int64)
+        return np.asarray(self._legal_map().indices, dtype=np.int64)
+
+    def _mask(self) -> npt.NDArray[np.int8]:
+        mask = np.zeros(self.action_space.n, dtype=np.int8)  # type: ignore[attr-defined]
+        mask[self._legal_list()] = 1
+        return mask
 
     def _step_context(self) -> Any:
         assert self.steps is not None
@@ -217,7 +230,12 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         return array
 
     def _info(self, **more: Any) -> dict[str, Any]:
-        return {"action_mask": self._mask(), **more}
+        legal = self._legal_list()
+        if self.sparse:
+            return {"legal_actions": legal, **more}
+        mask = np.zeros(self.action_space.n, dtype=np.int8)  # type: ignore[attr-defined]
+        mask[legal] = 1
+        return {"action_mask": mask, "legal_actions": legal, **more}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions now, as booleans over the action space."""

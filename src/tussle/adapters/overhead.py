@@ -8,6 +8,8 @@ but not counted):
 - **gymnasium**: :class:`~tussle.adapters.gymnasium_env.TussleGymEnv` against
   random opponents, the learner picking uniformly among ``info["action_mask"]``;
   the opponents' decisions inside the environment count too;
+- **gymnasium-sparse**: the same with ``mask="sparse"`` (the list of legal
+  actions in ``info``, no dense mask);
 - **gymnasium-steps**: the same with ``actions="steps"``, for the games that
   have a step-by-step encoding (a decision is then all the tokens of an action);
 - **pettingzoo**: the AEC environment, every agent picking from its mask;
@@ -35,7 +37,7 @@ import numpy as np
 from tussle.game import CHANCE
 from tussle.registry import load_game, simulation_options
 
-LIBRARIES = ("gymnasium", "gymnasium-steps", "pettingzoo", "openspiel")
+LIBRARIES = ("gymnasium", "gymnasium-sparse", "gymnasium-steps", "pettingzoo", "openspiel")
 
 
 @dataclass(frozen=True)
@@ -80,17 +82,17 @@ def engine_cost(game_id: str, seconds: float) -> Cost:
     return _budget(seconds, play)
 
 
-def gymnasium_cost(game_id: str, seconds: float, actions: str = "flat") -> Cost:
+def gymnasium_cost(game_id: str, seconds: float, actions: str = "flat", mask: str = "dense") -> Cost:
     from tussle.adapters.gymnasium_env import TussleGymEnv
 
-    env = TussleGymEnv(game_id, "random", actions=actions)
+    env = TussleGymEnv(game_id, "random", actions=actions, mask=mask)
     rng = np.random.default_rng(1)
 
     def play(number: int) -> int:
         _, info = env.reset(seed=number)
         done = False
         while not done:
-            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            action = int(rng.choice(info["legal_actions"]))
             _, _, terminated, truncated, info = env.step(action)
             done = terminated or truncated
         return env.decisions
@@ -144,6 +146,11 @@ def openspiel_cost(game_id: str, seconds: float) -> Cost:
     return _budget(seconds, play)
 
 
+def gymnasium_sparse_cost(game_id: str, seconds: float) -> Cost:
+    """The Gymnasium environment with ``mask="sparse"``: the legal list alone, no dense mask."""
+    return gymnasium_cost(game_id, seconds, mask="sparse")
+
+
 def gymnasium_steps_cost(game_id: str, seconds: float) -> Cost:
     """The Gymnasium environment with ``actions="steps"`` (a decision is a whole action's tokens)."""
     return gymnasium_cost(game_id, seconds, actions="steps")
@@ -151,6 +158,7 @@ def gymnasium_steps_cost(game_id: str, seconds: float) -> Cost:
 
 _COSTS: dict[str, Callable[[str, float], Cost]] = {
     "gymnasium": gymnasium_cost,
+    "gymnasium-sparse": gymnasium_sparse_cost,
     "gymnasium-steps": gymnasium_steps_cost,
     "pettingzoo": pettingzoo_cost,
     "openspiel": openspiel_cost,
