@@ -39,6 +39,7 @@ from tussle.adapters import require
 
 require(__name__, "rl", "numpy")
 
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -216,8 +217,19 @@ def find(seq: Sequence[Any], item: Any) -> int | None:
 
 
 def board_index(text: Any, size: int) -> int | None:
+    """The index (rank * size + file) of the square named ``text``, or None if it names none.
+
+    >>> board_index("c3", 8), board_index("z9", 8), board_index(None, 8)
+    (18, None, None)
+    """
     if not isinstance(text, str):
         return None
+    return _board_index(text, size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _board_index(text: str, size: int) -> int | None:
+    # Observations name the same few hundred squares over and over: each is read once.
     try:
         x, y = parse_square(text, size)
     except ValueError:
