@@ -141,6 +141,7 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         self._picture_size: tuple[int, int] | None = None
         self.decisions = 0
         self.action_space = gymnasium.spaces.Discrete(choices)
+        self._choices = choices
         self.state: State = self.game.new_initial_state()
         self._agents: dict[int, Agent] = {}
         self._chance = random.Random()
@@ -206,9 +207,9 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
             return np.asarray(self.steps.legal_tokens(self._step_context(), self.prefix), dtype=np.int64)
         return np.asarray(self._legal_map().indices, dtype=np.int64)
 
-    def _mask(self) -> npt.NDArray[np.int8]:
-        mask = np.zeros(self.action_space.n, dtype=np.int8)  # type: ignore[attr-defined]
-        mask[self._legal_list()] = 1
+    def _mask(self, legal: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int8]:
+        mask = np.zeros(self._choices, dtype=np.int8)
+        mask[self._legal_list() if legal is None else legal] = 1
         return mask
 
     def _step_context(self) -> Any:
@@ -233,9 +234,7 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         legal = self._legal_list()
         if self.sparse:
             return {"legal_actions": legal, **more}
-        mask = np.zeros(self.action_space.n, dtype=np.int8)  # type: ignore[attr-defined]
-        mask[legal] = 1
-        return {"action_mask": mask, "legal_actions": legal, **more}
+        return {"action_mask": self._mask(legal), "legal_actions": legal, **more}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions now, as booleans over the action space."""
