@@ -6,6 +6,7 @@ import random
 import warnings
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
 from pettingzoo.test import (  # type: ignore[import-untyped]
@@ -226,3 +227,36 @@ def test_state_is_every_players_observation_side_by_side(make: Any) -> None:
         assert np.array_equal(
             state[p * size : (p + 1) * size], e.encoding.observation(e.tussle_state, p).ravel()
         )
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options"), [("robo-pigs", {"round_limit": 6}), ("tank-chess", {"ply_limit": 8})]
+)
+def test_step_by_step_actions_in_the_aec_environment(game_id: str, options: dict[str, Any]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the dict observation's warnings, as for every game above
+        api_test(env(game_id, options=options, actions="steps"), num_cycles=60)
+    e = env(game_id, options=options, actions="steps")
+    tokens = 10 if game_id == "robo-pigs" else 969
+    assert e.action_space("player_0") == gymnasium.spaces.Discrete(tokens)
+    steps = e._table.steps
+    assert steps is not None
+    e.reset(seed=3)
+    rng = random.Random(5)
+    picks = 0
+    for agent in e.agent_iter():
+        obs, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        player = e.possible_agents.index(agent)
+        prefix = e._table.prefix.get(player, [])
+        extra = obs["observation"][-steps.max_steps * tokens :].reshape(-1, tokens)
+        assert extra.sum() == len(prefix)  # the tokens chosen so far, in the observation
+        e.step(masked_random(obs, rng))
+        picks += 1
+    assert e.tussle_state.is_terminal() and picks > len(e.possible_agents)
+    with pytest.raises(OptionError, match="fite has no step-by-step actions"):
+        env("fite", actions="steps")
+    with pytest.raises(OptionError, match="actions='steps' is for the AEC environment"):
+        parallel_env("robo-pigs", actions="steps")

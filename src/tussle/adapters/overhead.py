@@ -13,6 +13,7 @@ but not counted):
 - **gymnasium-steps**: the same with ``actions="steps"``, for the games that
   have a step-by-step encoding (a decision is then all the tokens of an action);
 - **pettingzoo**: the AEC environment, every agent picking from its mask;
+- **pettingzoo-steps**: the same with ``actions="steps"``;
 - **openspiel**: the pyspiel state, every player picking from ``legal_actions``.
 
 The ratio of an environment's time per decision to the engine's is its
@@ -37,7 +38,16 @@ import numpy as np
 from tussle.game import CHANCE
 from tussle.registry import load_game, simulation_options
 
-LIBRARIES = ("gymnasium", "gymnasium-sparse", "gymnasium-steps", "pettingzoo", "openspiel")
+LIBRARIES = (
+    "gymnasium",
+    "gymnasium-sparse",
+    "gymnasium-steps",
+    "pettingzoo",
+    "pettingzoo-steps",
+    "openspiel",
+)
+#: The ways measured only on games with a step-by-step encoding.
+STEPWISE = ("gymnasium-steps", "pettingzoo-steps")
 
 
 @dataclass(frozen=True)
@@ -100,10 +110,10 @@ def gymnasium_cost(game_id: str, seconds: float, actions: str = "flat", mask: st
     return _budget(seconds, play)
 
 
-def pettingzoo_cost(game_id: str, seconds: float) -> Cost:
+def pettingzoo_cost(game_id: str, seconds: float, actions: str = "flat") -> Cost:
     from tussle.adapters.pettingzoo_env import env as make_env
 
-    env = make_env(game_id)
+    env = make_env(game_id, actions=actions)
     rng = np.random.default_rng(1)
 
     def play(number: int) -> int:
@@ -114,8 +124,11 @@ def pettingzoo_cost(game_id: str, seconds: float) -> Cost:
             if terminated or truncated:
                 env.step(None)
                 continue
+            player = env.possible_agents.index(_agent)
             env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-            decisions += 1
+            # Step by step, a decision is counted when its last token is taken.
+            if actions == "flat" or not env._table.prefix.get(player):
+                decisions += 1
         return decisions
 
     return _budget(seconds, play)
@@ -161,6 +174,7 @@ _COSTS: dict[str, Callable[[str, float], Cost]] = {
     "gymnasium-sparse": gymnasium_sparse_cost,
     "gymnasium-steps": gymnasium_steps_cost,
     "pettingzoo": pettingzoo_cost,
+    "pettingzoo-steps": lambda game_id, seconds: pettingzoo_cost(game_id, seconds, actions="steps"),
     "openspiel": openspiel_cost,
 }
 
@@ -198,6 +212,6 @@ def measure_overhead(game_id: str, seconds: float = 1.0) -> Overhead:
         {
             name: cost(game_id, seconds).per_decision_us
             for name, cost in _COSTS.items()
-            if stepwise or name != "gymnasium-steps"
+            if stepwise or name not in STEPWISE
         },
     )

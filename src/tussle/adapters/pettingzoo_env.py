@@ -16,6 +16,10 @@ in the same ignorance as in a real simultaneous step. The Parallel environment
 takes the choices of all acting agents together; the actions of agents not
 acting in a step are ignored.
 
+``actions="steps"`` (AEC only; Robo Battle Pigs and Tank Chess) has each agent
+choose its action a few tokens at a time, as in the Gymnasium environment: the
+agent to act stays selected until its last token completes the action.
+
 A game the rules end sets ``terminations``; one stopped by a simulation limit
 (``State.cut_by_limit``) or by ``max_cycles`` sets ``truncations`` instead.
 ``max_cycles`` counts rounds in which every agent could act once: steps of the
@@ -55,7 +59,7 @@ import numpy as np
 import numpy.typing as npt
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
-from tussle.adapters.encoding import GameEncoding, LegalMap, encoding_for
+from tussle.adapters.encoding import GameEncoding, LegalMap, StepCodec, encoding_for
 from tussle.errors import ActionError, OptionError
 from tussle.game import CHANCE, Game, State
 from tussle.registry import load_game, simulation_options
@@ -64,6 +68,8 @@ __all__ = ["TussleAECEnv", "TussleParallelEnv", "env", "parallel_env"]
 
 Observation = dict[str, npt.NDArray[Any]]
 ILLEGAL_ACTION = ("forfeit", "raise")
+#: What :meth:`_Table.choose` gives for a token that does not complete an action yet.
+PENDING = object()
 RENDER_MODES = ("ansi", "human")
 
 
@@ -90,7 +96,11 @@ class _Table:
         options: Mapping[str, Any] | None,
         illegal_action: str,
         render_mode: str | None,
+        *,
+        actions: str = "flat",
     ) -> None:
+        if actions not in ("flat", "steps"):
+            raise OptionError(f"actions {actions!r} is not one of flat, steps")
         if illegal_action not in ILLEGAL_ACTION:
             raise OptionError(f"illegal_action {illegal_action!r} is not one of {', '.join(ILLEGAL_ACTION)}")
         if render_mode is not None and render_mode not in RENDER_MODES:
@@ -102,13 +112,26 @@ class _Table:
         self.rng = random.Random()
         self.state: State = self.game.new_initial_state()
         self._legal: dict[int, LegalMap] = {}
+        self.steps: StepCodec | None = None
+        shape = self.encoding.observation_shape
+        choices = self.encoding.num_actions
+        if actions == "steps":
+            if self.encoding.steps is None:
+                raise OptionError(f"{game_id} has no step-by-step actions; use actions='flat'")
+            self.steps = self.encoding.steps
+            # The tokens chosen so far, one one-hot row per step, after the observation.
+            shape = (int(np.prod(shape)) + self.steps.max_steps * self.steps.num_tokens,)
+            choices = self.steps.num_tokens
+        #: Each player's tokens of the action it is choosing step by step.
+        self.prefix: dict[int, list[int]] = {}
+        self._contexts: dict[int, Any] = {}
         self.observation_space = gymnasium.spaces.Dict(
             {
-                "observation": gymnasium.spaces.Box(0.0, 1.0, self.encoding.observation_shape, np.float32),
-                "action_mask": gymnasium.spaces.Box(0, 1, (self.encoding.num_actions,), np.int8),
+                "observation": gymnasium.spaces.Box(0.0, 1.0, shape, np.float32),
+                "action_mask": gymnasium.spaces.Box(0, 1, (choices,), np.int8),
             }
         )
-        self.action_space = gymnasium.spaces.Discrete(self.encoding.num_actions)
+        self.action_space = gymnasium.spaces.Discrete(choices)
         size = int(np.prod(self.encoding.observation_shape))
         self.state_space = gymnasium.spaces.Box(0.0, 1.0, (size * self.game.num_players,), np.float32)
 
@@ -123,6 +146,8 @@ class _Table:
             self.rng = random.Random(seed)
         self.state = self.game.new_initial_state()
         self._legal = {}
+        self._contexts = {}
+        self.prefix = {}
         self.settle()
 
     def settle(self) -> None:
@@ -130,6 +155,17 @@ class _Table:
         while self.state.is_chance():
             self.state.apply(CHANCE, self.state.sample_chance(self.rng))
             self._legal = {}
+            self._contexts = {}
+
+    def _context(self, player: int) -> Any:
+        assert self.steps is not None
+        if player not in self._contexts:
+            self._contexts[player] = self.steps.start(self.state, player)
+        return self._contexts[player]
+
+    def _tokens(self, player: int) -> list[int]:
+        assert self.steps is not None
+        return self.steps.legal_tokens(self._context(player), self.prefix.get(player, []))
 
     def legal(self, player: int) -> LegalMap:
         legal = self._legal.get(player)
@@ -138,13 +174,18 @@ class _Table:
         return legal
 
     def choose(self, player: int, action: Any) -> Any | None:
-        """The legal action numbered ``action``, or None when it is illegal and forfeits the game."""
+        """The legal action numbered ``action``, or None when it is illegal and forfeits the game.
+
+        Step by step, :data:`PENDING` while the token taken does not complete the action yet.
+        """
         try:
             index = int(action)
         except (TypeError, ValueError):
             if self.illegal_action == "raise":
                 raise ActionError(f"{action!r} is not an action number") from None
             return None
+        if self.steps is not None:
+            return self._take_token(player, index)
         try:
             return self.legal(player).action(self.state, index)
         except ActionError:
@@ -152,17 +193,43 @@ class _Table:
                 raise
             return None
 
+    def _take_token(self, player: int, token: int) -> Any | None:
+        assert self.steps is not None
+        prefix = self.prefix.setdefault(player, [])
+        if token not in self._tokens(player):
+            if self.illegal_action == "raise":
+                shown = self.steps.token_label(prefix, token)
+                raise ActionError(f"token {token} ({shown}) cannot follow the {len(prefix)} chosen so far")
+            return None
+        prefix.append(token)
+        text = self.steps.complete(self._context(player), prefix)
+        if text is None:
+            return PENDING
+        self.prefix[player] = []
+        return self.state.parse_action(player, text)
+
     def apply(self, player: int, action: Any) -> None:
         self.state.apply(player, action)
         self._legal = {}
+        self._contexts = {}
 
     def observe(self, player: int, live: bool) -> Observation:
-        mask = (
-            self.encoding.mask(self.legal(player))
-            if live and player in self.state.to_act()
-            else np.zeros(self.encoding.num_actions, dtype=np.int8)
-        )
-        return {"observation": self.encoding.observation(self.state, player), "action_mask": mask}
+        acting = live and player in self.state.to_act()
+        array = self.encoding.observation(self.state, player)
+        if self.steps is None:
+            mask = (
+                self.encoding.mask(self.legal(player))
+                if acting
+                else np.zeros(self.encoding.num_actions, dtype=np.int8)
+            )
+            return {"observation": array, "action_mask": mask}
+        mask = np.zeros(self.steps.num_tokens, dtype=np.int8)
+        if acting:
+            mask[self._tokens(player)] = 1
+        chosen = np.zeros((self.steps.max_steps, self.steps.num_tokens), dtype=np.float32)
+        prefix = self.prefix.get(player, [])
+        chosen[np.arange(len(prefix)), prefix] = 1.0
+        return {"observation": np.concatenate([array.ravel(), chosen.ravel()]), "action_mask": mask}
 
     def returns(self) -> list[float]:
         result = self.state.result()
@@ -192,8 +259,10 @@ class _TableEnv:
         options: Mapping[str, Any] | None,
         render_mode: str | None,
         illegal_action: str,
+        *,
+        actions: str = "flat",
     ) -> None:
-        self._table = _Table(game_id, players, options, illegal_action, render_mode)
+        self._table = _Table(game_id, players, options, illegal_action, render_mode, actions=actions)
         self.metadata = {**type(self).metadata, "name": f"tussle_{game_id.replace('-', '_')}_v0"}
         self.render_mode = render_mode
         self.possible_agents: list[str] = list(self._table.agents)
@@ -263,9 +332,10 @@ class TussleAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
         illegal_action: str = "forfeit",
         max_cycles: int | None = None,
+        actions: str = "flat",
     ) -> None:
         super().__init__()
-        self._seat(game_id, players, options, render_mode, illegal_action)
+        self._seat(game_id, players, options, render_mode, illegal_action, actions=actions)
         self._check_cycles(max_cycles)
         self._over = False
         self._steps = 0
@@ -317,6 +387,8 @@ class TussleAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
                 "illegal_action": int(action) if isinstance(action, int | np.integer) else -1
             }
             self._finish(forfeit_returns(len(self.possible_agents), {player}))
+        elif chosen is PENDING:
+            pass  # a token of an action still being chosen: the same agent goes on
         else:
             self._table.apply(player, chosen)
             self._table.settle()
@@ -339,7 +411,10 @@ class TussleParallelEnv(_TableEnv, ParallelEnv):  # type: ignore[misc]
         render_mode: str | None = None,
         illegal_action: str = "forfeit",
         max_cycles: int | None = None,
+        actions: str = "flat",
     ) -> None:
+        if actions != "flat":
+            raise OptionError("actions='steps' is for the AEC environment, where one agent acts at a time")
         self._seat(game_id, players, options, render_mode, illegal_action)
         self._check_cycles(max_cycles)
         self._steps = 0

@@ -265,11 +265,16 @@ def _bench_adapters(game_list: list[str], seconds: float, as_json: bool) -> None
         click.echo(json.dumps({"seconds": seconds, "adapters": rows}))
         return
     # Ratios only in the columns (the microseconds are in --json), so the table fits a terminal.
-    table = _table(f"time per decision against the engine's, {seconds:g} CPU s each")
+    table = _table(
+        f"time per decision against the engine's, {seconds:g} CPU s each "
+        "(gym: Gymnasium, pz: PettingZoo, spiel: OpenSpiel)"
+    )
     table.add_column("game", no_wrap=True)
     table.add_column("engine us", justify="right", no_wrap=True)
+    short = {"gymnasium": "gym", "pettingzoo": "pz", "openspiel": "spiel"}
     for name in LIBRARIES:
-        table.add_column(name, justify="right", no_wrap=True)
+        head, _, mode = name.partition("-")
+        table.add_column(short[head] + (f" {mode}" if mode else ""), justify="right", no_wrap=True)
     for row in rows:
         table.add_row(
             *text_cells(
