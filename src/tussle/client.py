@@ -328,7 +328,7 @@ class OnlineSeat:
         data = self.latest.get("result")
         if not data:
             return None
-        return Result(tuple(data["returns"]), tuple(data["ranking"]), str(data.get("reason") or ""))
+        return Result.from_json(data)
 
     def _finish(self) -> Result | None:
         result = self._result()

@@ -389,6 +389,19 @@ class Result:
         """
         return cls(tuple(0.0 for _ in range(players)), tuple(1 for _ in range(players)), reason)
 
+    @classmethod
+    def from_json(cls, data: Any) -> Result:
+        """The result that :meth:`to_json` wrote; KeyError, TypeError or ValueError if it is not one.
+
+        >>> Result.from_json(Result.win(1, 2, "goal").to_json()) == Result.win(1, 2, "goal")
+        True
+        """
+        return cls(
+            tuple(float(r) for r in data["returns"]),
+            tuple(int(p) for p in data["ranking"]),
+            str(data.get("reason") or ""),
+        )
+
     def to_json(self) -> JSON:
         return {
             "winner": self.winner,

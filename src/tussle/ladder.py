@@ -39,7 +39,7 @@ from tussle.agents.base import Agent, PlayerView
 from tussle.agents.levels import LEVEL_NAMES, level_spec
 from tussle.errors import AgentError, TussleError, parse_json, read_text, write_text
 from tussle.parallel import DEFAULT_CHUNK, Cluster, chunked, claim_folder, run_chunks
-from tussle.record import Record
+from tussle.record import Record, saved_game
 from tussle.registry import game_info, load_game, simulation_options
 from tussle.runner import play_game
 
@@ -503,23 +503,11 @@ def _play_chunk(jobs: list[_Job]) -> list[tuple[_Outcome, str | None]]:
 
 def _stored(job: _Job, path: Path, players: list[str], options: Any) -> _Outcome | None:
     """A game's outcome from its record already saved at ``path``, if it is this game's."""
-    if not path.is_file():
-        return None
-    try:
-        record = Record.load(path)
-        if (
-            record.game != job.game_id
-            or record.options != options
-            or record.players != players
-            or record.result is None
-        ):
-            return None
-        ranking = [int(p) for p in record.result["ranking"]]
-        if len(ranking) != 2:
-            return None
-    except (TussleError, KeyError, TypeError, ValueError):
-        return None  # not this game after all: played again
-    return _outcome(job, ranking, record.events)
+    saved = saved_game(path, job.game_id, options, players)
+    if saved is None or len(saved[1].ranking) != 2:
+        return None  # missing, or not this game after all: played again
+    record, result = saved
+    return _outcome(job, result.ranking, record.events)
 
 
 def record_name(a: str, b: str, index: int) -> str:

@@ -316,21 +316,15 @@ def _ray_chunks(work: Callable[[C], R], chunks: Sequence[C], cluster: Cluster) -
         cpus = int(ray.cluster_resources().get("CPU", 1))
         in_flight = cluster.in_flight or max(4, 2 * cpus)
         pending: dict[Any, int] = {}
-        upcoming = iter(range(len(chunks)))
+        todo = deque(range(len(chunks)))
         try:
-            for i in upcoming:
-                pending[task.remote(chunks[i])] = i
-                if len(pending) >= in_flight:
-                    break
-            while pending:
+            while todo or pending:
+                while todo and len(pending) < in_flight:  # fill up to the bound
+                    i = todo.popleft()
+                    pending[task.remote(chunks[i])] = i
                 ready, _ = ray.wait(list(pending), num_returns=1)
-                ref = ready[0]
-                i = pending.pop(ref)
-                result = _ray_result(ray, ref, i, len(chunks))
-                for j in upcoming:  # top up to the bound again
-                    pending[task.remote(chunks[j])] = j
-                    break
-                yield i, result
+                i = pending.pop(ready[0])
+                yield i, _ray_result(ray, ready[0], i, len(chunks))
         finally:
             for ref in pending:
                 ray.cancel(ref, force=True)

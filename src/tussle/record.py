@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from tussle.errors import RecordError, TussleError, parse_json, read_text, shorten, write_text
-from tussle.game import CHANCE, JSON, Game, State, check_position
+from tussle.game import CHANCE, JSON, Game, Result, State, check_position
 from tussle.registry import game_class
 
 FORMAT = "tussle-record"
@@ -213,3 +213,28 @@ class Record:
         """The state after the last event, the whole record checked (one state kept at a time)."""
         last: State = deque(self.walk(), maxlen=1)[0]
         return last
+
+
+def saved_game(
+    path: str | Path, game_id: str, options: dict[str, Any], players: list[str]
+) -> tuple[Record, Result] | None:
+    """The finished game saved at ``path`` and its result, if it is a game of ``game_id`` with
+    these (non-default) ``options`` and ``players`` (by seat); None if it is missing, unreadable
+    or another game.
+
+    A run started again after a stop takes such games instead of playing them again.
+    """
+    if not Path(path).is_file():
+        return None
+    try:
+        record = Record.load(path)
+        if (
+            record.game != game_id
+            or record.options != options
+            or record.players != players
+            or record.result is None
+        ):
+            return None
+        return record, Result.from_json(record.result)
+    except (TussleError, KeyError, TypeError, ValueError):
+        return None

@@ -20,7 +20,7 @@ from tussle.agents.base import Agent, PlayerView
 from tussle.errors import TussleError, write_text
 from tussle.game import CHANCE, Game, Result, State
 from tussle.parallel import DEFAULT_CHUNK, Cluster, chunked, claim_folder, run_chunks
-from tussle.record import Record
+from tussle.record import Record, saved_game
 from tussle.registry import load_game, simulation_options
 
 EventHook = Callable[[State, int, str], None]
@@ -214,26 +214,11 @@ def _stored(
 ) -> GameSummary | None:
     """Game ``index``'s summary from its record already in ``record_dir``, if there is a sound one."""
     path = record_path(record_dir, game_id, index)
-    if not path.is_file():
-        return None
-    k = len(names)
-    seats = tuple((s + index) % k for s in range(k))
-    try:
-        record = Record.load(path)
-        if (
-            record.game != game_id
-            or record.options != used
-            or record.players != [names[a] for a in seats]
-            or record.result is None
-        ):
-            return None
-        result = Result(
-            tuple(float(r) for r in record.result["returns"]),
-            tuple(int(p) for p in record.result["ranking"]),
-            str(record.result.get("reason", "")),
-        )
-    except (TussleError, KeyError, TypeError, ValueError):
-        return None  # not a game of this match after all: played again
+    seats = tuple((s + index) % len(names) for s in range(len(names)))
+    saved = saved_game(path, game_id, used, [names[a] for a in seats])
+    if saved is None:
+        return None  # missing, or not a game of this match after all: played again
+    record, result = saved
     return _summary(index, seats, result, len(record.events), str(path))
 
 
@@ -271,8 +256,9 @@ def run_match(
         used = dict(game.non_default_options())
         identity = {"command": "match", "game": game_id, "options": used, "agents": list(specs), "seed": seed}
         if claim_folder(Path(record_dir), identity, "record directory"):
+            as_saved = json.loads(json.dumps(used))  # as a record reads back
             for index in range(n):
-                stored = _stored(game_id, names, record_dir, index, json.loads(json.dumps(used)))
+                stored = _stored(game_id, names, record_dir, index, as_saved)
                 if stored is not None:
                     ready[index] = replace(stored, stored_before=True)
     missing = [i for i in range(n) if i not in ready]

@@ -5,13 +5,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import duckdb
 import pytest
 
+from balance_rows import Event, rows
 from tussle import CHANCE, Record, load_game
 from tussle.agents import make_agent
 from tussle.balance.measures import Data, Row
-from tussle.balance.play import create_tables
 from tussle.games.fite.balance import measures, tactic_kind
 from tussle.runner import play_game
 
@@ -124,30 +123,10 @@ def test_a_finished_fight_is_not_cut_by_the_limit(played: tuple[Any, Record, lis
 
 # --- the figures, on rows made by hand ----------------------------------------------
 
-GAMES = (
-    "variant, pairing, game, seat, agent, rank, ret, won, draw, length, limited, lead_changes, decisive_at"
-)
-ROW = "'v', 'rule-rule', ?, ?, 'rule', ?, ?, ?, ?, 40, false, 0, 1"
 
-
-def tiny(winners: list[int], events: list[tuple[int, int, str, str, float]]) -> Data:
-    """A DuckDB of games won by the given seats (-1: a draw) and their event rows."""
-    db = duckdb.connect()
-    create_tables(db)
-    for game, winner in enumerate(winners):
-        for seat in (0, 1):
-            won = seat == winner
-            rank = 1 if winner < 0 or won else 2
-            ret = 0.0 if winner < 0 else (1.0 if won else -1.0)
-            db.execute(
-                f"INSERT INTO games ({GAMES}) VALUES ({ROW})",
-                [game, seat, rank, ret, won, winner < 0],
-            )
-    if events:
-        db.executemany("INSERT INTO events VALUES ('v', 'rule-rule', ?, ?, ?, ?, ?)", events)
-    # Another variant's rows, which the figures must leave out.
-    db.execute("INSERT INTO events VALUES ('w', 'rule-rule', 0, 0, 'power', 'tough', 1)")
-    return Data(db, "v", "rule-rule")
+def tiny(winners: list[int], events: list[Event]) -> Data:
+    # Another variant's row, which the figures must leave out.
+    return rows(winners, events, ("w", "p", 0, 0, "power", "tough", 1))
 
 
 def by_key(data: Data) -> dict[str, Any]:

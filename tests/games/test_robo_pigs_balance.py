@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-import duckdb
 import pytest
 
+from balance_rows import Event, rows
 from tussle import Record, load_game
 from tussle.agents import make_agent
 from tussle.balance.measures import Data, Row
-from tussle.balance.play import create_tables
 from tussle.games.robo_pigs.balance import measures
 from tussle.games.robo_pigs.rules import COMMAND_NAMES, REPAIR_PROGRAM, parse_program
 from tussle.runner import play_game
@@ -98,20 +97,9 @@ def test_cut_by_limit() -> None:
 # --- the figures, on rows made by hand ----------------------------------------------
 
 
-def tiny(winners: list[int], events: list[tuple[int, int, str, str, float]]) -> Data:
-    """A DuckDB of games won by the given seats (-1: a draw) and their event rows."""
-    db = duckdb.connect()
-    create_tables(db)
-    for game, winner in enumerate(winners):
-        for seat in (0, 1):
-            won = seat == winner
-            db.execute(
-                "INSERT INTO games VALUES ('v', 'p', ?, ?, 'rule', ?, ?, ?, ?, 7, ?, 0, 1.0)",
-                [game, seat, 1 if won or winner < 0 else 2, 0.0, won, winner < 0, winner < 0],
-            )
-    db.executemany("INSERT INTO events VALUES ('v', 'p', ?, ?, ?, ?, ?)", events)
-    db.execute("INSERT INTO events VALUES ('v', 'other', 0, 0, 'command', 'fire', 99)")
-    return Data(db, "v", "p")
+def tiny(winners: list[int], events: list[Event]) -> Data:
+    # Another pairing's row, which the figures must leave out.
+    return rows(winners, events, ("v", "other", 0, 0, "command", "fire", 99))
 
 
 def test_the_figures_on_known_rows() -> None:

@@ -329,6 +329,24 @@ class StepCodec(ABC):
     def complete(self, context: Any, prefix: Sequence[int]) -> str | None:
         """The action's canonical text once ``prefix`` makes a whole action, else None."""
 
+    def take(self, context: Any, prefix: list[int], token: int) -> str | None:
+        """Add ``token`` to ``prefix`` (in place); the action's text if that completes it.
+
+        A token that cannot follow ``prefix`` raises :class:`ActionError` and changes nothing.
+        """
+        if token not in self.legal_tokens(context, prefix):
+            before = [self.token_label(prefix[:k], t) for k, t in enumerate(prefix)]
+            shown = self.token_label(prefix, token)
+            raise ActionError(f"token {token} ({shown}) cannot follow [{', '.join(before)}]")
+        prefix.append(token)
+        return self.complete(context, prefix)
+
+    def chosen_array(self, prefix: Sequence[int]) -> FloatArray:
+        """The tokens of ``prefix`` as one one-hot row per step, flattened (all 0 past the prefix)."""
+        chosen = np.zeros((self.max_steps, self.num_tokens), dtype=np.float32)
+        chosen[np.arange(len(prefix)), list(prefix)] = 1.0
+        return chosen.ravel()
+
 
 class IndexSteps(StepCodec):
     """Steps read off the flat action numbers: each legal action's number split into a few tokens.

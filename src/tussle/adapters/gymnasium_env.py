@@ -223,9 +223,7 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
             self._base = self.encoding.observation(self.state, self.seat)
         array = self._base.copy()  # the learner's to change: the cache stays as it was
         if self.steps is not None:
-            chosen = np.zeros((self.steps.max_steps, self.steps.num_tokens), dtype=np.float32)
-            chosen[np.arange(len(self.prefix)), self.prefix] = 1.0
-            array = np.concatenate([array.ravel(), chosen.ravel()])
+            array = np.concatenate([array.ravel(), self.steps.chosen_array(self.prefix)])
         if self.mask_in_observation:
             return {"observation": array, "action_mask": self._mask()}
         return array
@@ -244,13 +242,7 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         """The tussle action that ``action`` completes; None while a step-by-step choice goes on."""
         if self.steps is None:
             return self._legal_map().action(self.state, int(action))
-        token = int(action)
-        if token not in self.steps.legal_tokens(self._step_context(), self.prefix):
-            shown = self.steps.token_label(self.prefix, token)
-            before = [self.steps.token_label(self.prefix[:k], t) for k, t in enumerate(self.prefix)]
-            raise ActionError(f"token {token} ({shown}) cannot follow [{', '.join(before)}]")
-        self.prefix.append(token)
-        text = self.steps.complete(self._step_context(), self.prefix)
+        text = self.steps.take(self._step_context(), self.prefix, int(action))
         if text is None:
             return None
         self.prefix = []

@@ -195,14 +195,12 @@ class _Table:
 
     def _take_token(self, player: int, token: int) -> Any | None:
         assert self.steps is not None
-        prefix = self.prefix.setdefault(player, [])
-        if token not in self._tokens(player):
+        try:
+            text = self.steps.take(self._context(player), self.prefix.setdefault(player, []), token)
+        except ActionError:
             if self.illegal_action == "raise":
-                shown = self.steps.token_label(prefix, token)
-                raise ActionError(f"token {token} ({shown}) cannot follow the {len(prefix)} chosen so far")
+                raise
             return None
-        prefix.append(token)
-        text = self.steps.complete(self._context(player), prefix)
         if text is None:
             return PENDING
         self.prefix[player] = []
@@ -226,10 +224,8 @@ class _Table:
         mask = np.zeros(self.steps.num_tokens, dtype=np.int8)
         if acting:
             mask[self._tokens(player)] = 1
-        chosen = np.zeros((self.steps.max_steps, self.steps.num_tokens), dtype=np.float32)
-        prefix = self.prefix.get(player, [])
-        chosen[np.arange(len(prefix)), prefix] = 1.0
-        return {"observation": np.concatenate([array.ravel(), chosen.ravel()]), "action_mask": mask}
+        chosen = self.steps.chosen_array(self.prefix.get(player, []))
+        return {"observation": np.concatenate([array.ravel(), chosen]), "action_mask": mask}
 
     def returns(self) -> list[float]:
         result = self.state.result()

@@ -12,6 +12,7 @@ from tussle.balance.play import BalanceError, make_plan, measures_of, open_data,
 from tussle.balance.report import build
 from tussle.cli.common import (
     cluster_of,
+    cluster_option,
     diagnostics_on_stderr,
     game_options_option,
     games_option,
@@ -35,13 +36,7 @@ from tussle.registry import game_info
     show_default="all cores",
     help="Processes to use; the figures are the same for any number.",
 )
-@click.option(
-    "--cluster",
-    metavar="ray[:ADDRESS]",
-    default=None,
-    help="Play on Ray: 'ray' starts a local Ray (of --jobs CPUs if given), 'ray:ADDRESS' joins "
-    "a running cluster. Each task is a chunk of 100 games. Needs tussle[cluster]; see docs/cluster.md.",
-)
+@cluster_option
 @click.option(
     "--vary",
     multiple=True,
@@ -84,7 +79,8 @@ def balance(
     One AGENT per seat (default: the rule-of-thumb agent in every seat); seats rotate
     from game to game. The report (report.html, its plots as PNG and SVG in plots/,
     figures.json) and the data (games.parquet, events.parquet: query them with
-    DuckDB) go into --out. docs/balance.md explains every figure.
+    DuckDB) go into --out, in chunks of 100 games (one Ray task each with --cluster).
+    docs/balance.md explains every figure.
 
     \b
     Examples:

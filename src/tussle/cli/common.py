@@ -23,6 +23,7 @@ from rich.text import Text
 from tussle.agents import agent_names
 from tussle.errors import AgentError, TussleError, shorten
 from tussle.game import Game, Result, State
+from tussle.parallel import DEFAULT_CHUNK
 from tussle.registry import game_info, load_game
 
 #: Exit codes: success (a game stopped with quit counts), bad input of any kind, Ctrl-C.
@@ -147,29 +148,25 @@ jobs_option = click.option(
 )
 
 
-def cluster_options(command: Callable[..., T]) -> Callable[..., T]:
-    """``--cluster ray[:ADDRESS]`` and ``--chunk N``; the command gets ``cluster`` (text) and ``chunk``.
+#: ``--cluster ray[:ADDRESS]``; the command gets ``cluster`` (text, for :func:`cluster_of`).
+cluster_option = click.option(
+    "--cluster",
+    metavar="ray[:ADDRESS]",
+    default=None,
+    help="Play on Ray: 'ray' starts a local Ray (of --jobs CPUs if given), 'ray:ADDRESS' joins "
+    "a running cluster (ray:auto, ray:HOST:6379, ray://HOST:10001). Needs tussle[cluster]; "
+    "see docs/cluster.md.",
+)
 
-    :func:`cluster_of` turns the text into a :class:`~tussle.parallel.Cluster`.
-    """
-    from tussle.parallel import DEFAULT_CHUNK
-
-    command = click.option(
-        "--chunk",
-        type=click.IntRange(min=1),
-        metavar="N",
-        default=DEFAULT_CHUNK,
-        show_default=True,
-        help="Games per task handed to a process or a Ray worker; the results are the same for any.",
-    )(command)
-    return click.option(
-        "--cluster",
-        metavar="ray[:ADDRESS]",
-        default=None,
-        help="Play on Ray: 'ray' starts a local Ray (of --jobs CPUs if given), 'ray:ADDRESS' joins "
-        "a running cluster (ray:auto, ray:HOST:6379, ray://HOST:10001). Needs tussle[cluster]; "
-        "see docs/cluster.md.",
-    )(command)
+#: ``--chunk N``, games per task; the command gets ``chunk``.
+chunk_option = click.option(
+    "--chunk",
+    type=click.IntRange(min=1),
+    metavar="N",
+    default=DEFAULT_CHUNK,
+    show_default=True,
+    help="Games per task handed to a process or a Ray worker; the results are the same for any.",
+)
 
 
 def cluster_of(text: str | None, jobs: int) -> Any:

@@ -9,8 +9,9 @@ from rich.table import Table
 from rich.text import Text
 
 from tussle.cli.common import (
+    chunk_option,
     cluster_of,
-    cluster_options,
+    cluster_option,
     diagnostics_on_stderr,
     game_options_option,
     games_option,
@@ -37,7 +38,8 @@ from tussle.cli.common import (
     help="Each player's first K moves are random, each opening played from both seats.",
 )
 @jobs_option
-@cluster_options
+@cluster_option
+@chunk_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with everything instead.")
 @click.option(
     "--reuse",

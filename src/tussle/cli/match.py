@@ -10,8 +10,9 @@ from rich.text import Text
 
 from tussle.agents import make_agent
 from tussle.cli.common import (
+    chunk_option,
     cluster_of,
-    cluster_options,
+    cluster_option,
     diagnostics_on_stderr,
     game_options_option,
     games_option,
@@ -34,7 +35,8 @@ from tussle.runner import GameSummary, MatchSummary, run_match
 @games_option(100, "Games to play.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the whole match.")
 @jobs_option
-@cluster_options
+@cluster_option
+@chunk_option
 @click.option(
     "--record",
     "record_dir",

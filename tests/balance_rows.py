@@ -1,0 +1,35 @@
+"""Hand-made rows of ``tussle balance``'s tables, to test a game's figures on data with known answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+
+from tussle.balance.measures import Data
+from tussle.balance.play import create_tables
+
+#: An event row: (game, seat, kind, component, value).
+Event = tuple[int, int, str, str, float]
+
+
+def rows(winners: list[int], events: list[Event], stray: tuple[Any, ...]) -> Data:
+    """Two-player games of variant ``v`` and pairing ``p`` won by the given seats (-1: a draw),
+    their event rows, and one ``stray`` event row (variant, pairing, game, seat, kind,
+    component, value) of another variant or pairing, which the figures must leave out.
+    """
+    db = duckdb.connect()
+    create_tables(db)
+    for game, winner in enumerate(winners):
+        for seat in (0, 1):
+            won = seat == winner
+            rank = 1 if winner < 0 or won else 2
+            ret = 0.0 if winner < 0 else (1.0 if won else -1.0)
+            db.execute(
+                "INSERT INTO games VALUES ('v', 'p', ?, ?, 'rule', ?, ?, ?, ?, 40, false, 0, 1.0)",
+                [game, seat, rank, ret, won, winner < 0],
+            )
+    if events:
+        db.executemany("INSERT INTO events VALUES ('v', 'p', ?, ?, ?, ?, ?)", events)
+    db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)", list(stray))
+    return Data(db, "v", "p")
