@@ -6,7 +6,7 @@ from typing import Any
 
 import duckdb
 
-from tussle.balance.measures import Data
+from tussle.balance.measures import Data, Row
 from tussle.balance.play import create_tables
 
 #: An event row: (game, seat, kind, component, value).
@@ -33,3 +33,13 @@ def rows(winners: list[int], events: list[Event], stray: tuple[Any, ...]) -> Dat
         db.executemany("INSERT INTO events VALUES ('v', 'p', ?, ?, ?, ?, ?)", events)
     db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)", list(stray))
     return Data(db, "v", "p")
+
+
+def table(found: list[Row]) -> dict[tuple[int, str, str], float]:
+    """A game's event rows by (seat, kind, component); two rows for one key fail the test."""
+    out: dict[tuple[int, str, str], float] = {}
+    for row in found:
+        key = (row.seat, row.kind, row.component)
+        assert key not in out, f"two rows for {key}"
+        out[key] = row.value
+    return out

@@ -8,24 +8,16 @@ from typing import Any
 import duckdb
 import pytest
 
+from balance_rows import table
 from tussle import load_game
 from tussle.agents import make_agent
-from tussle.balance.measures import Data, Figure, Row
+from tussle.balance.measures import Data, Figure
 from tussle.balance.play import create_tables
 from tussle.game import CHANCE
 from tussle.games.fightopia.balance import ACTIONS, measures
 from tussle.games.fightopia.rules import FightopiaState
 from tussle.record import Record
 from tussle.runner import play_game
-
-
-def table(rows: list[Row]) -> dict[tuple[int, str, str], float]:
-    out: dict[tuple[int, str, str], float] = {}
-    for row in rows:
-        key = (row.seat, row.kind, row.component)
-        assert key not in out, f"two rows for {key}"
-        out[key] = row.value
-    return out
 
 
 def kind_of(text: str) -> str:

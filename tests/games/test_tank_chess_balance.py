@@ -10,9 +10,10 @@ from typing import Any
 import duckdb
 import pytest
 
+from balance_rows import table
 from tussle import load_game
 from tussle.agents import make_agent
-from tussle.balance.measures import Data, Row
+from tussle.balance.measures import Data
 from tussle.balance.play import create_tables
 from tussle.games.tank_chess.balance import measures
 from tussle.games.tank_chess.board import KIND_LETTERS, KIND_NAMES
@@ -21,15 +22,6 @@ from tussle.record import Record
 from tussle.runner import play_game
 
 NAMES = dict(zip(KIND_LETTERS, KIND_NAMES, strict=True))
-
-
-def table(rows: list[Row]) -> dict[tuple[int, str, str], float]:
-    out: dict[tuple[int, str, str], float] = {}
-    for row in rows:
-        key = (row.seat, row.kind, row.component)
-        assert key not in out, f"two rows for {key}"
-        out[key] = row.value
-    return out
 
 
 def play(size: str, specs: tuple[str, str], seed: int, ply_limit: int) -> tuple[TankChessState, Record]:
