@@ -242,22 +242,17 @@ def connected(cluster: Cluster) -> Iterator[Any]:
         return
     if cluster.address is not None:
         _check_reachable(cluster)
-    quiet: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
+    # Only a Ray started here takes its CPUs; "local" starts a new one even where
+    # RAY_ADDRESS or a running Ray is about.
+    local: dict[str, Any] = {"num_cpus": cluster.cpus, "include_dashboard": False}
     try:
-        if cluster.address is None:
-            ray.init(
-                address="local",  # a new Ray even where RAY_ADDRESS or a running one is about
-                num_cpus=cluster.cpus,
-                include_dashboard=False,
-                runtime_env=dict(cluster.runtime_env) if cluster.runtime_env else None,
-                **quiet,
-            )
-        else:
-            ray.init(
-                address=cluster.address,
-                runtime_env=dict(cluster.runtime_env) if cluster.runtime_env else None,
-                **quiet,
-            )
+        ray.init(
+            address=cluster.address or "local",
+            runtime_env=dict(cluster.runtime_env) if cluster.runtime_env else None,
+            logging_level=logging.ERROR,
+            log_to_driver=False,
+            **(local if cluster.address is None else {}),
+        )
     except ConnectionError:
         if cluster.address != "auto":
             raise ClusterError(
