@@ -420,3 +420,73 @@ def test_cfr_and_exploitability_on_a_short_fightopia() -> None:
     probabilities = policy.action_probabilities(state)
     assert set(probabilities) == set(state.legal_actions())
     assert sum(probabilities.values()) == pytest.approx(1.0)
+
+
+def _random_states(game: Any, seed: int, games: int) -> list[Any]:
+    """Every state of ``games`` random playouts."""
+    rng = np.random.RandomState(seed)
+    states = []
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            states.append(state.clone())
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randint(len(outcomes))][0])
+            elif state.is_simultaneous_node():
+                state.apply_actions(
+                    [int(rng.choice(state.legal_actions(p))) for p in range(game.num_players())]
+                )
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+    return states
+
+
+@pytest.mark.parametrize(
+    ("game_id", "params", "turns", "games"),
+    [
+        ("fightopia", {"ply_limit": 6}, False, 6),
+        ("tank-chess", {"ply_limit": 4}, False, 6),
+        ("fite", {"turn_limit": 3}, False, 6),
+        ("fite", {"turn_limit": 3}, True, 6),
+        ("fight", {"players": 3}, False, 1),  # a long game: each tensor replays it
+        ("robo-pigs", {"round_limit": 3}, False, 6),
+    ],
+    ids=str,
+)
+def test_information_state_tensors_are_the_strings_as_numbers(
+    game_id: str, params: dict[str, Any], turns: bool, games: int
+) -> None:
+    game = og.load(game_id, turns=turns, **params)
+    assert game.get_type().provides_information_state_tensor
+    shape = game.information_state_tensor_shape()
+    # Per player, as OpenSpiel's tensors go: two seats may see the same and know the same.
+    seen: dict[tuple[int, str], bytes] = {}
+    back: dict[tuple[int, bytes], str] = {}
+    for state in _random_states(game, seed=3, games=games):
+        for p in range(game.num_players()):
+            tensor = np.asarray(state.information_state_tensor(p), dtype=np.float32)
+            assert tensor.size == int(np.prod(shape))
+            text = state.information_state_string(p)
+            # The same information state, the same tensor; a different one, a different tensor.
+            assert seen.setdefault((p, text), tensor.tobytes()) == tensor.tobytes()
+            assert back.setdefault((p, tensor.tobytes()), text) == text
+    # Enough distinct information states for the two checks above to mean something.
+    assert len(seen) > 10
+
+
+def test_information_state_tensor_rows_hold_the_events() -> None:
+    game = og.load("fightopia", ply_limit=4)
+    layout = game.information_layout
+    state = game.new_initial_state()
+    for action in (1, state.clone().child(1).legal_actions()[3]):
+        state.apply_action(action)
+    rows = np.asarray(state.information_state_tensor(0)).reshape(layout.shape)
+    # Row 0: chance (the first actor column) chose outcome 1; row 1: the mover and its action.
+    assert rows[0, : layout.actors].tolist() == [1, 0, 0]
+    assert rows[0, layout.actors :].tolist() == [1] + [0] * (layout.bits - 1)
+    first = state.full_history()[1]
+    assert rows[1, : layout.actors].tolist() == [int(a == first.player + 1) for a in range(3)]
+    assert sum(int(bit) << k for k, bit in enumerate(rows[1, layout.actors :])) == first.action
+    assert not rows[2:].any()
+    assert state.information_state_tensor(0) == state.information_state_tensor(1)

@@ -20,9 +20,10 @@ that every game ends and has a maximum length; a limit of 0 (none) is refused.
   chance outcomes have their own numbers, below ``max_chance_outcomes``.
 - **Observations**: strings are the player's observation as compact JSON
   (equal exactly when the observations are); tensors are the float arrays of
-  the encoding. Information-state strings (perfect recall) are the history,
-  or in a game with hidden information the player's own observation history
-  (:meth:`_Core.information`); public and private observers too.
+  the encoding. Information states (perfect recall) are the history, or in a
+  game with hidden information the player's own observation history, as text
+  (:meth:`_Core.information`) and as fixed-size tensors, a row per event
+  (:class:`InformationLayout`); public and private observers too.
 - **Lengths**: ``max_game_length`` counts decision nodes (a simultaneous
   step is one), bounded by the game's limit.
 
@@ -124,7 +125,7 @@ def _game_type(info: GameInfo, turns: bool = False) -> Any:
         max_num_players=info.max_players,
         min_num_players=info.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_parameters(info),
@@ -148,7 +149,7 @@ class _Core:
     its own pickling (the game and the actions so far, replayed on loading).
     """
 
-    __slots__ = ("_chance", "_legal", "_state", "encoding", "events", "game")
+    __slots__ = ("_chance", "_legal", "_recall", "_state", "encoding", "events", "game")
 
     def __init__(self, game: Game, encoding: GameEncoding, state: State | None = None) -> None:
         self.game = game
@@ -158,6 +159,9 @@ class _Core:
         self._chance: list[tuple[int, float, Any]] | None = None
         #: The (player, index) events so far as nested pairs, shared by clones; None once resampled.
         self.events: tuple[Any, ...] | None = ()
+        # Each player's observation history, once its information state has been asked for:
+        # kept up to date event by event from then on, so that asking again costs nothing.
+        self._recall: dict[int, _Recall] = {}
 
     @property
     def state(self) -> State:
@@ -169,6 +173,7 @@ class _Core:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         other = _Core(self.game, self.encoding, self._state.clone() if self._state is not None else None)
         other.events = self.events
+        other._recall = {player: recall.copy() for player, recall in self._recall.items()}
         return other
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -203,14 +208,41 @@ class _Core:
         history = self.history()
         if perfect:
             return " ".join(f"{'c' if p == CHANCE else p}:{i}" for p, i in history)
-        replay = _Core(self.game, self.encoding)
-        lines = [_compact(replay.state.observation(player))]
-        for p, index in history:
-            replay.apply(p, index)
-            if p == player:
-                lines.append(f"me:{index}")
-            lines.append(_compact(replay.state.observation(player)))
-        return "\n".join(lines)
+        return "\n".join(self._recall_of(player).lines)
+
+    def information_tensor(self, player: int, layout: InformationLayout) -> np.ndarray[Any, Any]:
+        """``player``'s information state as a fixed-size float32 array: :meth:`information` as numbers.
+
+        One row per event, zero rows after the last (see :class:`InformationLayout`).
+        """
+        out = np.zeros((layout.rows, layout.width), dtype=np.float32)
+        if layout.perfect:
+            for row, (p, index) in enumerate(self.history()):
+                out[row, p + 1] = 1.0  # the actor, chance (-1) first
+                out[row, layout.actors :] = _bits(index, layout.bits)
+            return out
+        recall = self._recall_of(player)
+        size = layout.width - 2 - layout.bits
+        for row, (seen, mine) in enumerate(zip(recall.arrays, recall.mine, strict=True)):
+            out[row, :size] = seen
+            out[row, size] = 1.0  # a row that happened, even if its observation is all zero
+            if mine >= 0:
+                out[row, size + 1] = 1.0
+                out[row, size + 2 :] = _bits(mine, layout.bits)
+        return out
+
+    def _recall_of(self, player: int) -> _Recall:
+        """``player``'s observation history: replayed from the start the first time, then kept."""
+        recall = self._recall.get(player)
+        if recall is None:
+            history = self.history()
+            replay = _Core(self.game, self.encoding)
+            recall = replay._recall[player] = _Recall()
+            recall.see(replay, player)
+            for p, index in history:
+                replay.apply(p, index)
+            self._recall[player] = recall
+        return recall
 
     def legal(self, player: int) -> LegalMap:
         legal = self._legal.get(player)
@@ -233,10 +265,77 @@ class _Core:
         else:
             action = self.legal(player).action(state, index)
         state.apply(player, action)
+        self.note(player, index)
+
+    def note(self, player: int, index: int) -> None:
+        """Take note of an event just applied to the tussle state."""
         self._legal = {}
         self._chance = None
         if self.events is not None:
             self.events = (self.events, player, index)
+        for seer, recall in self._recall.items():
+            recall.see(self, seer, index if seer == player else -1)
+
+
+class _Recall:
+    """One player's observation history: text lines, observation arrays and its own action after each."""
+
+    __slots__ = ("arrays", "lines", "mine")
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.arrays: list[np.ndarray[Any, Any]] = []
+        #: The player's own action that led to each observation, or -1.
+        self.mine: list[int] = []
+
+    def copy(self) -> _Recall:
+        other = _Recall()
+        other.lines = self.lines.copy()
+        other.arrays = self.arrays.copy()  # the arrays themselves are never changed
+        other.mine = self.mine.copy()
+        return other
+
+    def see(self, core: _Core, player: int, mine: int = -1) -> None:
+        if mine >= 0:
+            self.lines.append(f"me:{mine}")
+        self.lines.append(_compact(core.state.observation(player)))
+        self.arrays.append(core.encoding.observation(core.state, player).ravel())
+        self.mine.append(mine)
+
+
+def _bits(number: int, width: int) -> np.ndarray[Any, Any]:
+    """``number`` in binary, lowest bit first, as ``width`` floats."""
+    return ((number >> np.arange(width)) & 1).astype(np.float32)
+
+
+class InformationLayout:
+    """The shape of a game's information-state tensors: one row per event, at most ``rows`` of them.
+
+    - Perfect information (the history): a row per event so far, the actor
+      one-hot (chance, then each seat) and the event's number (action, or
+      chance outcome) in binary, lowest bit first.
+    - Otherwise (the player's own observation history): row 0 is the player's
+      first observation; each event adds a row with the player's observation
+      after it, a flag that the row happened, a flag that the event was the
+      player's own action and then that action's number in binary (zeros for
+      anyone else's action or a chance outcome, which show only through the
+      observations).
+
+    ``rows`` comes from the game's limits: the most events a game can have.
+    """
+
+    def __init__(self, encoding: GameEncoding, perfect: bool, events: int, players: int) -> None:
+        self.perfect = perfect
+        self.actors = players + 1
+        largest = max(encoding.num_actions, encoding.num_chance, 2)
+        self.bits = (largest - 1).bit_length()
+        self.rows = events + (0 if perfect else 1)
+        observation = int(np.prod(encoding.observation_shape))
+        self.width = self.actors + self.bits if perfect else observation + 2 + self.bits
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.rows, self.width)
 
 
 def _restore(game_id: str, players: int, options: dict[str, Any], events: list[tuple[int, int]]) -> _Core:
@@ -285,6 +384,10 @@ class TussleSpielGame(pyspiel.Game):  # type: ignore[misc]
         self.tussle_game = game
         self.encoding = encoding
         self._chance_nodes = chance_nodes
+        events = decisions * (n if self.pass_action is not None else 1) + chance_nodes
+        perfect = info.information == Information.PERFECT
+        #: The shape of the information-state tensors (the history, or the player's own).
+        self.information_layout = InformationLayout(encoding, perfect, events, n)
 
     def new_initial_state(self) -> TussleSpielState:
         return TussleSpielState(self)
@@ -301,7 +404,7 @@ class TussleSpielGame(pyspiel.Game):  # type: ignore[misc]
         kind = _kind(iig_obs_type)
         if kind is None:
             return None
-        return TussleObserver(self.encoding, kind, self.tussle_game.info.information == Information.PERFECT)
+        return TussleObserver(self.encoding, kind, self.information_layout)
 
 
 class TussleSpielState(pyspiel.State):  # type: ignore[misc]
@@ -351,14 +454,10 @@ class TussleSpielState(pyspiel.State):  # type: ignore[misc]
                 raise ActionError(f"player {p} does not act now: its action must be pass ({self._pass})")
         # Read every choice before applying any, so that a bad one changes nothing.
         chosen = [(p, self._core.legal(p).action(self._core.state, int(actions[p]))) for p in acting]
-        for p, action in chosen:
-            self._core.state.apply(p, action)
         core = self._core
-        core._legal = {}
-        core._chance = None
-        if core.events is not None:
-            for p in acting:
-                core.events = (core.events, p, int(actions[p]))
+        for p, action in chosen:
+            core.state.apply(p, action)
+            core.note(p, int(actions[p]))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if action == self._pass and player >= 0:
@@ -421,22 +520,30 @@ class TussleObserver:
       player's own history, the observation after each event and the player's
       own actions (see :meth:`_Core.information`).
 
-    Only the default kind has a tensor.
+    The default kind's tensor is the encoding's array; the information state's
+    is :meth:`_Core.information_tensor` (rows of events, see
+    :class:`InformationLayout`); public and private have none.
     """
 
-    def __init__(self, encoding: GameEncoding, kind: str, perfect: bool) -> None:
+    def __init__(self, encoding: GameEncoding, kind: str, layout: InformationLayout) -> None:
         self._encoding = encoding
         self.kind = kind
-        self._perfect = perfect
+        self._layout = layout
+        self._perfect = layout.perfect
         self.tensor: Any = None
         self.dict: dict[str, Any] = {}
         if kind == "observation":
             self.tensor = np.zeros(encoding.observation_shape, dtype=np.float32)
             self.dict = {"observation": self.tensor}
+        elif kind == "information":
+            self.tensor = np.zeros(layout.shape, dtype=np.float32)
+            self.dict = {"information_state": self.tensor}
 
     def set_from(self, state: TussleSpielState, player: int) -> None:
-        if self.tensor is not None:
+        if self.kind == "observation":
             self.tensor[:] = self._encoding.observation(state.tussle_state, player)
+        elif self.kind == "information":
+            self.tensor[:] = state._core.information_tensor(player, self._layout)
 
     def string_from(self, state: TussleSpielState, player: int) -> str:
         if self.kind == "information":
