@@ -112,7 +112,7 @@ def test_an_illegal_action_forfeits_the_aec_game() -> None:
     e.step(0)  # a1's Pawn step north: there is no Pawn on a1
     assert all(e.terminations.values())
     assert e.rewards == {f"player_{p}": (-1.0 if p == loser else 1.0) for p in range(2)}
-    assert e.infos[agent] == {"illegal_action": 0}
+    assert e.infos[agent]["illegal_action"] == 0 and not e.infos[agent]["legal_actions"].size
     for _ in e.agent_iter():
         assert e.last()[2]
         e.step(None)
@@ -135,7 +135,8 @@ def test_an_illegal_parallel_choice_forfeits_and_a_missing_one_is_an_error() -> 
         e.step({"player_0": 0})
     _, rewards, terminations, _, infos = e.step({"player_0": 0, "player_1": 5000})
     assert rewards == {"player_0": 1.0, "player_1": -1.0} and all(terminations.values())
-    assert infos["player_1"] == {"illegal_action": -1} and e.agents == []
+    assert infos["player_1"]["illegal_action"] == -1 and e.agents == []
+    assert "illegal_action" not in infos["player_0"] and not infos["player_0"]["legal_actions"].size
     with pytest.raises(ActionError, match="the game is over"):
         e.step({"player_0": 0, "player_1": 0})
 
@@ -258,5 +259,66 @@ def test_step_by_step_actions_in_the_aec_environment(game_id: str, options: dict
     assert e.tussle_state.is_terminal() and picks > len(e.possible_agents)
     with pytest.raises(OptionError, match="fite has no step-by-step actions"):
         env("fite", actions="steps")
-    with pytest.raises(OptionError, match="actions='steps' is for the AEC environment"):
-        parallel_env("robo-pigs", actions="steps")
+
+
+def test_parallel_step_by_step_applies_the_programs_together() -> None:
+    e = parallel_env("robo-pigs", actions="steps", options={"round_limit": 4})
+    parallel_api_test(e, num_cycles=60)
+    rng = random.Random(2)
+    observations, infos = e.reset(seed=2)
+    tokens = 0
+    while e.agents:
+        before = e.tussle_state.position()
+        actions = {
+            a: int(rng.choice(infos[a]["legal_actions"])) if infos[a]["legal_actions"].size else 0
+            for a in e.agents
+        }
+        observations, _, _, _, infos = e.step(actions)
+        tokens += 1
+        done = [a for a in e.possible_agents if not infos[a]["legal_actions"].size]
+        if e.agents and e.tussle_state.position() == before:
+            # Nothing applied yet: an agent with a complete program waits, all zeros.
+            for agent in done:
+                assert not observations[agent]["action_mask"].any()
+    assert e.tussle_state.is_terminal() and tokens > 4 * 3
+
+
+def test_legal_lists_in_the_infos_and_sparse_observations() -> None:
+    # AEC: the agent to act finds its legal numbers in its infos, the same as its mask says.
+    e = env("tank-chess")
+    e.reset(seed=2)
+    obs, _, _, _, info = e.last()
+    assert np.array_equal(info["legal_actions"], np.flatnonzero(obs["action_mask"]))
+    assert info["legal_actions"].size > 10
+    # mask="sparse": no 1.7-million-long mask in the observation; the list alone.
+    sparse = env("tank-chess", mask="sparse")
+    sparse.reset(seed=2)
+    obs, _, _, _, sparse_info = sparse.last()
+    assert set(obs) == {"observation"} and set(sparse.observation_space(sparse.agent_selection)) == {
+        "observation"
+    }
+    assert np.array_equal(sparse_info["legal_actions"], info["legal_actions"])
+    sparse.step(int(sparse_info["legal_actions"][0]))
+    assert sparse.last()[4]["legal_actions"].size > 10
+    # Step by step, the list is the tokens legal now.
+    steps = env("robo-pigs", actions="steps", mask="sparse")
+    steps.reset(seed=1)
+    tokens = steps.last()[4]["legal_actions"]
+    assert 0 < tokens.size <= steps.action_space("player_0").n
+    # Parallel: every agent's list, empty for one with nothing to choose.
+    p = parallel_env("fite")
+    observations, infos = p.reset(seed=1)
+    for agent in p.possible_agents:
+        assert np.array_equal(
+            infos[agent]["legal_actions"], np.flatnonzero(observations[agent]["action_mask"])
+        )
+    with pytest.raises(OptionError, match="mask 'none' is not one of dense, sparse"):
+        env("fite", mask="none")
+
+
+@pytest.mark.parametrize("game_id", ["tank-chess", "fite"])
+def test_sparse_environments_pass_pettingzoos_api_test(game_id: str) -> None:
+    api_test(
+        env(game_id, mask="sparse", options={"ply_limit": 30} if game_id == "tank-chess" else None),
+        num_cycles=40,
+    )

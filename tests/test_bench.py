@@ -245,6 +245,7 @@ def test_bench_adapters_sets_each_library_beside_the_engine() -> None:
             "gymnasium",
             "gymnasium-sparse",
             "pettingzoo",
+            "pettingzoo-sparse",
             "openspiel",
         }
     )

@@ -12,8 +12,10 @@ but not counted):
   actions in ``info``, no dense mask);
 - **gymnasium-steps**: the same with ``actions="steps"``, for the games that
   have a step-by-step encoding (a decision is then all the tokens of an action);
-- **pettingzoo**: the AEC environment, every agent picking from its mask;
-- **pettingzoo-steps**: the same with ``actions="steps"``;
+- **pettingzoo**: the AEC environment, every agent picking from its
+  ``legal_actions`` (the dense mask built too);
+- **pettingzoo-sparse**: the same with ``mask="sparse"``;
+- **pettingzoo-steps**: the same with ``actions="steps"`` (and the dense mask of tokens);
 - **openspiel**: the pyspiel state, every player picking from ``legal_actions``.
 
 The ratio of an environment's time per decision to the engine's is its
@@ -43,6 +45,7 @@ LIBRARIES = (
     "gymnasium-sparse",
     "gymnasium-steps",
     "pettingzoo",
+    "pettingzoo-sparse",
     "pettingzoo-steps",
     "openspiel",
 )
@@ -110,22 +113,22 @@ def gymnasium_cost(game_id: str, seconds: float, actions: str = "flat", mask: st
     return _budget(seconds, play)
 
 
-def pettingzoo_cost(game_id: str, seconds: float, actions: str = "flat") -> Cost:
+def pettingzoo_cost(game_id: str, seconds: float, actions: str = "flat", mask: str = "dense") -> Cost:
     from tussle.adapters.pettingzoo_env import env as make_env
 
-    env = make_env(game_id, actions=actions)
+    env = make_env(game_id, actions=actions, mask=mask)
     rng = np.random.default_rng(1)
 
     def play(number: int) -> int:
         env.reset(seed=number)
         decisions = 0
         for _agent in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
+            _, _, terminated, truncated, info = env.last()
             if terminated or truncated:
                 env.step(None)
                 continue
             player = env.possible_agents.index(_agent)
-            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            env.step(int(rng.choice(info["legal_actions"])))
             # Step by step, a decision is counted when its last token is taken.
             if actions == "flat" or not env._table.prefix.get(player):
                 decisions += 1
@@ -174,6 +177,7 @@ _COSTS: dict[str, Callable[[str, float], Cost]] = {
     "gymnasium-sparse": gymnasium_sparse_cost,
     "gymnasium-steps": gymnasium_steps_cost,
     "pettingzoo": pettingzoo_cost,
+    "pettingzoo-sparse": lambda game_id, seconds: pettingzoo_cost(game_id, seconds, mask="sparse"),
     "pettingzoo-steps": lambda game_id, seconds: pettingzoo_cost(game_id, seconds, actions="steps"),
     "openspiel": openspiel_cost,
 }

@@ -16,9 +16,17 @@ in the same ignorance as in a real simultaneous step. The Parallel environment
 takes the choices of all acting agents together; the actions of agents not
 acting in a step are ignored.
 
-``actions="steps"`` (AEC only; Robo Battle Pigs and Tank Chess) has each agent
-choose its action a few tokens at a time, as in the Gymnasium environment: the
-agent to act stays selected until its last token completes the action.
+``actions="steps"`` (Robo Battle Pigs and Tank Chess) has each agent choose
+its action a few tokens at a time, as in the Gymnasium environment. In the AEC
+environment the agent to act stays selected until its last token completes
+the action; in the Parallel one every acting agent gives a token a step, an
+agent whose action is complete waits (an all-zero mask, its choice ignored)
+and the actions are applied together when the last one completes.
+
+Beside the dense mask, ``infos[agent]["legal_actions"]`` lists the legal
+numbers (in the AEC environment, for the agent to act); ``mask="sparse"``
+leaves the dense mask out of the observations (Tank Chess's is 1.7 million
+long), so an observation is ``{"observation": array}``.
 
 A game the rules end sets ``terminations``; one stopped by a simulation limit
 (``State.cut_by_limit``) or by ``max_cycles`` sets ``truncations`` instead.
@@ -98,9 +106,14 @@ class _Table:
         render_mode: str | None,
         *,
         actions: str = "flat",
+        mask: str = "dense",
     ) -> None:
         if actions not in ("flat", "steps"):
             raise OptionError(f"actions {actions!r} is not one of flat, steps")
+        if mask not in ("dense", "sparse"):
+            raise OptionError(f"mask {mask!r} is not one of dense, sparse")
+        #: Whether observations leave the dense mask out (the legal list is in the infos).
+        self.sparse = mask == "sparse"
         if illegal_action not in ILLEGAL_ACTION:
             raise OptionError(f"illegal_action {illegal_action!r} is not one of {', '.join(ILLEGAL_ACTION)}")
         if render_mode is not None and render_mode not in RENDER_MODES:
@@ -124,13 +137,17 @@ class _Table:
             choices = self.steps.num_tokens
         #: Each player's tokens of the action it is choosing step by step.
         self.prefix: dict[int, list[int]] = {}
+        #: Parallel, step by step: the actions completed, waiting for the others' to complete.
+        self.ready: dict[int, Any] = {}
         self._contexts: dict[int, Any] = {}
-        self.observation_space = gymnasium.spaces.Dict(
-            {
-                "observation": gymnasium.spaces.Box(0.0, 1.0, shape, np.float32),
-                "action_mask": gymnasium.spaces.Box(0, 1, (choices,), np.int8),
-            }
-        )
+        # Each player's observation array of the current state: the state changes only in apply.
+        self._arrays: dict[int, npt.NDArray[np.float32]] = {}
+        spaces: dict[str, gymnasium.spaces.Space[Any]] = {
+            "observation": gymnasium.spaces.Box(0.0, 1.0, shape, np.float32)
+        }
+        if not self.sparse:
+            spaces["action_mask"] = gymnasium.spaces.Box(0, 1, (choices,), np.int8)
+        self.observation_space = gymnasium.spaces.Dict(spaces)
         self.action_space = gymnasium.spaces.Discrete(choices)
         size = int(np.prod(self.encoding.observation_shape))
         self.state_space = gymnasium.spaces.Box(0.0, 1.0, (size * self.game.num_players,), np.float32)
@@ -147,7 +164,9 @@ class _Table:
         self.state = self.game.new_initial_state()
         self._legal = {}
         self._contexts = {}
+        self._arrays = {}
         self.prefix = {}
+        self.ready = {}
         self.settle()
 
     def settle(self) -> None:
@@ -156,6 +175,7 @@ class _Table:
             self.state.apply(CHANCE, self.state.sample_chance(self.rng))
             self._legal = {}
             self._contexts = {}
+            self._arrays = {}
 
     def _context(self, player: int) -> Any:
         assert self.steps is not None
@@ -210,22 +230,31 @@ class _Table:
         self.state.apply(player, action)
         self._legal = {}
         self._contexts = {}
+        self._arrays = {}
+
+    def legal_list(self, player: int, live: bool) -> npt.NDArray[np.int64]:
+        """The numbers ``player`` may choose now (actions, or tokens step by step); empty if none."""
+        if not (live and player in self.state.to_act()) or player in self.ready:
+            return np.zeros(0, dtype=np.int64)
+        if self.steps is not None:
+            return np.asarray(self._tokens(player), dtype=np.int64)
+        return np.asarray(self.legal(player).indices, dtype=np.int64)
 
     def observe(self, player: int, live: bool) -> Observation:
-        acting = live and player in self.state.to_act()
-        array = self.encoding.observation(self.state, player)
-        if self.steps is None:
-            mask = (
-                self.encoding.mask(self.legal(player))
-                if acting
-                else np.zeros(self.encoding.num_actions, dtype=np.int8)
-            )
-            return {"observation": array, "action_mask": mask}
-        mask = np.zeros(self.steps.num_tokens, dtype=np.int8)
-        if acting:
-            mask[self._tokens(player)] = 1
-        chosen = self.steps.chosen_array(self.prefix.get(player, []))
-        return {"observation": np.concatenate([array.ravel(), chosen]), "action_mask": mask}
+        array = self._arrays.get(player)
+        if array is None:
+            array = self._arrays[player] = self.encoding.observation(self.state, player)
+        array = array.copy()  # the caller's to change: the cache stays as it was
+        if self.steps is not None:
+            array = np.concatenate([array.ravel(), self.steps.chosen_array(self.prefix.get(player, []))])
+        if self.sparse:
+            return {"observation": array}
+        if self.steps is None and live and player in self.state.to_act() and player not in self.ready:
+            mask = self.encoding.mask(self.legal(player))
+        else:
+            mask = np.zeros(self.action_space.n, dtype=np.int8)
+            mask[self.legal_list(player, live)] = 1
+        return {"observation": array, "action_mask": mask}
 
     def returns(self) -> list[float]:
         result = self.state.result()
@@ -257,8 +286,11 @@ class _TableEnv:
         illegal_action: str,
         *,
         actions: str = "flat",
+        mask: str = "dense",
     ) -> None:
-        self._table = _Table(game_id, players, options, illegal_action, render_mode, actions=actions)
+        self._table = _Table(
+            game_id, players, options, illegal_action, render_mode, actions=actions, mask=mask
+        )
         self.metadata = {**type(self).metadata, "name": f"tussle_{game_id.replace('-', '_')}_v0"}
         self.render_mode = render_mode
         self.possible_agents: list[str] = list(self._table.agents)
@@ -329,9 +361,10 @@ class TussleAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
         illegal_action: str = "forfeit",
         max_cycles: int | None = None,
         actions: str = "flat",
+        mask: str = "dense",
     ) -> None:
         super().__init__()
-        self._seat(game_id, players, options, render_mode, illegal_action, actions=actions)
+        self._seat(game_id, players, options, render_mode, illegal_action, actions=actions, mask=mask)
         self._check_cycles(max_cycles)
         self._over = False
         self._steps = 0
@@ -347,6 +380,16 @@ class TussleAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
         self._over = False
         self._steps = 0
         self._select()
+        self._tell()
+
+    def _tell(self) -> None:
+        """Put the legal numbers of the agent to act in its infos (``legal_actions``)."""
+        agent = self.agent_selection
+        player = self.possible_agents.index(agent)
+        self.infos[agent] = {
+            **self.infos[agent],
+            "legal_actions": self._table.legal_list(player, not self._over),
+        }
 
     def _select(self) -> None:
         """Point ``agent_selection`` at the next player to act, or end the game."""
@@ -386,10 +429,12 @@ class TussleAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
         elif chosen is PENDING:
             pass  # a token of an action still being chosen: the same agent goes on
         else:
+            self.infos[agent] = {}
             self._table.apply(player, chosen)
             self._table.settle()
             self._steps += 1
             self._select()
+        self._tell()
         self._accumulate_rewards()
 
 
@@ -408,10 +453,9 @@ class TussleParallelEnv(_TableEnv, ParallelEnv):  # type: ignore[misc]
         illegal_action: str = "forfeit",
         max_cycles: int | None = None,
         actions: str = "flat",
+        mask: str = "dense",
     ) -> None:
-        if actions != "flat":
-            raise OptionError("actions='steps' is for the AEC environment, where one agent acts at a time")
-        self._seat(game_id, players, options, render_mode, illegal_action)
+        self._seat(game_id, players, options, render_mode, illegal_action, actions=actions, mask=mask)
         self._check_cycles(max_cycles)
         self._steps = 0
 
@@ -424,7 +468,15 @@ class TussleParallelEnv(_TableEnv, ParallelEnv):  # type: ignore[misc]
         self._table.restart(seed)
         self.agents = list(self.possible_agents)
         self._steps = 0
-        return self._observations(True), {agent: {} for agent in self.agents}
+        return self._observations(True), self._infos(True)
+
+    def _infos(self, live: bool) -> dict[str, dict[str, Any]]:
+        """Each agent's legal numbers now (``legal_actions``: empty for an agent that does not act)."""
+        table = self._table
+        return {
+            agent: {"legal_actions": table.legal_list(p, live)}
+            for p, agent in enumerate(self.possible_agents)
+        }
 
     def step(
         self, actions: dict[str, int]
@@ -436,27 +488,31 @@ class TussleParallelEnv(_TableEnv, ParallelEnv):  # type: ignore[misc]
         dict[str, dict[str, Any]],
     ]:
         table = self._table
-        infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         if not self.agents:
             raise ActionError("the game is over: call reset() to start another")
-        acting = table.state.to_act()
+        # Step by step, an agent whose action is complete waits (its choice is ignored) for the others'.
+        acting = [p for p in table.state.to_act() if p not in table.ready]
         missing = [self.possible_agents[p] for p in acting if self.possible_agents[p] not in actions]
         if missing:
             raise ActionError(f"{', '.join(missing)} must act now and chose nothing")
         # Every acting agent's choice is read before any is applied: a real simultaneous step.
-        chosen: list[tuple[int, Any]] = []
         offenders: set[int] = set()
         for p in acting:
             action = table.choose(p, actions[self.possible_agents[p]])
             if action is None:
                 offenders.add(p)
-                infos[self.possible_agents[p]] = {"illegal_action": -1}
-            chosen.append((p, action))
+            elif action is not PENDING:
+                table.ready[p] = action
         cut = False
         if offenders:
             returns = forfeit_returns(len(self.possible_agents), offenders)
             over = True
+        elif any(p not in table.ready for p in table.state.to_act()):
+            over = False  # tokens taken, actions still incomplete: nothing happens yet
+            returns = [0.0] * len(self.possible_agents)
         else:
+            chosen = [(p, table.ready[p]) for p in table.state.to_act()]
+            table.ready = {}
             for p, action in chosen:
                 table.apply(p, action)
             table.settle()
@@ -469,6 +525,9 @@ class TussleParallelEnv(_TableEnv, ParallelEnv):  # type: ignore[misc]
                 else self.max_cycles is not None and (self._steps >= self.max_cycles)
             )
         observations = self._observations(not (over or cut))
+        infos = self._infos(not (over or cut))
+        for p in offenders:
+            infos[self.possible_agents[p]]["illegal_action"] = -1
         rewards = {agent: returns[p] for p, agent in enumerate(self.possible_agents)}
         terminations = dict.fromkeys(self.possible_agents, over and not cut)
         truncations = dict.fromkeys(self.possible_agents, cut)

@@ -270,17 +270,22 @@ def _bench_adapters(game_list: list[str], seconds: float, as_json: bool) -> None
         "(gym: Gymnasium, pz: PettingZoo, spiel: OpenSpiel)"
     )
     table.add_column("game", no_wrap=True)
-    table.add_column("engine us", justify="right", no_wrap=True)
+    table.add_column("engine\nus", justify="right", no_wrap=True)
     short = {"gymnasium": "gym", "pettingzoo": "pz", "openspiel": "spiel"}
     for name in LIBRARIES:
         head, _, mode = name.partition("-")
-        table.add_column(short[head] + (f" {mode}" if mode else ""), justify="right", no_wrap=True)
+        # Two-line headings, so that eight columns fit an 80-column terminal.
+        table.add_column(short[head] + (f"\n{mode}" if mode else ""), justify="right", no_wrap=True)
+
+    def ratio(value: float) -> str:
+        return f"{value:.0f}x" if value >= 100 else f"{value:.1f}x"
+
     for row in rows:
         table.add_row(
             *text_cells(
                 row["game"],
                 f"{row['engine_us']:.1f}",
-                *(f"{row['ratios'][n]:.1f}x" if n in row["ratios"] else "-" for n in LIBRARIES),
+                *(ratio(row["ratios"][n]) if n in row["ratios"] else "-" for n in LIBRARIES),
             )
         )
     stdout_console().print(table)
