@@ -67,6 +67,9 @@ def playout(enc: GameEncoding, seed: int, check_every: int = 1) -> int:
             if check:
                 for i, _, outcome in outcomes[:50]:
                     assert state.parse_action(CHANCE, enc.chance_label(i)) == outcome
+                # A codec's shortcut from outcome to number agrees with the notation's number.
+                for i, _, outcome in outcomes:
+                    assert enc.codec.encode_chance(state.action_to_str(CHANCE, outcome)) == i
             state.apply(CHANCE, state.sample_chance(rng))
             events += 1
             continue

@@ -132,6 +132,15 @@ class ActionCodec(ABC):
         self._cache[text] = index
         return index
 
+    def chance_index(self, state: State, outcome: Any) -> int:
+        """The index of ``state``'s chance outcome ``outcome``: its notation's, unless a codec knows it sooner.
+
+        A game's codec may read the index off the outcome itself (FITE's rolls
+        are numbered by their faces alone) where writing every outcome out
+        at every chance node would cost more than the game.
+        """
+        return self.encode_chance(state.action_to_str(CHANCE, outcome))
+
     def encode_chance(self, text: str) -> int:
         """The index of a chance outcome written ``text``."""
         try:
@@ -463,7 +472,7 @@ class GameEncoding:
     def chance_outcomes(self, state: State) -> list[tuple[int, float, Any]]:
         """The pending chance event's outcomes as (index, probability, outcome), by index."""
         out = [
-            (self.codec.encode_chance(state.action_to_str(CHANCE, outcome)), prob, outcome)
+            (self.codec.chance_index(state, outcome), prob, outcome)
             for outcome, prob in state.chance_outcomes()
             if prob > 0
         ]

@@ -15,7 +15,7 @@ from tussle.adapters.encoding import (
     frac,
     hot,
 )
-from tussle.game import Game
+from tussle.game import Game, State
 
 
 class FiteCodec(ActionCodec):
@@ -124,6 +124,12 @@ class FiteCodec(ActionCodec):
 
     def _encode_chance(self, text: str) -> int:
         return self._roll_index[self._faces(text.rsplit(" ", maxsplit=1)[-1])]
+
+    def chance_index(self, state: State, outcome: Any) -> int:
+        # A roll's number is its faces' alone (the text adds only whose pool it is):
+        # no text to write for each of a roll's up to 1,287 outcomes.
+        index = self._roll_index.get(outcome) if isinstance(outcome, tuple) else None
+        return super().chance_index(state, outcome) if index is None else index
 
     def label(self, index: int) -> str:
         if index < self.SWIFT:
