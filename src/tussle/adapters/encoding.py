@@ -133,7 +133,7 @@ class ActionCodec(ABC):
         return index
 
     def chance_index(self, state: State, outcome: Any) -> int:
-        """The index of ``state``'s chance outcome ``outcome``: its notation's, unless a codec knows it sooner.
+        """The index of ``state``'s chance outcome ``outcome``: its notation's, unless the codec knows better.
 
         A game's codec may read the index off the outcome itself (FITE's rolls
         are numbered by their faces alone) where writing every outcome out
