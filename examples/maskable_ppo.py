@@ -61,13 +61,28 @@ def score(model: Any, game: str, games: int, *, opponent: str, seed: int) -> flo
     return points / games
 
 
+def _count(minimum: int) -> Any:
+    """An argparse type: a whole number of at least ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} is below {minimum}")
+        return value
+
+    return parse
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", help="a tussle game id, such as fite or fightopia")
-    parser.add_argument("--timesteps", type=int, default=60_000, help="learner decisions to train on")
-    parser.add_argument("--games", type=int, default=500, help="games to score the policy on")
+    parser.add_argument("--timesteps", type=_count(0), default=60_000, help="learner decisions to train on")
+    parser.add_argument("--games", type=_count(1), default=500, help="games to score the policy on")
     parser.add_argument("--opponent", default="random", help="the agent spec of the other seats")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=_count(0), default=0, help="seeds the training and scoring")
     args = parser.parse_args(argv)
     try:
         game_info(args.game)  # an unknown game: tussle's one line, with the closest name

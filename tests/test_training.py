@@ -45,3 +45,14 @@ def test_the_example_says_what_was_wrong_in_one_line() -> None:
     )
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0 and "fitee" in done.stderr, done.stderr
+
+
+def test_the_example_refuses_counts_that_make_no_sense() -> None:
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLE), "fite", "--games", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2 and "argument --games: 0 is below 1" in done.stderr, done.stderr
