@@ -14,10 +14,15 @@ pytest.importorskip("sb3_contrib")
 EXAMPLE = Path(__file__).parent.parent / "examples" / "maskable_ppo.py"
 
 
-def run(*args: str) -> dict[str, object]:
-    done = subprocess.run(
+def example(*args: str) -> subprocess.CompletedProcess[str]:
+    """The example run as a user runs it, with ``args``."""
+    return subprocess.run(
         [sys.executable, str(EXAMPLE), *args], capture_output=True, text=True, timeout=600, check=False
     )
+
+
+def run(*args: str) -> dict[str, object]:
+    done = example(*args)
     assert done.returncode == 0, done.stderr
     line: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
     return line
@@ -36,23 +41,11 @@ def test_maskable_ppo_learns_fite_against_random() -> None:
 
 
 def test_the_example_says_what_was_wrong_in_one_line() -> None:
-    done = subprocess.run(
-        [sys.executable, str(EXAMPLE), "fitee", "--timesteps", "10"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = example("fitee", "--timesteps", "10")
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0 and "fitee" in done.stderr, done.stderr
 
 
 def test_the_example_refuses_counts_that_make_no_sense() -> None:
-    done = subprocess.run(
-        [sys.executable, str(EXAMPLE), "fite", "--games", "0"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = example("fite", "--games", "0")
     assert done.returncode == 2 and "argument --games: 0 is below 1" in done.stderr, done.stderr

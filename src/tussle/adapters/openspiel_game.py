@@ -205,9 +205,8 @@ class _Core:
         count as events in seat order (an order fixed by the rules, not by who
         chose first); until the step resolves a submission shows only to its maker.
         """
-        history = self.history()
         if perfect:
-            return " ".join(f"{'c' if p == CHANCE else p}:{i}" for p, i in history)
+            return " ".join(f"{'c' if p == CHANCE else p}:{i}" for p, i in self.history())
         return "\n".join(self._recall_of(player).lines)
 
     def information_tensor(self, player: int, layout: InformationLayout) -> np.ndarray[Any, Any]:
