@@ -18,9 +18,21 @@ from click.testing import CliRunner, Result
 
 from tussle import agents, load_game
 from tussle.agents.base import Agent, PlayerView
-from tussle.bench import bench_game, measure_search, run_bench, sample_positions, targets
+from tussle.bench import (
+    CHESS_PLY_LIMIT,
+    MIN_SEARCH_MOVES,
+    bench_game,
+    chess_player,
+    measure_legal,
+    measure_search,
+    play_out,
+    run_bench,
+    sample_positions,
+    targets,
+)
 from tussle.cli import cli
 from tussle.errors import AgentError
+from tussle.game import CHANCE
 from tussle.games.tank_chess import TankChessState
 from tussle.registry import game_ids
 
@@ -61,19 +73,94 @@ def counting_agent(monkeypatch: pytest.MonkeyPatch) -> str:
 def test_every_game_reports_every_figure_and_its_target() -> None:
     report = bench_json("--seconds", TINY, "--compare", "--search", "none")
     assert [g["game"] for g in report["games"]] == game_ids()
+    assert report["rounds"] == 5
     chess = report["chess"]
-    assert chess["steps_per_s"] > 0 and chess["games"] >= 1 and chess["version"]
+    assert chess["name"] == "chess" and chess["label"] == "python-chess" and chess["version"]
+    assert chess["playout"]["games"] >= 5 and chess["playout"]["chance_events"] == 0
+    assert chess["legal"]["calls_per_s"] > 0 and chess["legal"]["mean_actions"] > 10
     for g in report["games"]:
         assert g["players"] >= 2
-        assert g["playout"]["steps_per_s"] > 0 and g["playout"]["games_per_s"] > 0
-        assert g["playout"]["games"] >= 1 and g["playout"]["events"] >= g["playout"]["games"]
+        playout = g["playout"]
+        assert playout["rounds"] == 5 and playout["games"] >= 5  # at least a game a round
+        for figure in ("decisions_per_s", "games_per_s", "chance_events_per_s"):
+            spread = playout[figure]
+            assert spread["min"] <= spread["median"] <= spread["max"]
+        assert playout["decisions_per_s"]["min"] > 0 and playout["decisions"] >= playout["games"]
         assert g["legal"]["calls_per_s"] > 0 and g["legal"]["mean_actions"] >= 1
+        assert g["legal"]["actions_per_s"] == pytest.approx(
+            g["legal"]["calls_per_s"] * g["legal"]["mean_actions"], rel=0.01
+        )
         assert g["search"] is None and g["search_note"] == "not measured"
-        assert g["ratio_to_chess"] > 0
+        ratio = g["ratio_to_chess"]
+        assert 0 < ratio["min"] <= ratio["median"] <= ratio["max"]
+        assert g["ratios"]["chess"] == ratio
         assert g["target"] == targets()[g["game"]]
-        assert g["target_met"] == (g["ratio_to_chess"] >= g["target"])
+        assert g["target_met"] == (ratio["median"] >= g["target"])
     assert report["targets_met"] == all(g["target_met"] for g in report["games"])
     assert report["machine"]["python"] and report["seed"] == 1
+
+
+def test_decisions_and_chance_events_are_counted_apart() -> None:
+    report = bench_json("fightopia", "robo-pigs", "fite", "-s", TINY, "--search", "none", "--rounds", "2")
+    playout = {g["game"]: g["playout"] for g in report["games"]}
+    assert all(p["rounds"] == 2 for p in playout.values())
+    # Fightopia draws who moves first, once a game; Robo Battle Pigs draws nothing; FITE rolls dice.
+    assert playout["fightopia"]["chance_events"] == playout["fightopia"]["games"]
+    assert playout["robo-pigs"]["chance_events"] == 0
+    assert playout["fite"]["chance_events"] > playout["fite"]["games"]
+    # The same game played by hand, counting who acted at each event.
+    game = bench_game("fite")
+    decisions, chance = play_out(game.new_initial_state(), random.Random(3))
+    rng, state, counts = random.Random(3), game.new_initial_state(), Counter[str]()
+    while acting := state.to_act():
+        if acting == (CHANCE,):
+            state.apply(CHANCE, state.sample_chance(rng))
+            counts["chance"] += 1
+        else:
+            chosen = [(p, state.legal_actions(p).sample(rng)) for p in acting]
+            for player, action in chosen:
+                state.apply(player, action)
+                counts["decision"] += 1
+    assert (decisions, chance) == (counts["decision"], counts["chance"])
+    assert chance > 0 and decisions > 0
+
+
+def test_the_yardsticks_are_timed_in_the_same_rounds() -> None:
+    report = bench_json("fite", "-s", TINY, "--compare", "--search", "none", "--rounds", "3")
+    names = [y["name"] for y in report["yardsticks"]]
+    assert names == ["openspiel:breakthrough", "openspiel:chess", "openspiel:goofspiel"]
+    for yardstick in report["yardsticks"]:
+        assert yardstick["label"] == "OpenSpiel C++" and yardstick["playout"]["rounds"] == 3
+        assert yardstick["playout"]["decisions_per_s"]["median"] > 0
+    # goofspiel is simultaneous, with a chance event a turn: both counted, apart.
+    goofspiel = report["yardsticks"][2]["playout"]
+    assert goofspiel["decisions"] == 2 * goofspiel["chance_events"] > 0
+    assert set(report["games"][0]["ratios"]) == {"chess", *names}
+    without = bench_json("fite", "-s", TINY, "--compare", "--no-openspiel", "--search", "none")
+    assert without["yardsticks"] == [] and without["chess"] is not None
+
+
+def test_the_chess_yardstick_is_a_plain_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    import chess
+
+    def refuse(*_: Any, **__: Any) -> bool:
+        raise AssertionError("the yardstick asks python-chess for what a plain loop does not")
+
+    monkeypatch.setattr(chess.Board, "is_game_over", refuse)
+    monkeypatch.setattr(chess.Board, "is_repetition", refuse)
+    monkeypatch.setattr(chess.Board, "can_claim_draw", refuse)
+    play, version = chess_player(seed=2)
+    plies = [play()[0] for _ in range(20)]
+    assert version and all(0 < p <= CHESS_PLY_LIMIT for p in plies)
+    assert any(p < CHESS_PLY_LIMIT for p in plies)  # some games end by the rules, not the limit
+
+
+def test_legal_actions_are_listed_whole() -> None:
+    game = bench_game("robo-pigs")
+    positions = sample_positions(game, 8)
+    legal = measure_legal(game, 0.0, positions=positions)
+    assert legal.calls == 8
+    assert legal.actions == sum(len(list(state.clone().legal_actions(p))) for state, p in positions)
 
 
 def test_simulation_options_are_used_and_named() -> None:
@@ -81,16 +168,23 @@ def test_simulation_options_are_used_and_named() -> None:
     options = {g["game"]: g["options"] for g in report["games"]}
     assert options == {"robo-pigs": {"round_limit": 100}, "tank-chess": {"ply_limit": 1000}}
     # Without --compare there is no yardstick and no verdict.
-    assert report["chess"] is None and report["targets_met"] is None
+    assert report["chess"] is None and report["yardsticks"] == [] and report["targets_met"] is None
     assert all(g["ratio_to_chess"] is None and g["target_met"] is None for g in report["games"])
 
 
-def test_search_iterations_come_from_the_agents_own_figures(counting_agent: str) -> None:
+def test_search_is_timed_here_over_at_least_twenty_moves(counting_agent: str) -> None:
     report = bench_json("fight", "-s", TINY, "--search", counting_agent)
     search = report["games"][0]["search"]
-    assert search["agent"] == counting_agent and search["moves"] >= 1
+    assert search["agent"] == counting_agent and search["moves"] >= MIN_SEARCH_MOVES == 20
     assert search["iterations"] == 50 * search["moves"]
-    assert search["iterations_per_s"] == pytest.approx(5000.0)
+    # The agent says 0.01 s a move, and draws a move in microseconds: the rate is over the
+    # CPU time its moves really took, not over what it says.
+    assert search["agent_seconds"] == pytest.approx(0.01 * search["moves"])
+    assert 0 < search["seconds"] < 0.2 * search["agent_seconds"]
+    assert search["iterations_per_s"] > 5 * 50 / 0.01
+    assert "CPU" in search["clock"]
+    # However short the budget, twenty moves at least.
+    assert measure_search(bench_game("fite"), counting_agent, 0.0).moves == MIN_SEARCH_MOVES
 
 
 def test_an_agent_without_search_figures_is_noted_not_fatal() -> None:
@@ -104,20 +198,25 @@ def test_an_agent_without_search_figures_is_noted_not_fatal() -> None:
 
 
 def test_the_table_marks_each_target(counting_agent: str) -> None:
-    result = run("robo-pigs", "fight", "-s", TINY, "--compare", "--search", counting_agent)
+    result = run("robo-pigs", "fight", "-s", TINY, "--compare", "--no-openspiel", "--search", counting_agent)
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     for game in ("robo-pigs", "fight"):
-        row = next(line for line in lines if line.startswith(f" {game}"))
-        assert row.rstrip().endswith(("5x ok", "5x NO")), row
-    assert "chess (python-chess" in result.stdout
+        rows = [line for line in lines if line.startswith(f" {game}")]
+        assert len(rows) == 2, lines  # the speeds, then the ratios
+        assert rows[1].rstrip().endswith((f"{targets()[game]:g}x ok", f"{targets()[game]:g}x NO")), rows
+    assert "chess: python-chess" in result.stdout and "decisions/s" in result.stdout
     assert "target met" in result.stdout or "NOT met" in result.stdout
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    result = run("fite", "-s", TINY, "--compare", "--search", "none")
+    assert "breakthrough" in result.stdout and "goofspiel: OpenSpiel C++" in result.stdout
+    assert all(len(line) <= 80 for line in result.stdout.splitlines())
 
 
 def test_the_same_games_are_played_for_the_same_seed() -> None:
     first = run_bench(["robo-pigs"], seconds=0.0, search=None, seed=7).games[0]
     again = run_bench(["robo-pigs"], seconds=0.0, search=None, seed=7).games[0]
-    figures = [(g.playout.events, g.playout.games, g.legal.mean_actions) for g in (first, again)]
+    figures = [(g.playout.decisions, g.playout.games, g.legal.mean_actions) for g in (first, again)]
     assert figures[0] == figures[1]
 
 
@@ -131,6 +230,11 @@ def test_the_same_games_are_played_for_the_same_seed() -> None:
         (["--vs-openspiel", "fite"], ["plays fightopia, tank-chess, not fite"]),
         (["--vs-openspiel", "nope"], ["unknown game 'nope'"]),
         (["--vs-openspiel", "--games", "0"], ["--games"]),
+        (["--vs-openspiel", "fightopia", "-o", "nope=1"], ["fightopia has no option 'nope'"]),
+        (["--vs-openspiel", "fightopia", "-o", "ply_limit"], ["'ply_limit' is not KEY=VALUE"]),
+        (["--vs-openspiel", "fightopia", "--agent", "nonesuch", "-o", "ply_limit=2"], ["unknown agent"]),
+        (["fite", "-o", "turn_limit=3"], ["--option is for --vs-openspiel"]),
+        (["--rounds", "0"], ["--rounds"]),
     ],
 )
 def test_bad_input_is_one_line(args: list[str], words: list[str]) -> None:
@@ -225,12 +329,25 @@ def test_robo_pigs_programs_index_as_they_list() -> None:
 
 
 def test_vs_openspiel_plays_mcts_against_mctsbot() -> None:
-    result = run("--vs-openspiel", "fightopia", "--games", "1", "--move-seconds", "0.02", "--json")
+    result = run("--vs-openspiel", "fightopia", "--games", "1", "--agent", "mcts:time=0.02", "--json")
     assert result.exit_code == 0, result.output
     (row,) = json.loads(result.stdout)["vs_openspiel"]
-    assert row["game"] == "fightopia" and row["games"] == 1
+    assert row["game"] == "fightopia" and row["games"] == 1 and row["agent"] == "mcts:time=0.02"
     assert row["tussle_wins"] + row["openspiel_wins"] + row["draws"] == 1
     assert row["tussle_iterations_per_second"] > 0 and row["openspiel_iterations_per_second"] > 0
+
+
+def test_vs_openspiel_plays_the_shipped_levels_with_options() -> None:
+    result = run("--vs-openspiel", "fightopia", "--games", "2", "-o", "ply_limit=4", "--move-seconds", "0.01")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    for level in ("easy", "medium", "hard"):
+        row = next(line for line in lines if line.split()[:2] == ["fightopia", level])
+        cells = row.split()
+        assert cells[2] == "2" and sum(int(n) for n in cells[3].split("-")) == 2
+        assert float(cells[4]) > 0 and float(cells[5]) > 0  # seconds a move, each side
+    assert "options: ply_limit=4" in result.stdout
+    assert all(len(line) <= 80 for line in lines)
 
 
 def test_bench_adapters_sets_each_library_beside_the_engine() -> None:

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 import click
 from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from tussle.cli.common import diagnostics_on_stderr, progress, stdout_console, text_cells
+from tussle.cli.common import (
+    diagnostics_on_stderr,
+    game_options_option,
+    progress,
+    stdout_console,
+    text_cells,
+)
 from tussle.errors import TussleError
 from tussle.registry import game_ids, game_info
 
@@ -23,12 +30,27 @@ from tussle.registry import game_ids, game_info
     type=click.FloatRange(min=0, min_open=True),
     default=2.0,
     show_default=True,
-    help="CPU seconds for each measurement.",
+    help="CPU seconds for each measurement (the playouts of each game share them over the rounds).",
 )
 @click.option(
     "--compare",
     is_flag=True,
-    help="Also time random chess playouts (python-chess) and check each game's target against them.",
+    help="Also time the yardsticks in the same rounds (chess with python-chess; OpenSpiel's C++ "
+    "breakthrough, chess and goofspiel when OpenSpiel is installed) and check each game's target.",
+)
+@click.option(
+    "--openspiel/--no-openspiel",
+    "openspiel",
+    default=True,
+    show_default=True,
+    help="With --compare: time OpenSpiel's C++ games too, when OpenSpiel is installed.",
+)
+@click.option(
+    "--rounds",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="Interleaved rounds of playouts (each game and yardstick in turn); rates are min/median/max.",
 )
 @click.option(
     "--search",
@@ -59,8 +81,16 @@ from tussle.registry import game_ids, game_info
     type=click.FloatRange(min=0, min_open=True),
     default=0.5,
     show_default=True,
-    help="Seconds per move of each side for --vs-openspiel.",
+    help="--vs-openspiel: MCTSBot's seconds for its first move; after that it gets the tussle side's mean.",
 )
+@click.option(
+    "--agent",
+    "vs_agents",
+    multiple=True,
+    metavar="AGENT",
+    help="--vs-openspiel: the tussle side (repeat for several) [default: the levels easy, medium, hard].",
+)
+@game_options_option
 @click.option(
     "--server",
     "server_load",
@@ -94,11 +124,15 @@ def bench(
     game_list: tuple[str, ...],
     seconds: float,
     compare: bool,
+    openspiel: bool,
+    rounds: int,
     search_spec: str,
     seed: int,
     vs_openspiel: bool,
     vs_games: int,
     move_seconds: float,
+    vs_agents: tuple[str, ...],
+    options: dict[str, str],
     server_load: bool,
     db_url: str | None,
     scaling: bool,
@@ -109,18 +143,22 @@ def bench(
     """Measure how fast the engines run: playouts, legal actions, search.
 
     Per GAME (default: all): random playouts with the game's simulation
-    options, in events (steps) and whole games per second; calls of
-    legal_actions per second on positions from random play; search iterations
-    per second of the AGENT given by --search. With --compare, random chess
-    playouts with python-chess in the same run are the yardstick: each game's
-    playout rate is shown as a multiple of chess's, against its target.
+    options, in decisions (a player's choice, applied with its check), chance
+    events and whole games per second, timed in interleaved rounds; lists of
+    every legal action per second on positions from random play; search
+    iterations per CPU second of the AGENT given by --search, over at least 20
+    moves. With --compare, random chess playouts with python-chess (and
+    OpenSpiel's C++ games, when installed) in the same rounds are the
+    yardsticks: each game's decisions per second is shown as a multiple of
+    theirs, round by round, against its target.
 
     \b
     Examples:
       tussle bench
       tussle bench tank-chess fightopia --seconds 5
       tussle bench --compare --json
-      tussle bench --vs-openspiel fightopia --games 10 --move-seconds 0.5
+      tussle bench --vs-openspiel fightopia --games 10 -o ply_limit=200
+      tussle bench --vs-openspiel tank-chess --agent mcts:time=0.5 --games 4
       tussle bench --server --games 200 --db postgresql://postgres@127.0.0.1/tussle_load
       tussle bench --scaling fite --cpus 1,2 --games 20000
       tussle bench --adapters fite robo-pigs
@@ -136,62 +174,125 @@ def bench(
         return
     if vs_openspiel:
         _bench_vs_openspiel(
-            list(game_list), games=vs_games, move_seconds=move_seconds, seed=seed, as_json=as_json
+            list(game_list),
+            agents=list(vs_agents) or ["easy", "medium", "hard"],
+            options=options,
+            games=vs_games,
+            move_seconds=move_seconds,
+            seed=seed,
+            as_json=as_json,
         )
         return
-    from tussle.bench import run_bench, targets
+    if options:
+        raise TussleError("--option is for --vs-openspiel; the others use each game's simulation options")
+    from tussle.bench import run_bench, steps
 
     search = None if search_spec.strip().lower() == "none" else search_spec
-    chosen = list(game_list) or game_ids()
+    chosen = list(dict.fromkeys(game_list or game_ids()))
     for game_id in chosen:
         game_info(game_id)  # an unknown game fails now, before any measuring
-    total = 3 * len(dict.fromkeys(chosen)) + (1 if compare else 0)
+    total = steps(len(chosen), compare=compare, openspiel=openspiel, rounds=rounds)
     with progress(total, "bench") as advance:
         report = run_bench(
-            chosen, seconds=seconds, seed=seed, compare=compare, search=search, on_step=lambda _: advance()
+            chosen,
+            seconds=seconds,
+            seed=seed,
+            compare=compare,
+            openspiel=openspiel,
+            search=search,
+            rounds=rounds,
+            on_step=lambda _: advance(),
         )
     if as_json:
         click.echo(json.dumps(report.to_json()))
         return
+    _print_bench(report, search)
+
+
+def _print_bench(report: Any, search: str | None) -> None:
+    """The tables of a plain or --compare run."""
+    from tussle.bench import MIN_SEARCH_MOVES
+
     console = stdout_console()
-    title = f"{seconds:g} CPU s per measurement, seed {seed}"
-    table = _table(title)
-    for column in ("game", "steps/s", "games/s", "legal/s", "actions", "search/s"):
+    table = _table(
+        f"{report.seconds:g} CPU s per measurement, playouts in {report.rounds} interleaved rounds "
+        f"(medians), seed {report.seed}"
+    )
+    headings = ("game", "decisions\n/s", "chance\n/s", "games\n/s", "legal\nlists/s", "actions\n/list")
+    for column in (*headings, "search\nit/s", "search\ns/move"):
         table.add_column(column, justify="left" if column == "game" else "right", no_wrap=True)
-    if compare:
-        table.add_column("vs chess", justify="right", no_wrap=True)
-        table.add_column("target", no_wrap=True)
     notes: list[str] = []
     for g in report.games:
         row = [
             g.game,
-            _rate(g.playout.steps_per_s),
-            _rate(g.playout.games_per_s),
+            _rate(g.playout.decisions_per_s.median),
+            _rate(g.playout.chance_per_s.median) if g.playout.chance else "-",
+            _rate(g.playout.games_per_s.median),
             _rate(g.legal.calls_per_s),
             _rate(g.legal.mean_actions),
             _rate(g.search.iterations_per_s) if g.search is not None else "-",
+            f"{g.search.seconds_per_move:.3f}" if g.search is not None else "-",
         ]
         if g.search is None and search is not None:
             notes.append(f"{g.game}: no search figure: {g.search_note}")
-        if compare:
-            row.append(f"{g.ratio:.2f}x" if g.ratio is not None else "-")
-            if g.target is None or g.target_met is None:
-                row.append("-")
-            else:
-                row.append(f"{g.target:g}x {'ok' if g.target_met else 'NO'}")
         table.add_row(*text_cells(*row))
     console.print(table)
-    if report.chess is not None:
+    if report.games and any(g.search is not None for g in report.games):
         console.print(
-            f"chess (python-chess {report.chess_version}): {_rate(report.chess.steps_per_s)} steps/s, "
-            f"{_rate(report.chess.games_per_s)} games/s",
+            f"search: {search}, CPU time of its moves (at least {MIN_SEARCH_MOVES} a game)",
             markup=False,
         )
-        verdict = "every target met" if report.targets_met else "some targets NOT met"
-        known = ", ".join(f"{k} {v:g}x" for k, v in targets().items())
-        console.print(f"{verdict} (random-playout steps/s as a multiple of chess's: {known})", markup=False)
     for line in notes:
         console.print(line, markup=False)
+    if not report.yardsticks:
+        return
+    console.print()
+    ratios = _table("decisions per second against each yardstick's, round by round (median)")
+    ratios.add_column("game", no_wrap=True)
+    for yardstick in report.yardsticks:
+        if yardstick.name == "chess":
+            ratios.add_column("chess", justify="right", no_wrap=True)
+            ratios.add_column("chess\nmin-max", justify="right", no_wrap=True)
+            ratios.add_column("target", no_wrap=True)
+        else:
+            # OpenSpiel's games by their own names: "breakthrough\nC++".
+            ratios.add_column(f"{yardstick.name.partition(':')[2]}\nC++", justify="right", no_wrap=True)
+    for g in report.games:
+        cells = [g.game]
+        for yardstick in report.yardsticks:
+            spread = g.ratios[yardstick.name]
+            cells.append(_times(spread.median))
+            if yardstick.name == "chess":
+                cells.append(f"{spread.min:.2f}-{spread.max:.2f}")
+                if g.target is None or g.target_met is None:
+                    cells.append("-")
+                else:
+                    cells.append(f"{g.target:g}x {'ok' if g.target_met else 'NO'}")
+        ratios.add_row(*text_cells(*cells))
+    console.print(ratios)
+    for yardstick in report.yardsticks:
+        rates = yardstick.playout.decisions_per_s
+        line = (
+            f"{yardstick.name.rpartition(':')[2]}: {yardstick.label} {yardstick.version}, "
+            f"{_rate(rates.median)} decisions/s ({_rate(rates.min)}-{_rate(rates.max)})"
+        )
+        if yardstick.legal is not None:
+            line += f", {_rate(yardstick.legal.calls_per_s)} lists/s"
+        console.print(line, markup=False)
+    if report.yardstick_note:
+        console.print(report.yardstick_note, markup=False)
+    if report.targets_met is not None:
+        verdict = "every target met" if report.targets_met else "some targets NOT met"
+        console.print(f"{verdict} (the median against chess)", markup=False)
+
+
+def _times(value: float) -> str:
+    """A ratio: ``0.42x``, ``4.12x``, ``13.2x``.
+
+    >>> _times(0.4213), _times(4.123), _times(13.24)
+    ('0.42x', '4.12x', '13.2x')
+    """
+    return f"{value:.3g}x" if value >= 1 else f"{value:.2f}x"
 
 
 def _cpu_counts(text: str | None) -> list[int]:
@@ -307,7 +408,14 @@ def _bench_server(games: int, db_url: str | None, seed: int, as_json: bool) -> N
 
 
 def _bench_vs_openspiel(
-    game_list: list[str], *, games: int, move_seconds: float, seed: int, as_json: bool
+    game_list: list[str],
+    *,
+    agents: list[str],
+    options: dict[str, str],
+    games: int,
+    move_seconds: float,
+    seed: int,
+    as_json: bool,
 ) -> None:
     from tussle.bench import openspiel_games
 
@@ -320,35 +428,45 @@ def _bench_vs_openspiel(
                 f"--vs-openspiel plays {', '.join(searchable)}, not {game_id} "
                 "(MCTSBot needs a sequential game of perfect information)"
             )
+        info = game_info(game_id)
+        for name in options:
+            info.option(name)  # an unknown option is a one-line error before any game
     try:
         from tussle.adapters.openspiel_bench import compare_with_openspiel
     except ImportError as exc:
         raise TussleError(f"--vs-openspiel needs OpenSpiel: {exc}") from None
     rows = []
-    with progress(len(chosen), "tussle MCTS vs OpenSpiel MCTSBot") as advance:
+    with progress(len(chosen) * len(agents), "tussle vs OpenSpiel MCTSBot") as advance:
         for game_id in chosen:
-            rows.append(compare_with_openspiel(game_id, move_seconds, games, seed))
-            advance()
+            for agent in agents:
+                rows.append(
+                    compare_with_openspiel(game_id, move_seconds, games, seed, options=options, agent=agent)
+                )
+                advance()
     if as_json:
         click.echo(json.dumps({"vs_openspiel": rows}))
         return
     console = stdout_console()
-    table = _table(f"tussle MCTS vs OpenSpiel MCTSBot, {move_seconds:g} s a move, seed {seed}")
-    for column in ("game", "games", "tussle wins", "MCTSBot wins", "draws", "tussle it/s", "MCTSBot it/s"):
-        table.add_column(column, justify="left" if column == "game" else "right", no_wrap=True)
+    table = _table(f"tussle against OpenSpiel's MCTSBot at the same time per move, seed {seed}")
+    headings = ("game", "tussle", "games", "tussle\nW-L-D")
+    for column in (*headings, "tussle\ns/move", "MCTSBot\ns/move", "tussle\nit/s", "MCTSBot\nit/s"):
+        table.add_column(column, justify="left" if column in ("game", "tussle") else "right", no_wrap=True)
     for row in rows:
         table.add_row(
             *text_cells(
                 row["game"],
+                row["agent"],
                 str(row["games"]),
-                str(row["tussle_wins"]),
-                str(row["openspiel_wins"]),
-                str(row["draws"]),
+                f"{row['tussle_wins']}-{row['openspiel_wins']}-{row['draws']}",
+                f"{row['tussle_seconds_per_move']:.3f}",
+                f"{row['openspiel_seconds_per_move']:.3f}",
                 _rate(row["tussle_iterations_per_second"]),
                 _rate(row["openspiel_iterations_per_second"]),
             )
         )
     console.print(table)
+    if options:
+        console.print("options: " + ", ".join(f"{k}={v}" for k, v in options.items()), markup=False)
 
 
 def _table(title: str) -> Table:
