@@ -269,7 +269,7 @@ class Hooks:
     agents: tuple[AgentHook, ...] = ()
     """Agents for this game only (``fite:solved``)."""
     bench_target: float | None = None
-    """Random-playout speed ``tussle bench --compare`` expects, as a multiple of chess's."""
+    """Decisions a second in random play that ``tussle bench --compare`` expects, as a multiple of chess's."""
     rules: str = ""
     """A Markdown file of the game's folder: the rules in brief and the notation (``tussle rules``)."""
     balance: str = ""
