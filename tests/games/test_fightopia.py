@@ -484,6 +484,31 @@ def test_every_legal_action_round_trips_on_played_positions() -> None:
             state.apply(player, legal.sample(rng))
 
 
+def test_legal_actions_come_in_increasing_order_on_played_positions() -> None:
+    # Seeded games depend on the order (sample draws an index), and the generator makes it
+    # without sorting; the board it keeps up to date must match a fresh reading too.
+    rng = random.Random(5)
+    for sweep in (False, True):
+        for _ in range(3):
+            state = Fightopia(pivot_sweep=sweep, ply_limit=600).new_initial_state()
+            state.apply(CHANCE, state.sample_chance(rng))
+            while not state.is_terminal():
+                player = state.to_act()[0]
+                legal = list(state.legal_actions(player))
+                assert legal == sorted(legal) and len(set(legal)) == len(legal)
+                other = list(state.generate(1 - player))
+                assert other == sorted(other)
+                fresh = Fightopia(pivot_sweep=sweep).state_from_position(state.position())
+                assert fresh.occupied() == state.occupied()
+                state.apply(player, rng.choice(legal))
+
+
+def test_a_tank_shooting_out_of_both_ends_lists_the_lower_square_first() -> None:
+    state = setup("Gd1 Ta3a4", "Gd7 Th7h8 a1 a6")
+    shots = [state.action_to_str(0, a) for a in state.legal_actions(0) if "x" in state.action_to_str(0, a)]
+    assert shots == ["Ta3a4xa1", "Ta3a4xa6"]
+
+
 # --- positions -----------------------------------------------------------------------
 
 

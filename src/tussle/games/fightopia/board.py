@@ -91,6 +91,12 @@ PAWN_SHIFTS: tuple[tuple[int, int], ...] = tuple(
     (dr * SIZE + df, FULL & ~(_FILE_H if df == 1 else _FILE_A if df == -1 else 0)) for df, dr in _KING_DIRS
 )
 
+#: KING_NEIGHBORS[square]: the squares one step away in any of the eight directions.
+KING_NEIGHBORS: tuple[int, ...] = tuple(
+    sum(_bit((s & 7) + df, (s >> 3) + dr) for df, dr in _KING_DIRS if _on_board((s & 7) + df, (s >> 3) + dr))
+    for s in range(SIZE * SIZE)
+)
+
 # --- Giants -------------------------------------------------------------------
 
 

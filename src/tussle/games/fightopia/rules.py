@@ -22,7 +22,9 @@ stalemate), and the option ``ply_limit`` ends it as a draw after that many plies
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import random
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from tussle.errors import ActionError, PositionError
@@ -44,16 +46,16 @@ from tussle.game import (
 from tussle.games.fightopia.board import (
     BLACK,
     COLOR_NAMES,
-    FULL,
     GIANT_EDGE,
     GIANT_KILL,
     GIANT_MASK,
     GIANT_STEP,
     GIANT_STEPS,
     GOAL_CORNER_RANK,
-    PAWN_SHIFTS,
+    KING_NEIGHBORS,
     PAWN_STEP,
     SIZE,
+    TANK_CODES,
     TANK_MASK,
     TANK_MOVE,
     TANK_MOVES,
@@ -95,13 +97,96 @@ _PIVOTS_SWEPT: tuple[tuple[tuple[int, int], ...], ...] = tuple(
 )
 
 
+TABLE_LIMIT = 1024
+
+
+class _MoveTable(dict[int, tuple[int, ...]]):
+    """One piece's actions from one place, by the occupancy of the squares those actions need.
+
+    Move generation is most of a random playout; a lookup here replaces a loop over
+    directions and the sort after it. Each table is filled as positions come up; keys
+    with the same actions share one tuple (at most 2**8 of them). A Giant's or a
+    sweeping Tank's table could reach 2**12 keys, so a table that grows past
+    :data:`TABLE_LIMIT` starts again empty, which keeps memory to a few MB.
+    """
+
+    __slots__ = ("_make", "_shared")
+
+    def __init__(self, make: Callable[[int], tuple[int, ...]]) -> None:
+        super().__init__()
+        self._make = make
+        self._shared: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def __missing__(self, occ: int) -> tuple[int, ...]:
+        if len(self) >= TABLE_LIMIT:
+            self.clear()
+        actions = self._make(occ)
+        actions = self[occ] = self._shared.setdefault(actions, actions)
+        return actions
+
+
+def _pawn_steps(square: int, occ: int) -> tuple[int, ...]:
+    around = KING_NEIGHBORS[square]
+    return tuple(
+        PAWN_STEP << 16 | square << 8 | to
+        for to in range(SIZE * SIZE)
+        if around >> to & 1 and not occ >> to & 1
+    )
+
+
+def _giant_steps(corner: int, occ: int) -> tuple[int, ...]:
+    return tuple(
+        sorted(GIANT_STEP << 16 | corner << 8 | new for new, need in GIANT_STEPS[corner] if not need & occ)
+    )
+
+
+def _tank_moves(code: int, pivots: tuple[tuple[int, int], ...], occ: int) -> tuple[int, ...]:
+    return tuple(
+        sorted(TANK_MOVE << 16 | code << 8 | new for new, need in TANK_MOVES[code] + pivots if not need & occ)
+    )
+
+
+def _needs(moves: tuple[tuple[int, int], ...]) -> int:
+    out = 0
+    for _, need in moves:
+        out |= need
+    return out
+
+
+# Pawn steps and the Giant's steps by square; each table is keyed by ``occupied & needs``.
+_PAWN_TABLES = tuple(_MoveTable(partial(_pawn_steps, s)) for s in range(SIZE * SIZE))
+_GIANT_TABLES = tuple(_MoveTable(partial(_giant_steps, c)) for c in range(SIZE * SIZE))
+_GIANT_NEEDS = tuple(_needs(steps) for steps in GIANT_STEPS)
+
+TankTables = tuple[tuple[_MoveTable, ...], tuple[int, ...]]
+
+
+def _tank_tables(pivots: tuple[tuple[tuple[int, int], ...], ...]) -> TankTables:
+    tables = tuple(_MoveTable(partial(_tank_moves, code, pivots[code])) for code in range(TANK_CODES))
+    return tables, tuple(_needs(TANK_MOVES[code] + pivots[code]) for code in range(TANK_CODES))
+
+
+# Tank moves and pivots by Tank code, without and with ``pivot_sweep``.
+_TANK_TABLES_PLAIN = _tank_tables(_PIVOTS_PLAIN)
+_TANK_TABLES_SWEPT = _tank_tables(_PIVOTS_SWEPT)
+
+# What to_act answers, by ``side`` (-1, before the first player is drawn, reads the last).
+_ACTING: tuple[tuple[int, ...], ...] = ((WHITE,), (BLACK,), (CHANCE,))
+
+
 class FightopiaActions(ListActions[int]):
     """The legal actions of a turn: ints, so anything else is simply not a member."""
 
     __slots__ = ()
 
     def __contains__(self, item: object) -> bool:
-        return type(item) is int and super().__contains__(item)
+        # A few dozen ints: scanning the tuple is quicker than building the set to look up.
+        return type(item) is int and item in self._items
+
+    def sample(self, rng: random.Random) -> int:
+        # The same draw as Actions.sample, without two more calls per decision.
+        items = self._items
+        return items[rng.randrange(len(items))]
 
 
 _NONE = FightopiaActions(())
@@ -188,6 +273,12 @@ class Fightopia(Game):
         ),
     )
 
+    def __init__(self, players: int | None = None, **options: Any) -> None:
+        super().__init__(players, **options)
+        # Read on every action: the options are fixed, so they are looked up once here.
+        self._ply_limit = int(self.options["ply_limit"])
+        self._tank_tables = _TANK_TABLES_SWEPT if self.options["pivot_sweep"] else _TANK_TABLES_PLAIN
+
     def length_bound(self) -> tuple[int, int] | None:
         # One chance event: who moves first.
         limit = int(self.options["ply_limit"])
@@ -229,7 +320,9 @@ class FightopiaState(State):
     ``ply`` the number of player actions so far.
     """
 
-    __slots__ = ("_legal", "_result", "game", "giants", "last", "pawns", "ply", "side", "tanks")
+    __slots__ = ("_last", "_legal", "_occ", "_result", "game", "giants", "pawns", "ply", "side", "tanks")
+
+    game: Fightopia
 
     def __init__(self, game: Fightopia, board: Board) -> None:
         self.game = game
@@ -238,10 +331,23 @@ class FightopiaState(State):
         self.tanks = [tuple(sorted(board.tanks[0])), tuple(sorted(board.tanks[1]))]
         self.side = board.side
         self.ply = board.ply
-        #: The last event, as ``(player, notation)``.
-        self.last: tuple[int, str] | None = None
+        self._last: tuple[int, int] | None = None
         self._result: Result | None = None
         self._legal: FightopiaActions | None = None
+        occ = self.pawns[0] | self.pawns[1] | GIANT_MASK[self.giants[0]] | GIANT_MASK[self.giants[1]]
+        for code in self.tanks[0] + self.tanks[1]:
+            occ |= TANK_MASK[code]
+        # Every occupied square, kept up to date by _apply (the generator needs it every turn).
+        self._occ = occ
+
+    @property
+    def last(self) -> tuple[int, str] | None:
+        """The last event, as ``(player, notation)``."""
+        if self._last is None:
+            return None
+        player, action = self._last
+        # Named only when asked: a playout never reads it.
+        return (player, format_chance(action) if player == CHANCE else _action_text(action))
 
     # --- winning --------------------------------------------------------------
 
@@ -289,77 +395,79 @@ class FightopiaState(State):
         if side < 0:
             return
         mover = 1 - side
-        why = self.win_reason(mover)
-        if why is not None:
-            self._result = Result.win(mover, 2, why)
+        # win_reason's test, written out: this runs after every action.
+        if self.giants[mover] >> 3 == GOAL_CORNER_RANK[mover] or not self.tanks[side]:
+            self._result = Result.win(mover, 2, str(self.win_reason(mover)))
             return
-        limit = self.game.options["ply_limit"]
+        limit = self.game._ply_limit
         if limit and self.ply >= limit:
             self._result = self.limit_result(limit)
             return
-        # The list itself waits for legal_actions: a search's leaves never ask for it.
-        if next(self.generate(side), None) is None:
+        self._check_stalemate(side)
+
+    def _check_stalemate(self, side: int) -> None:
+        # The list itself waits for legal_actions (a search's leaves never ask for it), unless
+        # the Giant is boxed in: then the whole list is the quickest way to tell.
+        corner = self.giants[side]
+        if _GIANT_TABLES[corner][self._occ & _GIANT_NEEDS[corner]]:
+            return
+        legal = self._legal = FightopiaActions(self._actions(side))
+        if not legal:
             self._result = Result.draw(2, f"{COLOR_NAMES[side]} has no legal action")
 
     # --- move generation --------------------------------------------------------
 
     def occupied(self) -> int:
         """Every occupied square, as a bitboard."""
-        occ = self.pawns[0] | self.pawns[1] | GIANT_MASK[self.giants[0]] | GIANT_MASK[self.giants[1]]
-        for code in self.tanks[0]:
-            occ |= TANK_MASK[code]
-        for code in self.tanks[1]:
-            occ |= TANK_MASK[code]
-        return occ
+        return self._occ
 
     def generate(self, color: int) -> Iterator[int]:
-        """Every legal action of ``color`` in this position (whoever is to move)."""
-        occ = self.occupied()
-        empty = FULL & ~occ
+        """Every legal action of ``color`` in this position (whoever is to move), in increasing order."""
+        return iter(self._actions(color))
+
+    def _actions(self, color: int) -> list[int]:
+        # The order falls out of the encoding (kind, then piece, then target) and of the
+        # tables, which are sorted: pieces are visited by kind and in increasing square or code.
+        occ = self._occ
+        out: list[int] = []
         pawns = self.pawns[color]
-        for shift, sources in PAWN_SHIFTS:
-            moved = pawns & sources
-            targets = (moved << shift if shift > 0 else moved >> -shift) & empty
-            while targets:
-                bit = targets & -targets
-                to = bit.bit_length() - 1
-                yield PAWN_STEP << 16 | (to - shift) << 8 | to
-                targets ^= bit
+        while pawns:
+            low = pawns & -pawns
+            square = low.bit_length() - 1
+            out += _PAWN_TABLES[square][occ & KING_NEIGHBORS[square]]
+            pawns ^= low
         corner = self.giants[color]
-        for new, need in GIANT_STEPS[corner]:
-            if not need & occ:
-                yield GIANT_STEP << 16 | corner << 8 | new
+        out += _GIANT_TABLES[corner][occ & _GIANT_NEEDS[corner]]
         edge = GIANT_EDGE[corner]
         for code in self.tanks[1 - color]:
             if TANK_MASK[code] & edge:
-                yield GIANT_KILL << 16 | corner << 8 | code
-        pivots = _PIVOTS_SWEPT if self.game.options["pivot_sweep"] else _PIVOTS_PLAIN
+                out.append(GIANT_KILL << 16 | corner << 8 | code)
+        tanks = self.tanks[color]
+        tables, needs = self.game._tank_tables
+        for code in tanks:
+            out += tables[code][occ & needs[code]]
         enemy_pawns = self.pawns[1 - color]
-        for code in self.tanks[color]:
-            for new, need in TANK_MOVES[code]:
-                if not need & occ:
-                    yield TANK_MOVE << 16 | code << 8 | new
-            for new, need in pivots[code]:
-                if not need & occ:
-                    yield TANK_MOVE << 16 | code << 8 | new
-            # The nearest piece out of each end is the only possible target.
-            ahead = TANK_RAY_UP[code] & occ
-            if ahead:
-                bit = ahead & -ahead
-                if bit & enemy_pawns:
-                    yield TANK_SHOT << 16 | code << 8 | (bit.bit_length() - 1)
+        for code in tanks:
+            # The nearest piece out of each end is the only possible target; the near end's
+            # square is the lower one, so it comes first.
             behind = TANK_RAY_DOWN[code] & occ
             if behind:
                 square = behind.bit_length() - 1
                 if enemy_pawns >> square & 1:
-                    yield TANK_SHOT << 16 | code << 8 | square
+                    out.append(TANK_SHOT << 16 | code << 8 | square)
+            ahead = TANK_RAY_UP[code] & occ
+            if ahead:
+                bit = ahead & -ahead
+                if bit & enemy_pawns:
+                    out.append(TANK_SHOT << 16 | code << 8 | (bit.bit_length() - 1))
+        return out
 
     # --- turns ------------------------------------------------------------------
 
     def to_act(self) -> tuple[int, ...]:
         if self._result is not None:
             return ()
-        return (CHANCE,) if self.side < 0 else (self.side,)
+        return _ACTING[self.side]
 
     def player_name(self, player: int) -> str:
         return COLOR_NAMES[player] if player in (WHITE, BLACK) else super().player_name(player)
@@ -376,34 +484,54 @@ class FightopiaState(State):
     def legal_actions(self, player: int) -> Actions[int]:
         if self._result is not None or player != self.side or player < 0:
             return _NONE
-        if self._legal is None:
-            self._legal = FightopiaActions(sorted(self.generate(player)))
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = FightopiaActions(self._actions(player))
+        return legal
 
     def apply(self, player: int, action: Any) -> None:
         # Only ints are actions here; refuse anything else before it reaches a set lookup.
         if type(action) is not int:
             raise ActionError(f"{action!r} is not a Fightopia action")
+        # The common case, checked in place: the player to move plays one of the listed actions.
+        if player == self.side and player >= 0 and self._result is None:
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = FightopiaActions(self._actions(player))
+            if action in legal._items:
+                self._apply(player, action)
+                return
+        # Anything else gets the general checks and their messages.
         super().apply(player, action)
 
     def _apply(self, player: int, action: Any) -> None:
+        self._last = (player, action)
         if player == CHANCE:
-            self.last = (CHANCE, format_chance(action))
             self.side = action
             self.settle()
             return
-        self.last = (player, _action_text(action))
         kind, a, b = action >> 16, (action >> 8) & 255, action & 255
         if kind == PAWN_STEP:
-            self.pawns[player] ^= 1 << a | 1 << b
+            moved = 1 << a | 1 << b
+            self.pawns[player] ^= moved
+            self._occ ^= moved
         elif kind == GIANT_STEP:
             self.giants[player] = b
+            self._occ ^= GIANT_MASK[a] ^ GIANT_MASK[b]
         elif kind == GIANT_KILL:
             self.tanks[1 - player] = tuple(c for c in self.tanks[1 - player] if c != b)
+            self._occ ^= TANK_MASK[b]
         elif kind == TANK_MOVE:
-            self.tanks[player] = tuple(sorted(b if c == a else c for c in self.tanks[player]))
+            tanks = self.tanks[player]
+            if len(tanks) == 1:
+                self.tanks[player] = (b,)
+            else:
+                other = tanks[1] if tanks[0] == a else tanks[0]
+                self.tanks[player] = (b, other) if b < other else (other, b)
+            self._occ ^= TANK_MASK[a] ^ TANK_MASK[b]
         else:
             self.pawns[1 - player] ^= 1 << b
+            self._occ ^= 1 << b
         self.ply += 1
         self.side = 1 - player
         self.settle()
@@ -412,7 +540,7 @@ class FightopiaState(State):
         # The ply limit ends the game (a draw, or a win on material) unless the last action won.
         if self.result() is None or self.side < 0:
             return False
-        limit = int(self.game.options["ply_limit"])
+        limit = self.game._ply_limit
         return bool(limit) and self.ply >= limit and self.win_reason(1 - self.side) is None
 
     def result(self) -> Result | None:
@@ -515,7 +643,8 @@ class FightopiaState(State):
         other.tanks = self.tanks[:]
         other.side = self.side
         other.ply = self.ply
-        other.last = self.last
+        other._last = self._last
+        other._occ = self._occ
         other._result = self._result
         other._legal = self._legal  # immutable, and replaced (never changed) by _apply
         return other
