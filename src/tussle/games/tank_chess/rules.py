@@ -149,63 +149,77 @@ def _search(geo: Geometry, board: list[int], square: int, code: int) -> tuple[li
     Nothing else can change the answer, which is what makes it safe to reuse
     while those squares stay as they are (see :func:`cached_reach`).
     """
-    kind = code >> 3 & 7
-    speed = SPEED[kind]
-    fwd = geo.fwd
-    right, left = _TURNS[geo.size]
+    speed = SPEED[code >> 3 & 7]
+    steps = _STEPS[geo.size]
     bits = _BITS
-    exits = geo.exits[code >> 6 & 1] if kind == COMMAND else None
     start = square << 3 | code & 7
-    # Breadth first, in one list: ``steps[st]`` is 1 + the steps to reach ``st``
-    # (0: not reached yet), so the search stops at the first state that took them all.
-    steps = bytearray(geo.nsq << 3)
-    steps[start] = 1
-    queue = [start]
-    push = queue.append
-    escape = False
+    # Breadth first, one layer of steps at a time; ``seen`` marks the states
+    # reached (and the off-board sentinel, so that one test stops both).
+    seen = bytearray(_UNSEEN[geo.size])
+    seen[start] = 1
+    frontier = [start]
+    found: list[int] = []
     looked = 0
-    for st in queue:
-        done = steps[st]
-        if done > speed:
-            break
-        done += 1
-        ns = right[st]
-        if not steps[ns]:
-            steps[ns] = done
-            push(ns)
-        ns = left[st]
-        if not steps[ns]:
-            steps[ns] = done
-            push(ns)
-        ns = fwd[st]
-        if ns >= 0:
-            if not steps[ns]:
-                to = ns >> 3
+    expanded = 1  # how many of start + found took fewer steps than the speed
+    for _ in range(speed):
+        expanded = len(found) + 1
+        layer: list[int] = []
+        push = layer.append
+        for st in frontier:
+            right, left, ahead = steps[st]
+            if not seen[right]:
+                seen[right] = 1
+                push(right)
+            if not seen[left]:
+                seen[left] = 1
+                push(left)
+            if not seen[ahead]:
+                to = ahead >> 3
                 looked |= bits[to]
-                if not board[to] or to == square:
-                    steps[ns] = done
-                    push(ns)
-        elif exits is not None and exits[st]:
-            escape = True
-    found = queue[1:]
+                if not board[to]:
+                    seen[ahead] = 1
+                    push(ahead)
+        found += layer
+        frontier = layer
+    escape = False
+    if code >> 3 & 7 == COMMAND:
+        exits = _EXIT_STATES[geo.size][code >> 6 & 1]
+        escape = start in exits or not exits.isdisjoint(found[: expanded - 1])
     # Instead: one square backward, keeping the facing (the opposite facing is ``^ 4``).
-    back = fwd[start ^ 4]
+    back = geo.fwd[start ^ 4]
     if back >= 0:
         looked |= bits[back >> 3]
-        if not board[back >> 3] and not steps[back ^ 4]:
+        if not board[back >> 3] and not seen[back ^ 4]:
             found.append(back ^ 4)
-    elif exits is not None and exits[start ^ 4]:
+    elif code >> 3 & 7 == COMMAND and geo.exits[code >> 6 & 1][start ^ 4]:
         escape = True
     return found, escape, looked & ~bits[square]
 
 
 _BITS = tuple(1 << square for square in range(max(SIZES) ** 2))
 
-#: The state after a 45 degree turn right, and left, of every state index, per board size.
-_TURNS = {
-    size: (
-        [st & -8 | (st + 1) & 7 for st in range(size * size * 8)],
-        [st & -8 | (st - 1) & 7 for st in range(size * size * 8)],
+# No tank is fast enough to leave its square and come back to it within one
+# turn (that takes six steps), so the search never has to treat its own
+# square as empty; the tables below rely on it.
+if max(SPEED) > 5:
+    raise AssertionError("the movement search assumes a speed of at most 5")
+
+#: Per board size, for every state index: the states after a 45 degree turn
+#: right, after one to the left, and one step forward, where a step off the
+#: board leads to the sentinel state ``nsq * 8``, which the search counts as seen.
+_STEPS = {
+    size: [
+        (st & -8 | (st + 1) & 7, st & -8 | (st - 1) & 7, ahead if ahead >= 0 else size * size * 8)
+        for st, ahead in enumerate(GEOMETRY[size].fwd)
+    ]
+    for size in SIZES
+}
+_UNSEEN = {size: bytes(size * size * 8) + b"\x01" for size in SIZES}
+#: Per board size and side: the states from which one step forward takes a Command tank
+#: off the opponent's edge.
+_EXIT_STATES = {
+    size: tuple(
+        frozenset(st for st, out in enumerate(GEOMETRY[size].exits[side]) if out) for side in (WHITE, BLACK)
     )
     for size in SIZES
 }
@@ -496,6 +510,10 @@ def can_escape(geo: Geometry, board: list[int], occ: int, command: int) -> bool:
 #: Shots tried per movement state when sampling, by kind: the three directions
 #: of a turret, the one of a fixed gun, the three ranges of a Heavy Mortar.
 _SHOT_SLOTS = tuple(3 if TURRET[kind] or kind == MORTAR else 1 for kind in range(6))
+#: 1 + ``_SHOT_SLOTS`` of the tank's kind, by board code (0 for what is no tank).
+_SLOTS_OF_CODE = tuple(
+    1 + _SHOT_SLOTS[code >> 3 & 7] if code >= TANK and code >> 3 & 7 < 6 else 0 for code in range(256)
+)
 
 
 class TankActions(Actions[int]):
@@ -520,7 +538,7 @@ class TankActions(Actions[int]):
         self._list: list[int] | None = None
         self._blocks: list[tuple[int, int, int, tuple[int, ...], bool, int]] | None = None
         self._total = 0
-        self._picked = -1  # the last action sample() returned: legal, so `in` needs no check
+        self._picked: int | None = None  # the last action sample() returned: legal, so `in` needs no check
 
     def _all(self) -> list[int]:
         if self._list is None:
@@ -582,15 +600,17 @@ class TankActions(Actions[int]):
         if self._blocks is None:
             geo, board, occ = self._geo, self._board, self._occ
             cache = _REACH_CACHE[geo.size]
+            slots_of = _SLOTS_OF_CODE
             blocks = []
             total = 0
             for square in self._mine:
                 code = board[square]
-                slots = 1 + _SHOT_SLOTS[code >> 3 & 7]
+                slots = slots_of[code]
                 # cached_reach, with the usual case (the latest entry holds) inline.
                 entries = cache.get(square << 8 | code)
                 if entries and occ & entries[0][0] == entries[0][1]:
-                    _, _, states, escape = entries[0]
+                    states = entries[0][2]
+                    escape = entries[0][3]
                 else:
                     states, escape = cached_reach(geo, board, occ, square, code)
                 size = len(states) * slots + escape
@@ -608,7 +628,9 @@ class TankActions(Actions[int]):
         the superset exactly once, so each is equally likely; at least one draw
         in four is a plain movement, which is always legal.
         """
-        blocks = self._sampling_blocks()
+        blocks = self._blocks
+        if blocks is None:
+            blocks = self._sampling_blocks()
         total = self._total
         if not total:
             raise IndexError("no legal turn to sample")
@@ -618,24 +640,25 @@ class TankActions(Actions[int]):
             # items, and much quicker than randrange.
             u = int(draw() * total)
             for block in blocks:
-                if u < block[0]:
+                size = block[0]
+                if u < size:
                     break
-                u -= block[0]
+                u -= size
             _, square, code, states, escape, slots = block
             if escape:
                 if not u:
-                    self._picked = square | ESCAPE << 9 | NO_TARGET << 21
-                    return self._picked
+                    picked = self._picked = square | ESCAPE << 9 | NO_TARGET << 21
+                    return picked
                 u -= 1
             index, slot = divmod(u, slots)
             st = states[index]
             if not slot:
-                self._picked = square | st << 9 | NO_TARGET << 21
-                return self._picked
+                picked = self._picked = square | st << 9 | NO_TARGET << 21
+                return picked
             target = self._shot(square, code, st, slot - 1)
             if target >= 0:
-                self._picked = square | st << 9 | target << 21
-                return self._picked
+                picked = self._picked = square | st << 9 | target << 21
+                return picked
 
     def __contains__(self, item: object) -> bool:
         if type(item) is not int or not 0 <= item < ACTION_LIMIT:
@@ -941,24 +964,35 @@ class TankChessState(State):
             )
         return self._legal
 
+    def apply(self, player: int, action: Any) -> None:
+        legal = self._legal
+        # The turn that sample() just drew from this very state is legal: checking it
+        # again would cost about as much as the turn itself.
+        if legal is not None and type(action) is int and action == legal._picked and player == self.turn:
+            self._apply(player, action)
+        else:
+            super().apply(player, action)
+
     def _why_illegal(self, player: int, action: Any) -> str:
         problem = explain(self.geo, self.board, player, action)
         return f": {problem}" if problem else ""
 
     def _apply(self, player: int, action: Any) -> None:
-        start, end, target = decode(action)
+        start = action & 511
+        end = action >> 9 & 4095
+        target = action >> 21
         side = self.turn
-        board = list(self.board)
+        board = self.board[:]
         code = board[start]
         board[start] = 0
         mine = list(self.tanks[side])
         mine.remove(start)
         theirs = self.tanks[1 - side]
-        commands = list(self.commands)
+        commands = self.commands
         occ = self.occ ^ 1 << start
         result = None
         if end == ESCAPE:
-            commands[side] = -1
+            commands = (-1, commands[1]) if side == WHITE else (commands[0], -1)
             result = Result.win(side, 2, f"{SIDE_NAMES[side]}'s Command tank escaped")
         else:
             to = end >> 3
@@ -966,21 +1000,23 @@ class TankChessState(State):
             occ |= 1 << to
             bisect.insort(mine, to)
             if commands[side] == start:
-                commands[side] = to
+                commands = (to, commands[1]) if side == WHITE else (commands[0], to)
         victim = 0
         if target != NO_TARGET:
             victim = board[target]
             board[target] = WRECK
-            theirs = tuple(s for s in theirs if s != target)
+            rest = list(theirs)
+            rest.remove(target)
+            theirs = tuple(rest)
             if target == commands[1 - side]:
-                commands[1 - side] = -1
+                commands = (commands[0], -1) if side == WHITE else (-1, commands[1])
                 result = Result.win(
                     side, 2, f"{SIDE_NAMES[side]} destroyed {SIDE_NAMES[1 - side]}'s Command tank"
                 )
         self.board = board
         self.occ = occ
         self.tanks = (tuple(mine), theirs) if side == WHITE else (theirs, tuple(mine))
-        self.commands = (commands[0], commands[1])
+        self.commands = commands
         self.turn = 1 - side
         self.ply += 1
         self.last = (action, code, victim)
