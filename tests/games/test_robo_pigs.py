@@ -666,6 +666,43 @@ def test_any_text_is_a_legal_program_or_an_action_error(text: str) -> None:
         assert state.to_act() == (1,)
 
 
+def test_a_sampled_program_is_trusted_only_where_it_is_legal() -> None:
+    # apply() takes the program its pig's programs just sampled without reading it; one
+    # sampled for another damage, or look-alikes of other types, still get every check.
+    rng = random.Random(3)
+    state = RoboPigs().state_from_position("d4N1 a8S0 1")
+    undamaged = state.legal_actions(1).sample(rng)
+    before = snapshot(state)
+    with pytest.raises(ActionError, match="not legal"):
+        state.apply(0, undamaged)
+    for fake in (
+        (True, DAMAGE, 0, 0, 0),
+        (1.0, DAMAGE, 0, 0, 0),
+        [DAMAGE, 0, 0, 0, 0],
+        (DAMAGE, 0, 0, 0, 10),
+    ):
+        with pytest.raises(ActionError, match="not legal"):
+            state.apply(0, fake)
+    assert snapshot(state) == before
+    state.apply(0, state.legal_actions(0).sample(rng))
+    state.apply(1, undamaged)
+    assert state.round == 2
+
+
+def test_legal_programs_are_exactly_those_program_problem_allows() -> None:
+    rng = random.Random(4)
+    commands = list(range(-1, 11))
+    for damage in range(5):
+        for extra_x in (False, True):
+            programs = Programs(damage, extra_x)
+            for _ in range(3000):
+                program = tuple(rng.choice(commands) for _ in range(5))
+                ok = all(0 <= c <= DAMAGE for c in program)
+                want = ok and program_problem(program, damage, extra_x) is None  # type: ignore[arg-type]
+                assert (program in programs) is want
+            assert (REPAIR_PROGRAM in programs) is (damage > 0)
+
+
 def test_out_of_turn_program_is_rejected() -> None:
     state = RoboPigs().new_initial_state()
     state.apply_str(0, "F F F F F")

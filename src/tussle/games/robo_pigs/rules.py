@@ -148,6 +148,38 @@ FIST: tuple[tuple[frozenset[int], ...], ...] = tuple(
 )
 
 
+# The round loop reads each pig as one int, its pose ``square * 4 + facing``.
+# POSE_AFTER[command][pose]: the pose a command leads to when nothing is in the way
+# (a move off the board, and any command but a move or a turn, leaves it as it was);
+# ATTACK_MASK[command][pose]: the squares Fire or Hit reach from there, as a bitmask.
+
+
+def _pose_after(command: int, pose: int) -> int:
+    square, facing = pose >> 2, pose & 3
+    if command in MOVES:
+        target = MOVE_TARGET[square][facing][command]
+        return pose if target < 0 else target << 2 | facing
+    if command == TURN_LEFT:
+        return square << 2 | (facing + 3) % 4
+    if command == TURN_RIGHT:
+        return square << 2 | (facing + 1) % 4
+    return pose
+
+
+def _attack_mask(command: int, pose: int) -> int:
+    square, facing = pose >> 2, pose & 3
+    reach = LASER[square][facing] if command == FIRE else FIST[square][facing] if command == HIT else ()
+    return sum(1 << t for t in reach)
+
+
+POSE_AFTER: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_pose_after(c, pose) for pose in range(SIZE * SIZE * 4)) for c in range(len(SYMBOLS))
+)
+ATTACK_MASK: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_attack_mask(c, pose) for pose in range(SIZE * SIZE * 4)) for c in range(len(SYMBOLS))
+)
+
+
 def square_name(square: int) -> str:
     """``0`` is ``a1``; ``63`` is ``h8``.
 
@@ -263,7 +295,7 @@ class Programs(Actions[Program]):
     ('X ^ ^ ^ ^', 'R R R R R')
     """
 
-    __slots__ = ("_blocks", "_damage", "_extra_x", "_repair", "_size")
+    __slots__ = ("_blocks", "_damage", "_extra_x", "_repair", "_sampled", "_size")
 
     def __init__(self, damage: int, extra_x: bool) -> None:
         self._damage = damage
@@ -281,6 +313,8 @@ class Programs(Actions[Program]):
             total += len(spots) * per_spot
         self._repair = damage > 0
         self._size = total + (1 if self._repair else 0)
+        #: The program sample() drew last: apply() knows it is legal without reading it.
+        self._sampled: Program | None = None
 
     def __len__(self) -> int:
         return self._size
@@ -294,6 +328,15 @@ class Programs(Actions[Program]):
             index += self._size
         if not 0 <= index < self._size:
             raise IndexError(f"program index out of range (there are {self._size})")
+        return self._at(index)
+
+    def sample(self, rng: random.Random) -> Program:
+        # The same draw as Actions.sample; the program is remembered for apply().
+        program = self._sampled = self._at(rng.randrange(self._size))
+        return program
+
+    def _at(self, index: int) -> Program:
+        """The program at ``index``, which must be in range."""
         free_commands = FREE
         for xs, _spots, size, per_spot, free in self._blocks:
             if index < size:
@@ -330,18 +373,24 @@ class Programs(Actions[Program]):
             yield REPAIR_PROGRAM
 
     def __contains__(self, item: object) -> bool:
+        # program_problem's rules, written out: every action applied is checked here.
         if not isinstance(item, tuple) or len(item) != STEPS:
             return False
-        for c in item:
-            if type(c) is not int or not 0 <= c < _COMMANDS:
-                return False
-        return program_problem(item, self._damage, self._extra_x) is None
+        a, b, c, d, e = item
+        if not (type(a) is type(b) is type(c) is type(d) is type(e) is int and _COMMAND_SET.issuperset(item)):
+            return False
+        xs = item.count(DAMAGE)
+        damage = self._damage
+        if xs == damage or (self._extra_x and xs > damage):
+            return REPAIR not in item
+        return damage > 0 and item == REPAIR_PROGRAM
 
     def __repr__(self) -> str:
         return f"Programs(damage={self._damage}, extra_x={self._extra_x}, count={self._size})"
 
 
 _COMMANDS = len(SYMBOLS)
+_COMMAND_SET = frozenset(range(_COMMANDS))
 # Programs per (damage, extra_x): immutable, so every state shares them.
 _PROGRAMS: dict[tuple[int, bool], Programs] = {}
 
@@ -429,9 +478,50 @@ def resolve_moves(
     return a, b
 
 
-#: One step of a round as plain numbers: commands, squares before, facings before,
-#: squares after, facings after, damage after, hits (see :class:`Step`).
-_RawStep = tuple[int, int, int, int, int, int, int, int, int, int, int, int, bool, bool]
+#: One step of a round as plain numbers: commands, poses before, poses after, damage
+#: after, hits (see :class:`Step`).
+_RawStep = tuple[int, int, int, int, int, int, int, int, int, int]
+
+
+def play_steps(
+    start: tuple[int, int, int, int], prog_a: Program, prog_b: Program, record: list[_RawStep] | None = None
+) -> tuple[int, int, int, int]:
+    """Run two programs from ``start``, the pigs' poses and damage: the poses and damage after.
+
+    Within a step all movement comes first (the rules of :func:`resolve_moves`), then
+    Fire and Hit from the new squares; the round stops at once when a pig reaches
+    five damage. ``record`` gets one :data:`_RawStep` per step played.
+
+    A pig on e8 facing south fires five times while the other walks up from e1 to e6:
+
+    >>> pose_a, pose_b, dmg_a, dmg_b = play_steps((60 << 2 | S, 4 << 2 | N, 0, 0), (FIRE,) * 5, (FWD,) * 5)
+    >>> square_name(pose_a >> 2), square_name(pose_b >> 2), dmg_a, dmg_b
+    ('e8', 'e6', 0, 5)
+    """
+    pose_a, pose_b, dmg_a, dmg_b = start
+    after, attack = POSE_AFTER, ATTACK_MASK
+    for ca, cb in zip(prog_a, prog_b, strict=True):
+        old_a, old_b = pose_a >> 2, pose_b >> 2
+        new_a, new_b = after[ca][pose_a], after[cb][pose_b]
+        sa, sb = new_a >> 2, new_b >> 2
+        if sa != old_a:
+            if sb != old_b:
+                if sa == sb or (sa == old_b and sb == old_a):  # onto one square, or through each other
+                    new_a, new_b, sa, sb = pose_a, pose_b, old_a, old_b
+            elif sa == old_b:  # onto a pig that stays
+                new_a, sa = pose_a, old_a
+        elif sb != old_b and sb == old_a:
+            new_b, sb = pose_b, old_b
+        hit_b = attack[ca][new_a] >> sb & 1
+        hit_a = attack[cb][new_b] >> sa & 1
+        dmg_a += hit_a
+        dmg_b += hit_b
+        if record is not None:
+            record.append((ca, cb, pose_a, pose_b, new_a, new_b, dmg_a, dmg_b, hit_a, hit_b))
+        pose_a, pose_b = new_a, new_b
+        if dmg_a >= LETHAL or dmg_b >= LETHAL:
+            break  # the game ends at once: the rest of the round is not played
+    return pose_a, pose_b, dmg_a, dmg_b
 
 
 class RoboPigs(Game):
@@ -501,6 +591,15 @@ class RoboPigs(Game):
         ),
     )
 
+    def __init__(self, players: int | None = None, **options: Any) -> None:
+        super().__init__(players, **options)
+        # Read every round: the options are fixed, so they are looked up once here.
+        self._round_limit = int(self.options["round_limit"])
+        self._repair_at_start = self.options["repair_at"] == "start"
+        extra_x = bool(self.options["extra_x"])
+        #: The legal programs by damage (a pig at 5 damage has ended the game).
+        self._programs = tuple(programs_for(damage, extra_x) for damage in range(LETHAL))
+
     def length_bound(self) -> tuple[int, int] | None:
         limit = int(self.options["round_limit"])
         return (limit, 0) if limit > 0 else None
@@ -563,7 +662,7 @@ class RoboPigsState(State):
     """A round about to be programmed, or half programmed (one pig has submitted)."""
 
     __slots__ = (
-        "_last_raw",
+        "_last_start",
         "_pending",
         "_result",
         "damage",
@@ -575,6 +674,8 @@ class RoboPigsState(State):
         "round",
         "squares",
     )
+
+    game: RoboPigs
 
     def __init__(
         self,
@@ -593,7 +694,9 @@ class RoboPigsState(State):
         #: The programs and steps of the round just played (public once revealed),
         #: the damage the pigs had before it and whether each pig's repair counted.
         self.last_programs: tuple[Program, Program] | None = None
-        self._last_raw: tuple[_RawStep, ...] = ()
+        # The pigs' poses and damage as the round just played began its steps: last_steps
+        # replays it from there, so a round records nothing while it is played.
+        self._last_start: tuple[int, int, int, int] = (0, 0, 0, 0)
         self.last_damage: tuple[int, int] = damage
         self.last_repaired: tuple[bool, bool] = (False, False)
         self._result: Result | None = None
@@ -612,9 +715,21 @@ class RoboPigsState(State):
         return f"pig {PIG_NAMES[player]}" if player in (0, 1) else super().player_name(player)
 
     def legal_actions(self, player: int) -> Actions[Program]:
-        if player not in self.to_act():
+        # A pig acts while the game goes on and its program is not in yet.
+        if self._result is not None or player not in _BOTH or self._pending[player] is not None:
             return _NO_PROGRAMS
-        return programs_for(self.damage[player], bool(self.game.options["extra_x"]))
+        return self.game._programs[self.damage[player]]
+
+    def apply(self, player: int, action: Any) -> None:
+        # The common case, checked in place: an acting pig submits a legal program, most
+        # often the very one its programs just sampled (legal without reading it).
+        if self._result is None and player in _BOTH and self._pending[player] is None:
+            programs = self.game._programs[self.damage[player]]
+            if action is programs._sampled or action in programs:
+                self._apply(player, action)
+                return
+        # Anything else gets the general checks and their messages.
+        super().apply(player, action)
 
     def _why_illegal(self, player: int, action: Any) -> str:
         problem = program_problem(action, self.damage[player], bool(self.game.options["extra_x"]))
@@ -627,70 +742,55 @@ class RoboPigsState(State):
             self._run_round(prog_a, prog_b)
 
     def _run_round(self, prog_a: Program, prog_b: Program) -> None:
-        squares = self.squares
-        fa, fb = self.facings
         before = self.damage
         dmg_a, dmg_b = before
         repair_a = prog_a == REPAIR_PROGRAM
         repair_b = prog_b == REPAIR_PROGRAM
-        repair_at_start = self.game.options["repair_at"] == "start"
+        repair_at_start = self.game._repair_at_start
         if repair_at_start:
             dmg_a -= repair_a
             dmg_b -= repair_b
-        # Each step as plain numbers; the Step objects are made only when asked for.
-        steps: list[_RawStep] = []
-        for i in range(STEPS):
-            ca, cb = prog_a[i], prog_b[i]
-            old_a, old_b = squares
-            was_a, was_b = fa, fb
-            squares = resolve_moves(squares, (fa, fb), (ca, cb))
-            sa, sb = squares
-            if ca == TURN_LEFT:
-                fa = (fa + 3) % 4
-            elif ca == TURN_RIGHT:
-                fa = (fa + 1) % 4
-            if cb == TURN_LEFT:
-                fb = (fb + 3) % 4
-            elif cb == TURN_RIGHT:
-                fb = (fb + 1) % 4
-            # Attacks come after all movement, from the new squares and facings.
-            hit_b = (ca == FIRE and sb in LASER[sa][fa]) or (ca == HIT and sb in FIST[sa][fa])
-            hit_a = (cb == FIRE and sa in LASER[sb][fb]) or (cb == HIT and sa in FIST[sb][fb])
-            dmg_a += hit_a
-            dmg_b += hit_b
-            steps.append((ca, cb, old_a, old_b, was_a, was_b, sa, sb, fa, fb, dmg_a, dmg_b, hit_a, hit_b))
-            if dmg_a >= LETHAL or dmg_b >= LETHAL:
-                break  # the game ends at once: the rest of the round is not played
+        (sa, sb), (fa, fb) = self.squares, self.facings
+        start = self._last_start = (sa << 2 | fa, sb << 2 | fb, dmg_a, dmg_b)
+        pose_a, pose_b, dmg_a, dmg_b = play_steps(start, prog_a, prog_b)
         repaired = (repair_a and repair_at_start, repair_b and repair_at_start)
         if not repair_at_start and dmg_a < LETHAL and dmg_b < LETHAL:
             dmg_a -= repair_a
             dmg_b -= repair_b
             repaired = (repair_a, repair_b)
-        self.squares = squares
-        self.facings = (fa, fb)
+        self.squares = (pose_a >> 2, pose_b >> 2)
+        self.facings = (pose_a & 3, pose_b & 3)
         self.damage = (dmg_a, dmg_b)
         self.last_programs = (prog_a, prog_b)
-        self._last_raw = tuple(steps)
         self.last_damage = before
         self.last_repaired = repaired
         self._pending = [None, None]
         self.round += 1
-        self._result = self._outcome()
+        limit = self.game._round_limit
+        if dmg_a >= LETHAL or dmg_b >= LETHAL or (limit and self.round > limit):
+            self._result = self._outcome()
 
     @property
     def last_steps(self) -> tuple[Step, ...]:
         """The steps of the round just played, in order (empty before the first round ends)."""
+        if self.last_programs is None:
+            return ()
+        raw: list[_RawStep] = []
+        play_steps(self._last_start, *self.last_programs, raw)
         return tuple(
             Step(
                 (ca, cb),
-                (sa, sb),
-                (fa, fb),
+                (new_a >> 2, new_b >> 2),
+                (new_a & 3, new_b & 3),
                 (da, db),
-                (hit_a, hit_b),
-                (sa != old_a, sb != old_b),
-                (_blocked(old_a, was_a, ca, sa), _blocked(old_b, was_b, cb, sb)),
+                (bool(hit_a), bool(hit_b)),
+                (new_a >> 2 != old_a >> 2, new_b >> 2 != old_b >> 2),
+                (
+                    _blocked(old_a >> 2, old_a & 3, ca, new_a >> 2),
+                    _blocked(old_b >> 2, old_b & 3, cb, new_b >> 2),
+                ),
             )
-            for ca, cb, old_a, old_b, was_a, was_b, sa, sb, fa, fb, da, db, hit_a, hit_b in self._last_raw
+            for ca, cb, old_a, old_b, new_a, new_b, da, db, hit_a, hit_b in raw
         )
 
     def _outcome(self) -> Result | None:
@@ -701,7 +801,7 @@ class RoboPigsState(State):
         if dead_a or dead_b:
             winner = 1 if dead_a else 0
             return Result.win(winner, 2, f"pig {PIG_NAMES[1 - winner]} reached 5 damage")
-        limit = int(self.game.options["round_limit"])
+        limit = self.game._round_limit
         if limit and self.round > limit:
             return Result.draw(2, f"round limit of {limit} reached")
         return None
@@ -748,7 +848,7 @@ class RoboPigsState(State):
         other.round = self.round
         other._pending = list(self._pending)
         other.last_programs = self.last_programs
-        other._last_raw = self._last_raw
+        other._last_start = self._last_start
         other.last_damage = self.last_damage
         other.last_repaired = self.last_repaired
         other._result = self._result
