@@ -26,9 +26,8 @@ Every ruling taken where the text is silent is in docs/games/fite.md.
 
 from __future__ import annotations
 
-import json
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations_with_replacement
 from math import factorial
 from typing import Any
@@ -37,6 +36,7 @@ from tussle.errors import ActionError
 from tussle.game import (
     CHANCE,
     PUBLIC,
+    A,
     Actions,
     AgentHook,
     ChanceMode,
@@ -45,7 +45,6 @@ from tussle.game import (
     GameInfo,
     Hooks,
     Information,
-    ListActions,
     Option,
     Result,
     State,
@@ -177,29 +176,73 @@ ROLL_SETS: tuple[frozenset[Roll], ...] = tuple(frozenset(r for r, _ in table) fo
 
 # --- actions ---------------------------------------------------------------------
 
-PLACE_ACTIONS: ListActions[PlaceAction] = ListActions([("place", face) for face in range(1, 7)])
+
+class Choices(Actions[A]):
+    """The actions of one step, in their order: a tuple with a membership set, made when first asked.
+
+    :class:`ListActions` with a direct :meth:`sample` (the same draw of the
+    generator): a random playout samples and checks an action at every step.
+
+    >>> moves = Choices([("place", 1), ("place", 2)])
+    >>> ("place", 2) in moves, ["place", 2] in moves, len(moves)
+    (True, False, 2)
+    """
+
+    __slots__ = ("_items", "_set")
+
+    def __init__(self, items: Iterable[A]) -> None:
+        self._items = tuple(items)
+        self._set: frozenset[A] | None = None
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getitem__(self, index: int) -> A:  # type: ignore[override]
+        return self._items[index]
+
+    def __iter__(self) -> Iterator[A]:
+        return iter(self._items)
+
+    def __contains__(self, item: object) -> bool:
+        known = self._set
+        if known is None:
+            known = self._set = frozenset(self._items)
+        try:
+            return item in known
+        except TypeError:  # unhashable, so not one of ours
+            return False
+
+    def sample(self, rng: random.Random) -> A:
+        items = self._items
+        return items[rng.randrange(len(items))]
+
+    def __repr__(self) -> str:
+        return f"Choices({list(self._items)!r})"
+
+
+PLACE_ACTIONS: Choices[PlaceAction] = Choices([("place", face) for face in range(1, 7)])
 #: SWIFT_ACTIONS[location]: stay, or move to one of the two other locations.
-SWIFT_ACTIONS: tuple[ListActions[SwiftAction], ...] = tuple(
-    ListActions([("swift", STAY)] + [("swift", to) for to in (OFF, DEF, TAC) if to != here])
+SWIFT_ACTIONS: tuple[Choices[SwiftAction], ...] = tuple(
+    Choices([("swift", STAY)] + [("swift", to) for to in (OFF, DEF, TAC) if to != here])
     for here in (OFF, DEF, TAC)
 )
 
 
-def _split_actions(dice: int, declare: bool) -> ListActions[SplitAction]:
+def _split_actions(dice: int, declare: bool) -> Choices[SplitAction]:
     splits = [
         ("split", off, dice - off, flag)
         for flag in ((False, True) if declare else (False,))
         for off in range(max(1, dice - MAX_POOL), min(MAX_POOL, dice - 1) + 1)
     ]
-    return ListActions(splits)
+    return Choices(splits)
 
 
-SPLIT_ACTIONS: dict[tuple[int, bool], ListActions[SplitAction]] = {
+SPLIT_ACTIONS: dict[tuple[int, bool], Choices[SplitAction]] = {
     (dice, declare): _split_actions(dice, declare)
     for dice in range(2, START_DICE + 1)
     for declare in (False, True)
 }
-NO_ACTIONS: ListActions[Any] = ListActions(())
+NO_ACTIONS: Choices[Any] = Choices(())
 
 
 def _distinct(faces: Roll) -> list[int]:
@@ -382,6 +425,8 @@ def tactic_actions(pools: Pools, entitled: int, theirs: Pools | None = None) -> 
     >>> len(tactic_actions(((6,), (1,)), ONE_OPTION, ((6,), (6,))))  # pass, 4 dice alone, 6 pairs
     11
     """
+    if entitled == ONE_OPTION and theirs is None:
+        return _own_choices(pools)
     moves = move_options(pools)
     if entitled == BOTH_OPTIONS:
         out = []
@@ -394,6 +439,173 @@ def tactic_actions(pools: Pools, entitled: int, theirs: Pools | None = None) -> 
         *(("tactic", source, moved, ()) for source, moved in moves),
         *(("tactic", -1, (), turned) for turned in turn_options(pools, theirs)),
     )
+
+
+class _PoolChoices:
+    """The parts of the one-option tactical choices that a pool's faces decide, in their order.
+
+    ``k`` below is the pool the faces lie in (offensive 0, defensive 1); the
+    choices of a fighter are assembled from its two pools' parts
+    (:func:`_own_choices`), each action a value shared by every state.
+    """
+
+    __slots__ = ("cross", "kinds", "move_one", "move_two", "turn_one", "turn_two", "turn_two_from")
+
+    def __init__(self, faces: Roll) -> None:
+        kinds = _distinct(faces)
+        twice = [(a, b) for i, a in enumerate(kinds) for b in kinds[i:] if a != b or faces.count(a) >= 2]
+        self.kinds = kinds
+        #: [k]: moving one die, then two, from pool k to the other.
+        self.move_one = tuple(tuple(_shared(("tactic", k, (a,), ())) for a in kinds) for k in (OFF, DEF))
+        self.move_two = tuple(tuple(_shared(("tactic", k, pair, ())) for pair in twice) for k in (OFF, DEF))
+        #: [k]: turning one die of pool k, then [k][i]: two of it, the first of the i-th face.
+        self.turn_one = tuple(
+            tuple(_shared(("tactic", -1, (), ((k, a),))) for a in kinds) for k in (OFF, DEF)
+        )
+        self.turn_two_from = tuple(
+            tuple(
+                tuple(_shared(("tactic", -1, (), ((k, a), (k, b)))) for a2, b in twice if a2 == a)
+                for a in kinds
+            )
+            for k in (OFF, DEF)
+        )
+        self.turn_two = tuple(sum(self.turn_two_from[k], ()) for k in (OFF, DEF))
+        #: [face]: turning an offensive die of that face and one of this (defensive) pool.
+        self.cross = tuple(
+            tuple(_shared(("tactic", -1, (), ((OFF, x), (DEF, y)))) for y in kinds) for x in range(7)
+        )
+
+
+_SHARED: dict[TacticAction, TacticAction] = {}
+_POOL_CHOICES: dict[Roll, _PoolChoices] = {}
+
+
+def _shared(action: TacticAction) -> TacticAction:
+    return _SHARED.setdefault(action, action)
+
+
+def _pool_choices(faces: Roll) -> _PoolChoices:
+    parts = _POOL_CHOICES.get(faces)
+    if parts is None:
+        parts = _PoolChoices(faces)
+        if len(_POOL_CHOICES) < 4096:  # every sorted roll of 1 to 8 dice fits (3,002)
+            _POOL_CHOICES[faces] = parts
+    return parts
+
+
+def _own_choices(pools: Pools) -> tuple[TacticAction, ...]:
+    """:func:`tactic_actions` with one option on the fighter's own dice, from its pools' parts.
+
+    The order is :func:`move_options` then :func:`turn_options` (pairs by
+    their first die: its own pool's, then the other pool's).
+    """
+    off, dfn = pools
+    po, pd = _pool_choices(off), _pool_choices(dfn)
+    lo, ld = len(off), len(dfn)
+    out: list[TacticAction] = [PASS]
+    if lo >= 2 and ld < MAX_POOL:
+        out += po.move_one[OFF]
+        if lo >= 3 and ld + 2 <= MAX_POOL:
+            out += po.move_two[OFF]
+    if ld >= 2 and lo < MAX_POOL:
+        out += pd.move_one[DEF]
+        if ld >= 3 and lo + 2 <= MAX_POOL:
+            out += pd.move_two[DEF]
+    out += po.turn_one[OFF]
+    out += pd.turn_one[DEF]
+    cross = pd.cross
+    for kind, pairs in zip(po.kinds, po.turn_two_from[OFF], strict=True):
+        out += pairs
+        out += cross[kind]
+    out += pd.turn_two[DEF]
+    return tuple(out)
+
+
+def _cancel_count(offence: Roll, defence: Roll, shift: int) -> int:
+    """:func:`cancelled` for pools sorted highest first, the defensive values ``shift`` above the faces.
+
+    The same greedy walk from the lowest dice up, on the faces as they lie,
+    without adding modifiers or sorting: a fight scores two of these.
+
+    >>> _cancel_count((6, 5, 4, 2, 2), (6, 6, 3, 2, 1, 1), 0)
+    4
+    >>> _cancel_count((6, 5), (5, 4), 1)
+    2
+    """
+    j = len(offence) - 1
+    for k in range(len(defence) - 1, -1, -1):
+        if j < 0:
+            break
+        if offence[j] <= defence[k] + shift:
+            j -= 1
+    return len(offence) - 1 - j
+
+
+class FightFacts:
+    """What a scored fight was, kept as it came; :meth:`record` makes the dict the views show.
+
+    Shared by a state and its clones, as it never changes once made.
+    """
+
+    __slots__ = ("_record", "_text", "facts")
+
+    def __init__(self, facts: tuple[Any, ...]) -> None:
+        #: (turn, locations, swift_to, splits, declared powers, modifiers, rolled pools,
+        #: entitlements, tactical choices, final pools, cancelled counts, hits, dice left)
+        self.facts = facts
+        self._record: dict[str, Any] | None = None
+        self._text: str | None = None
+
+    def record(self) -> dict[str, Any]:
+        """The fight's record, one dict for every reader (not to be changed)."""
+        if self._record is None:
+            self._record = self.build()
+        return self._record
+
+    def build(self) -> dict[str, Any]:
+        """A new copy of the fight's record: the turn's public data, then how the fight went."""
+        (
+            turn,
+            location,
+            swift_to,
+            split,
+            declared,
+            mods,
+            rolled,
+            entitled,
+            tactics,
+            final,
+            cancels,
+            hits,
+            dice,
+        ) = self.facts
+        values = [
+            ([f + mods[p][OFF] for f in final[p][OFF]], [f + mods[p][DEF] for f in final[p][DEF]])
+            for p in (0, 1)
+        ]
+        return {
+            "turn": turn,
+            "locations": [LOCATIONS[loc] for loc in location],
+            "swift": [LOCATIONS[to] if to >= 0 else None for to in swift_to],
+            "split": [list(s) for s in split],
+            "powers": list(declared),
+            "modifiers": [dict(zip(POOLS, mods[p], strict=True)) for p in (0, 1)],
+            "rolls": [{"off": list(rolled[p][OFF]), "def": list(rolled[p][DEF])} for p in (0, 1)],
+            "tactical": {
+                "entitled": [ENTITLEMENT_NAMES[e] for e in entitled],
+                "choices": [format_tactic(t, p) if t is not None else None for p, t in enumerate(tactics)],
+            },
+            "pools": [{"off": list(final[p][OFF]), "def": list(final[p][DEF])} for p in (0, 1)],
+            "values": [{"off": values[p][0], "def": values[p][1]} for p in (0, 1)],
+            "cancelled": list(cancels),
+            # Which of p's defensive dice cancels which of the opponent's offensive dice: [defence, offence]
+            # indices into values[p]["def"] and values[1 - p]["off"].
+            "cancellations": [
+                [list(pair) for pair in cancellations(values[1 - p][0], values[p][1])] for p in (0, 1)
+            ],
+            "hits": list(hits),
+            "dice": list(dice),
+        }
 
 
 # --- the game ----------------------------------------------------------------------
@@ -494,7 +706,7 @@ class FiteState(State):
     """One moment of a FITE game."""
 
     __slots__ = (
-        "_last_fight_text",
+        "_fought",
         "_legal",
         "_result",
         "_to_act",
@@ -504,7 +716,6 @@ class FiteState(State):
         "entitled",
         "face",
         "game",
-        "last_fight",
         "location",
         "pending",
         "phase",
@@ -531,10 +742,9 @@ class FiteState(State):
         self.used = [False, False]  # the coin flipped face down
         self.location = [-1, -1]
         self.face = [0, 0]
-        self.last_fight: dict[str, Any] | None = None
-        # last_fight as JSON, made when first observed: an observation gets its own copy
-        # from it (json.loads), several times quicker than deep-copying the dict.
-        self._last_fight_text: str | None = None
+        # The last fight's facts: most fights in a playout or a search are never looked at,
+        # so the record that shows them (last_fight) is made only when it is read.
+        self._fought: FightFacts | None = None
         self._result: Result | None = None
         self.turn = 0
         self._new_turn_fields()
@@ -565,6 +775,14 @@ class FiteState(State):
     def to_act(self) -> tuple[int, ...]:
         return self._to_act
 
+    @property
+    def last_fight(self) -> dict[str, Any] | None:
+        """The record of the last fight scored (None before the first), as observations show it.
+
+        The same dict until the next fight, made when first read; read it, do not change it.
+        """
+        return self._fought.record() if self._fought is not None else None
+
     def player_name(self, player: int) -> str:
         return f"fighter {FIGHTERS[player]}" if player in (0, 1) else super().player_name(player)
 
@@ -589,12 +807,12 @@ class FiteState(State):
     # --- actions ----------------------------------------------------------------
 
     def legal_actions(self, player: int) -> Actions[Any]:
-        if player == CHANCE or player not in self._to_act:
-            return NO_ACTIONS
-        legal = self._legal[player]
-        if legal is None:
-            legal = self._legal[player] = self._step_actions(player)
-        return legal
+        if player in self._to_act and player != CHANCE:
+            legal = self._legal[player]
+            if legal is None:
+                legal = self._legal[player] = self._step_actions(player)
+            return legal
+        return NO_ACTIONS
 
     def _step_actions(self, player: int) -> Actions[Any]:
         """``player``'s choices in this step, whether or not it has already chosen."""
@@ -606,7 +824,7 @@ class FiteState(State):
         if phase == SPLIT:
             return SPLIT_ACTIONS[(self.dice[player], self.can_declare(player))]
         theirs = self.pools(1 - player) if self.turn_any else None
-        return ListActions(tactic_actions(self.pools(player), self.entitled[player], theirs))
+        return Choices(tactic_actions(self.pools(player), self.entitled[player], theirs))
 
     def _roll_size(self) -> int:
         player, pool = ROLL_ORDER[self.roll_index]
@@ -623,7 +841,30 @@ class FiteState(State):
         if self.phase != ROLL or self._result is not None:
             raise ActionError("no chance event is pending")
         draw = rng.random
-        return tuple(sorted((int(draw() * 6) + 1 for _ in range(self._roll_size())), reverse=True))
+        faces = [int(draw() * 6) + 1 for _ in range(self._roll_size())]
+        faces.sort(reverse=True)
+        return tuple(faces)
+
+    def apply(self, player: int, action: Any) -> None:
+        # The checks of State.apply, made directly: the acting player, then the action
+        # in the step's legal set (or the roll among the rolls of the pool's size).
+        if player in self._to_act:
+            if player == CHANCE:
+                try:
+                    possible = action in ROLL_SETS[self._roll_size()]
+                except TypeError:  # unhashable: not a roll
+                    possible = False
+                if possible:
+                    self._roll(action)
+                    return
+            else:
+                legal = self._legal[player]
+                if legal is None:
+                    legal = self._legal[player] = self._step_actions(player)
+                if action in legal:
+                    self._apply(player, action)
+                    return
+        super().apply(player, action)  # raises the error that says what is wrong
 
     def _is_possible(self, player: int, action: Any) -> bool:
         if player == CHANCE:
@@ -689,8 +930,11 @@ class FiteState(State):
             self._roll(action)
             return
         self.pending[player] = action
-        self._to_act = tuple(p for p in self._to_act if p != player)
-        if not self._to_act:
+        # Two fighters at most act at once, and player is one of them.
+        if len(self._to_act) == 2:
+            self._to_act = (1,) if player == 0 else (0,)
+        else:
+            self._to_act = ()
             self._resolve_step()
 
     def _resolve_step(self) -> None:
@@ -748,29 +992,37 @@ class FiteState(State):
 
     def _fight(self) -> None:
         """Score the fight: tactical choices, modifiers, cancellation, hits; then the end or a new turn."""
-        final = resolve_tactics((self.pools(0), self.pools(1)), self.tactics)
-        mods = [self.modifiers(0), self.modifiers(1)]
-        values = [
-            ([f + mods[p][0] for f in final[p][OFF]], [f + mods[p][1] for f in final[p][DEF]]) for p in (0, 1)
-        ]
+        rolled = (self.pools(0), self.pools(1))
+        tactics = self.tactics
+        final = rolled if tactics[0] is None and tactics[1] is None else resolve_tactics(rolled, tactics)
+        mods = (self.modifiers(0), self.modifiers(1))
         # cancels[p]: opposing offensive dice that p's defence cancels; hits[p]: dice p loses.
-        cancels = [cancelled(values[1 - p][0], values[p][1]) for p in (0, 1)]
-        hits = [len(values[1 - p][0]) - cancels[p] for p in (0, 1)]
-        for p in (0, 1):
-            self.dice[p] = max(0, self.dice[p] - hits[p])
-        summary = self._turn_data()
-        summary["pools"] = [{"off": list(final[p][OFF]), "def": list(final[p][DEF])} for p in (0, 1)]
-        summary["values"] = [{"off": values[p][0], "def": values[p][1]} for p in (0, 1)]
-        summary["cancelled"] = cancels
-        # Which of p's defensive dice cancels which of the opponent's offensive dice: [defence, offence]
-        # indices into values[p]["def"] and values[1 - p]["off"].
-        summary["cancellations"] = [
-            [list(pair) for pair in cancellations(values[1 - p][0], values[p][1])] for p in (0, 1)
-        ]
-        summary["hits"] = hits
-        summary["dice"] = list(self.dice)
-        self.last_fight = summary
-        self._last_fight_text = None
+        # A defensive die of p cancels an offensive one when off + mods[1 - p][OFF] <= def + mods[p][DEF].
+        cancels = (
+            _cancel_count(final[1][OFF], final[0][DEF], mods[0][DEF] - mods[1][OFF]),
+            _cancel_count(final[0][OFF], final[1][DEF], mods[1][DEF] - mods[0][OFF]),
+        )
+        hits = (len(final[1][OFF]) - cancels[0], len(final[0][OFF]) - cancels[1])
+        dice = self.dice
+        dice[0] = max(0, dice[0] - hits[0])
+        dice[1] = max(0, dice[1] - hits[1])
+        self._fought = FightFacts(
+            (
+                self.turn,
+                tuple(self.location),
+                tuple(self.swift_to),
+                tuple(self.split),
+                tuple(self.declared),
+                mods,
+                rolled,
+                tuple(self.entitled),
+                tuple(tactics),
+                final,
+                cancels,
+                hits,
+                tuple(dice),
+            )
+        )
         self._result = self._ending()
         if self._result is not None:
             self._start(OVER, ())
@@ -849,8 +1101,7 @@ class FiteState(State):
         other.used = list(self.used)
         other.location = list(self.location)
         other.face = list(self.face)
-        other.last_fight = self.last_fight  # never changed once made
-        other._last_fight_text = self._last_fight_text
+        other._fought = self._fought  # never changed once made
         other._result = self._result
         other.turn = self.turn
         other.swift_to = list(self.swift_to)
@@ -939,12 +1190,8 @@ class FiteState(State):
         }
 
     def _last_fight_copy(self) -> dict[str, Any] | None:
-        if self.last_fight is None:
-            return None
-        if self._last_fight_text is None:
-            self._last_fight_text = json.dumps(self.last_fight)
-        copied: dict[str, Any] = json.loads(self._last_fight_text)
-        return copied
+        # A copy of its own, made afresh, as an observation is the caller's to change.
+        return self._fought.build() if self._fought is not None else None
 
     def observation_text(self, player: int) -> str:
         from tussle.games.fite.render import render_observation
