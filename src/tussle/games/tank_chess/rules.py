@@ -308,14 +308,26 @@ def fire_table(
     return fire, target
 
 
-#: ``(fire, target, stops)``: :func:`fire_table`'s two tables for every tank of
-#: one gun at once, and ``stops``: square -> the lines ``(enemy, direction,
-#: state looking back from the enemy)`` that end on that square, not empty.
+#: ``(fire, target, stops)``: :func:`fire_table`'s two tables for the tanks of
+#: every gun at once, where ``fire`` has bit ``8 * gun + direction`` set for each
+#: gun that destroys something shooting in that direction (see ``_LANES``), and
+#: ``stops``: square -> the lines ``(enemy, direction, state looking back from
+#: the enemy)`` that end on that square, not empty.
 FireTables = tuple[dict[int, int], dict[int, int], dict[int, list[tuple[int, int, int]]]]
+
+#: ``_LANES[kind << 3 | facing][direction]``: bit ``8 * gun + direction`` set for
+#: every gun that destroys such a tank with a shot travelling in that direction,
+#: so that one walk along a line serves the tanks of every gun.
+_LANES = tuple(
+    tuple(sum(1 << (8 * gun + d) for gun in range(1, 6) if KILLS[gun][kf] >> d & 1) for d in range(8))
+    for kf in range(64)
+)
+#: The directions of the bits set in a direction mask, lowest first.
+_DIRECTIONS = tuple(tuple(d for d in range(8) if mask >> d & 1) for mask in range(256))
 
 
 def fire_tables(geo: Geometry, board: list[int], gun: int, enemies: tuple[int, ...]) -> FireTables:
-    """:func:`fire_table` on ``board`` as it is, noting where each line stops.
+    """:func:`fire_table` on ``board`` as it is for every gun up to ``gun``, noting where each line stops.
 
     A tank that moves leaves its square empty, which may open a line that its
     own square stopped: :func:`lift` opens those for one tank.
@@ -325,13 +337,12 @@ def fire_tables(geo: Geometry, board: list[int], gun: int, enemies: tuple[int, .
     stops: dict[int, list[tuple[int, int, int]]] = {}
     fwd = geo.fwd
     far = geo.far
-    kills = KILLS[gun]
+    kills = KILLS[gun]  # a stronger gun destroys whatever a weaker one does
+    directions = _DIRECTIONS
     for e in enemies:
-        mask = kills[board[e] & 63]
-        while mask:
-            low = mask & -mask
-            mask ^= low
-            d = low.bit_length() - 1
+        kf = board[e] & 63
+        lanes = _LANES[kf]
+        for d in directions[kills[kf]]:
             back = e << 3 | d ^ 4  # looking from the target towards the shooter
             adjacent = fwd[back]
             if adjacent < 0:
@@ -339,11 +350,12 @@ def fire_tables(geo: Geometry, board: list[int], gun: int, enemies: tuple[int, .
             if board[adjacent >> 3]:
                 stops.setdefault(adjacent >> 3, []).append((e, d, back))
                 continue
+            lane = lanes[d]
             for r in far[back]:
                 if board[r]:
                     stops.setdefault(r, []).append((e, d, back))
                     break
-                fire[r] = fire.get(r, 0) | low
+                fire[r] = fire.get(r, 0) | lane
                 target[r << 3 | d] = e
     return fire, target, stops
 
@@ -364,11 +376,11 @@ def lift(
         adjacent = fwd[back] >> 3
         if board[adjacent] and adjacent != square:
             continue
-        low = 1 << d
+        lane = _LANES[board[e] & 63][d]
         for r in far[back]:
             if board[r] and r != square:
                 break
-            fire[r] = fire.get(r, 0) | low
+            fire[r] = fire.get(r, 0) | lane
             target[r << 3 | d] = e
     return fire, target
 
@@ -384,8 +396,8 @@ def tank_moves(
 ) -> None:
     """Append every turn of the tank on ``square`` to ``out``.
 
-    ``occ`` is the :func:`occupancy` of ``board``; ``fire`` is the tank's
-    :func:`fire_table` pair with its own square empty (None for a Heavy Mortar).
+    ``occ`` is the :func:`occupancy` of ``board``; ``fire`` is a :func:`lift`
+    pair for the tank's square, for at least its gun (None for a Heavy Mortar).
     """
     code = board[square]
     kind = code >> 3 & 7
@@ -407,11 +419,12 @@ def tank_moves(
         out.extend([base | st << 9 for st in states])
         return
     arc = ARC[kind]
+    lane = 8 * GUN[kind]
     for st in states:
         out.append(base | st << 9)
         m = squares.get(st >> 3)
         if m:
-            m &= arc[st & 7]
+            m = m >> lane & arc[st & 7]
             while m:
                 low = m & -m
                 m ^= low
@@ -543,16 +556,13 @@ class TankActions(Actions[int]):
     def _all(self) -> list[int]:
         if self._list is None:
             geo, board = self._geo, self._board
-            tables: dict[int, FireTables] = {}  # one per gun strength
+            guns = [GUN[board[square] >> 3 & 7] for square in self._mine if board[square] >> 3 & 7 != MORTAR]
+            tables = fire_tables(geo, board, max(guns), self._enemies) if guns else None
             out: list[int] = []
             for square in self._mine:
-                kind = board[square] >> 3 & 7
                 fire = None
-                if kind != MORTAR:
-                    gun = GUN[kind]
-                    if gun not in tables:
-                        tables[gun] = fire_tables(geo, board, gun, self._enemies)
-                    fire = lift(geo, board, tables[gun], square)
+                if tables is not None and board[square] >> 3 & 7 != MORTAR:
+                    fire = lift(geo, board, tables, square)
                 tank_moves(geo, board, self._occ, square, fire, out=out)
             self._list = out
         return self._list
