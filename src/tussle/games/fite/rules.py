@@ -89,6 +89,8 @@ SETUP, PLACE, SWIFT, SPLIT, ROLL, TACTICAL, OVER = range(7)
 PHASE_NAMES = ("setup", "place", "swift", "split", "roll", "tactical", "over")
 #: The order of the four rolls of a fight: (fighter, pool).
 ROLL_ORDER = ((0, OFF), (0, DEF), (1, OFF), (1, DEF))
+#: LOCATION_MODIFIERS[location]: what the location adds to a fighter's offensive and defensive dice.
+LOCATION_MODIFIERS = ((1, 0), (0, 1), (0, 0))
 #: Whether a fighter may use one tactical option, or both (Cunning at the tactical location).
 NO_OPTION, ONE_OPTION, BOTH_OPTIONS = 0, 1, 2
 ENTITLEMENT_NAMES = ("none", "one", "both")
@@ -188,11 +190,13 @@ class Choices(Actions[A]):
     (True, False, 2)
     """
 
-    __slots__ = ("_items", "_set")
+    __slots__ = ("_items", "_last", "_set")
 
     def __init__(self, items: Iterable[A]) -> None:
         self._items = tuple(items)
         self._set: frozenset[A] | None = None
+        #: The action drawn last: the very object is a member, known without hashing it.
+        self._last: A | None = None
 
     def __len__(self) -> int:
         return len(self._items)
@@ -204,6 +208,8 @@ class Choices(Actions[A]):
         return iter(self._items)
 
     def __contains__(self, item: object) -> bool:
+        if item is self._last and item is not None:
+            return True
         known = self._set
         if known is None:
             known = self._set = frozenset(self._items)
@@ -214,7 +220,8 @@ class Choices(Actions[A]):
 
     def sample(self, rng: random.Random) -> A:
         items = self._items
-        return items[rng.randrange(len(items))]
+        drawn = self._last = items[rng.randrange(len(items))]
+        return drawn
 
     def __repr__(self) -> str:
         return f"Choices({list(self._items)!r})"
@@ -243,6 +250,10 @@ SPLIT_ACTIONS: dict[tuple[int, bool], Choices[SplitAction]] = {
     for declare in (False, True)
 }
 NO_ACTIONS: Choices[Any] = Choices(())
+#: Both fighters' actions at a placement.
+PLACING = (PLACE_ACTIONS, PLACE_ACTIONS)
+#: OTHER[p]: who is left to act at a simultaneous step once fighter p has chosen.
+OTHER = ((1,), (0,))
 
 
 def _distinct(faces: Roll) -> list[int]:
@@ -709,6 +720,7 @@ class FiteState(State):
         "_fought",
         "_legal",
         "_result",
+        "_size",
         "_to_act",
         "acting",
         "declared",
@@ -727,6 +739,7 @@ class FiteState(State):
         "tactics",
         "turn",
         "turn_any",
+        "turn_limit",
         "used",
     )
 
@@ -734,6 +747,7 @@ class FiteState(State):
         self.game = game
         #: Whether a turn may name the opponent's dice (the option ``turn_dice=any``).
         self.turn_any = game.options["turn_dice"] == "any"
+        self.turn_limit = int(game.options["turn_limit"])
         self.powers: tuple[str | None, str | None] = (
             None if game.options["power_a"] == "none" else str(game.options["power_a"]),
             None if game.options["power_b"] == "none" else str(game.options["power_b"]),
@@ -747,12 +761,13 @@ class FiteState(State):
         self._fought: FightFacts | None = None
         self._result: Result | None = None
         self.turn = 0
+        self._size = 0  # the number of dice of the roll to come
         self._new_turn_fields()
         if game.options["setup_placement"]:
-            self._start(SETUP, (0, 1))
+            self._start(SETUP, (0, 1), PLACING)
         else:
             self.turn = 1
-            self._start(PLACE, (0, 1))
+            self._start(PLACE, (0, 1), PLACING)
 
     def _new_turn_fields(self) -> None:
         self.swift_to = [-1, -1]
@@ -763,12 +778,15 @@ class FiteState(State):
         self.entitled = [NO_OPTION, NO_OPTION]
         self.tactics: list[TacticAction | None] = [None, None]
 
-    def _start(self, phase: int, acting: tuple[int, ...]) -> None:
+    def _start(
+        self, phase: int, acting: tuple[int, ...], legal: tuple[Actions[Any] | None, ...] = (None, None)
+    ) -> None:
+        """Begin a step; ``legal`` may give the fighters' actions (None: made when first asked for)."""
         self.phase = phase
         self.acting = acting
         self._to_act = acting
         self.pending: list[Any] = [None, None]
-        self._legal: list[Actions[Any] | None] = [None, None]
+        self._legal: list[Actions[Any] | None] = list(legal)
 
     # --- who acts -------------------------------------------------------------
 
@@ -827,10 +845,7 @@ class FiteState(State):
         return Choices(tactic_actions(self.pools(player), self.entitled[player], theirs))
 
     def _roll_size(self) -> int:
-        player, pool = ROLL_ORDER[self.roll_index]
-        split = self.split[player]
-        assert split is not None
-        return split[pool]
+        return self._size
 
     def chance_outcomes(self) -> list[tuple[Any, float]]:
         if self.phase != ROLL or self._result is not None:
@@ -851,7 +866,7 @@ class FiteState(State):
         if player in self._to_act:
             if player == CHANCE:
                 try:
-                    possible = action in ROLL_SETS[self._roll_size()]
+                    possible = action in ROLL_SETS[self._size]
                 except TypeError:  # unhashable: not a roll
                     possible = False
                 if possible:
@@ -862,7 +877,12 @@ class FiteState(State):
                 if legal is None:
                     legal = self._legal[player] = self._step_actions(player)
                 if action in legal:
-                    self._apply(player, action)
+                    self.pending[player] = action
+                    if len(self._to_act) == 2:
+                        self._to_act = OTHER[player]
+                    else:
+                        self._to_act = ()
+                        self._resolve_step()
                     return
         super().apply(player, action)  # raises the error that says what is wrong
 
@@ -932,7 +952,7 @@ class FiteState(State):
         self.pending[player] = action
         # Two fighters at most act at once, and player is one of them.
         if len(self._to_act) == 2:
-            self._to_act = (1,) if player == 0 else (0,)
+            self._to_act = OTHER[player]
         else:
             self._to_act = ()
             self._resolve_step()
@@ -946,13 +966,14 @@ class FiteState(State):
                 self.location[p] = FACE_LOCATION[chosen[p][1]]
             if phase == SETUP:
                 self.turn = 1
-                self._start(PLACE, (0, 1))
+                self._start(PLACE, (0, 1), PLACING)
                 return
-            swift = tuple(p for p in (0, 1) if self.powers[p] == "swift" and not self.used[p])
-            if swift:
-                self._start(SWIFT, swift)
-            else:
-                self._start(SPLIT, (0, 1))
+            if "swift" in self.powers:
+                swift = tuple(p for p in (0, 1) if self.powers[p] == "swift" and not self.used[p])
+                if swift:
+                    self._start(SWIFT, swift)
+                    return
+            self._start_split()
         elif phase == SWIFT:
             for p in self.acting:
                 to = chosen[p][1]
@@ -960,7 +981,7 @@ class FiteState(State):
                     self.location[p] = self.swift_to[p] = to
                     self.used[p] = True
                     self.declared[p] = "swift"
-            self._start(SPLIT, (0, 1))
+            self._start_split()
         elif phase == SPLIT:
             for p in (0, 1):
                 _, off, dfn, declare = chosen[p]
@@ -968,17 +989,32 @@ class FiteState(State):
                 if declare:
                     self.used[p] = True
                     self.declared[p] = self.powers[p]
+            self._size = chosen[0][1]
             self._start(ROLL, (CHANCE,))
         else:
             for p in self.acting:
                 self.tactics[p] = chosen[p]
             self._fight()
 
+    def _start_split(self) -> None:
+        dice = self.dice
+        self._start(
+            SPLIT,
+            (0, 1),
+            (SPLIT_ACTIONS[(dice[0], self.can_declare(0))], SPLIT_ACTIONS[(dice[1], self.can_declare(1))]),
+        )
+
     def _roll(self, faces: Roll) -> None:
-        player, pool = ROLL_ORDER[self.roll_index]
+        index = self.roll_index
+        player, pool = ROLL_ORDER[index]
         self.rolls[player][pool] = faces
-        self.roll_index += 1
-        if self.roll_index < len(ROLL_ORDER):
+        index += 1
+        self.roll_index = index
+        if index < len(ROLL_ORDER):
+            player, pool = ROLL_ORDER[index]
+            split = self.split[player]
+            assert split is not None
+            self._size = split[pool]
             return
         for p in (0, 1):
             at_tactical = self.location[p] == TAC
@@ -992,10 +1028,20 @@ class FiteState(State):
 
     def _fight(self) -> None:
         """Score the fight: tactical choices, modifiers, cancellation, hits; then the end or a new turn."""
-        rolled = (self.pools(0), self.pools(1))
+        rolls = self.rolls
+        rolled = ((rolls[0][OFF] or (), rolls[0][DEF] or ()), (rolls[1][OFF] or (), rolls[1][DEF] or ()))
         tactics = self.tactics
-        final = rolled if tactics[0] is None and tactics[1] is None else resolve_tactics(rolled, tactics)
-        mods = (self.modifiers(0), self.modifiers(1))
+        first, second = tactics
+        if (first is None or first == PASS) and (second is None or second == PASS):
+            final = rolled
+        else:
+            final = resolve_tactics(rolled, tactics)
+        declared = self.declared
+        if declared[0] is None and declared[1] is None:
+            location = self.location
+            mods = (LOCATION_MODIFIERS[location[0]], LOCATION_MODIFIERS[location[1]])
+        else:
+            mods = (self.modifiers(0), self.modifiers(1))
         # cancels[p]: opposing offensive dice that p's defence cancels; hits[p]: dice p loses.
         # A defensive die of p cancels an offensive one when off + mods[1 - p][OFF] <= def + mods[p][DEF].
         cancels = (
@@ -1004,32 +1050,35 @@ class FiteState(State):
         )
         hits = (len(final[1][OFF]) - cancels[0], len(final[0][OFF]) - cancels[1])
         dice = self.dice
-        dice[0] = max(0, dice[0] - hits[0])
-        dice[1] = max(0, dice[1] - hits[1])
+        a = dice[0] = max(0, dice[0] - hits[0])
+        b = dice[1] = max(0, dice[1] - hits[1])
+        # The turn's lists are new each turn (_new_turn_fields) and never changed after the
+        # fight, so the facts keep them as they are; location and dice change in place.
         self._fought = FightFacts(
             (
                 self.turn,
                 tuple(self.location),
-                tuple(self.swift_to),
-                tuple(self.split),
-                tuple(self.declared),
+                self.swift_to,
+                self.split,
+                declared,
                 mods,
                 rolled,
-                tuple(self.entitled),
-                tuple(tactics),
+                self.entitled,
+                tactics,
                 final,
                 cancels,
                 hits,
-                tuple(dice),
+                (a, b),
             )
         )
-        self._result = self._ending()
-        if self._result is not None:
-            self._start(OVER, ())
-            return
+        if a <= 1 or b <= 1 or 0 < self.turn_limit <= self.turn:  # what _ending looks for
+            self._result = self._ending()
+            if self._result is not None:
+                self._start(OVER, ())
+                return
         self.turn += 1
         self._new_turn_fields()
-        self._start(PLACE, (0, 1))
+        self._start(PLACE, (0, 1), PLACING)
 
     def _ending(self) -> Result | None:
         a, b = self.dice
@@ -1045,7 +1094,7 @@ class FiteState(State):
             return Result.win(
                 1 - dazed, 2, f"fighter {FIGHTERS[dazed]} is left with 1 die and is finished off (FINISH HIM)"
             )
-        limit = self.game.options["turn_limit"]
+        limit = self.turn_limit
         if limit and self.turn >= limit:
             return Result.draw(2, f"turn limit of {limit} reached")
         return None
@@ -1096,6 +1145,7 @@ class FiteState(State):
         other = FiteState.__new__(FiteState)
         other.game = self.game
         other.turn_any = self.turn_any
+        other.turn_limit = self.turn_limit
         other.powers = self.powers
         other.dice = list(self.dice)
         other.used = list(self.used)
@@ -1109,6 +1159,7 @@ class FiteState(State):
         other.declared = list(self.declared)
         other.rolls = [list(self.rolls[0]), list(self.rolls[1])]
         other.roll_index = self.roll_index
+        other._size = self._size
         other.entitled = list(self.entitled)
         other.tactics = list(self.tactics)
         other.phase = self.phase
