@@ -28,10 +28,11 @@ game's documentation (docs/games/robo-pigs.md, "Rulings").
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from itertools import combinations, product
+from itertools import chain, combinations
 from math import comb
+from operator import itemgetter
 from typing import Any
 
 from tussle.errors import ActionError, PositionError
@@ -279,6 +280,13 @@ def program_problem(program: Program, damage: int, extra_x: bool) -> str | None:
 
 _Spots = tuple[tuple[int, ...], ...]
 
+# The free commands of three and of two steps by their base-8 number, lowest digit first;
+# the second also with an X after, at _X_DIGIT of the five digits and that X.
+_LOW_DIGITS = tuple((FREE[i & 7], FREE[i >> 3 & 7], FREE[i >> 6]) for i in range(8**3))
+_HIGH_DIGITS = tuple((FREE[i & 7], FREE[i >> 3]) for i in range(8**2))
+_HIGH_DIGITS_X = tuple((FREE[i & 7], FREE[i >> 3], DAMAGE) for i in range(8**2))
+_X_DIGIT = STEPS
+
 
 class Programs(Actions[Program]):
     """Every legal program of one pig, computed on demand, never listed.
@@ -302,14 +310,19 @@ class Programs(Actions[Program]):
         self._extra_x = extra_x
         counts = range(damage, STEPS + 1) if extra_x else range(damage, damage + 1)
         # One block per number of X: (X count, X placements, programs in the block,
-        # programs per placement, the free steps of each placement).
-        self._blocks: list[tuple[int, _Spots, int, int, _Spots]] = []
+        # programs per placement, a picker per placement). A picker reads a program off
+        # the free commands in step order followed by X: see _at.
+        self._blocks: list[tuple[int, _Spots, int, int, tuple[itemgetter[Any], ...]]] = []
         total = 0
         for xs in counts:
             spots = tuple(combinations(range(STEPS), xs))
             per_spot = len(FREE) ** (STEPS - xs)
-            free = tuple(tuple(i for i in range(STEPS) if i not in x_spots) for x_spots in spots)
-            self._blocks.append((xs, spots, len(spots) * per_spot, per_spot, free))
+            pickers = []
+            for x_spots in spots:
+                free = [i for i in range(STEPS) if i not in x_spots]
+                order = [_X_DIGIT if i in x_spots else free.index(i) for i in range(STEPS)]
+                pickers.append(itemgetter(*order))
+            self._blocks.append((xs, spots, len(spots) * per_spot, per_spot, tuple(pickers)))
             total += len(spots) * per_spot
         self._repair = damage > 0
         self._size = total + (1 if self._repair else 0)
@@ -337,40 +350,33 @@ class Programs(Actions[Program]):
 
     def _at(self, index: int) -> Program:
         """The program at ``index``, which must be in range."""
-        free_commands = FREE
-        for xs, _spots, size, per_spot, free in self._blocks:
+        for xs, _spots, size, per_spot, pickers in self._blocks:
             if index < size:
                 where, rest = divmod(index, per_spot)
+                # The free commands are base-8 digits of ``rest``, lowest first, read three
+                # and two at a time from tables (sampling makes a program per decision).
                 if not xs:
-                    # Eight free commands: each step is one base-8 digit, lowest first.
-                    return (
-                        free_commands[rest & 7],
-                        free_commands[rest >> 3 & 7],
-                        free_commands[rest >> 6 & 7],
-                        free_commands[rest >> 9 & 7],
-                        free_commands[rest >> 12 & 7],
-                    )
-                out = [DAMAGE] * STEPS
-                for step in free[where]:
-                    out[step] = free_commands[rest & 7]
-                    rest >>= 3
-                return (out[0], out[1], out[2], out[3], out[4])
+                    program: Program = _LOW_DIGITS[rest & 511] + _HIGH_DIGITS[rest >> 9]
+                    return program
+                # With X, the digits (high ones past the free steps are unused) and an X.
+                program = pickers[where](_LOW_DIGITS[rest & 511] + _HIGH_DIGITS_X[rest >> 9])
+                return program
             index -= size
         return REPAIR_PROGRAM
 
     def __iter__(self) -> Iterator[Program]:
-        for xs, spots, _size, _per_spot, _free in self._blocks:
-            for x_spots in spots:
-                free_steps = [i for i in range(STEPS) if i not in x_spots]
-                out = [DAMAGE] * STEPS
-                # product() turns its last digit fastest; the first free step is
-                # the lowest digit of the index, so feed the steps in reverse.
-                for digits in product(FREE, repeat=STEPS - xs):
-                    for step, command in zip(free_steps, reversed(digits), strict=True):
-                        out[step] = command
-                    yield (out[0], out[1], out[2], out[3], out[4])
+        # In index order, as _at reads them, made by comprehensions and chained in C:
+        # listing every program is what a search's expansion does.
+        parts: list[Iterable[Program]] = []
+        for xs, _spots, _size, per_spot, pickers in self._blocks:
+            if not xs:
+                parts.append([low + high for high in _HIGH_DIGITS for low in _LOW_DIGITS])
+                continue
+            digits = [_LOW_DIGITS[rest & 511] + _HIGH_DIGITS_X[rest >> 9] for rest in range(per_spot)]
+            parts.extend(map(pick, digits) for pick in pickers)
         if self._repair:
-            yield REPAIR_PROGRAM
+            parts.append((REPAIR_PROGRAM,))
+        return chain.from_iterable(parts)
 
     def __contains__(self, item: object) -> bool:
         # program_problem's rules, written out: every action applied is checked here.
