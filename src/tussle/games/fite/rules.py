@@ -532,15 +532,15 @@ def _own_choices(pools: Pools) -> tuple[TacticAction, ...]:
     return tuple(out)
 
 
-def _cancel_count(offence: Roll, defence: Roll, shift: int) -> int:
+def count_cancelled(offence: Roll, defence: Roll, shift: int) -> int:
     """:func:`cancelled` for pools sorted highest first, the defensive values ``shift`` above the faces.
 
     The same greedy walk from the lowest dice up, on the faces as they lie,
     without adding modifiers or sorting: a fight scores two of these.
 
-    >>> _cancel_count((6, 5, 4, 2, 2), (6, 6, 3, 2, 1, 1), 0)
+    >>> count_cancelled((6, 5, 4, 2, 2), (6, 6, 3, 2, 1, 1), 0)
     4
-    >>> _cancel_count((6, 5), (5, 4), 1)
+    >>> count_cancelled((6, 5), (5, 4), 1)
     2
     """
     j = len(offence) - 1
@@ -1045,8 +1045,8 @@ class FiteState(State):
         # cancels[p]: opposing offensive dice that p's defence cancels; hits[p]: dice p loses.
         # A defensive die of p cancels an offensive one when off + mods[1 - p][OFF] <= def + mods[p][DEF].
         cancels = (
-            _cancel_count(final[1][OFF], final[0][DEF], mods[0][DEF] - mods[1][OFF]),
-            _cancel_count(final[0][OFF], final[1][DEF], mods[1][DEF] - mods[0][OFF]),
+            count_cancelled(final[1][OFF], final[0][DEF], mods[0][DEF] - mods[1][OFF]),
+            count_cancelled(final[0][OFF], final[1][DEF], mods[1][DEF] - mods[0][OFF]),
         )
         hits = (len(final[1][OFF]) - cancels[0], len(final[0][OFF]) - cancels[1])
         dice = self.dice

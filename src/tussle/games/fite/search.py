@@ -19,9 +19,22 @@ from typing import Any
 
 from tussle.game import PUBLIC, Game, State
 from tussle.games.fite import rule_agent as fite_rule
-from tussle.games.fite.notation import TacticAction
-from tussle.games.fite.rules import FiteState, resolve_tactics
+from tussle.games.fite.notation import DEF, OFF, Roll, TacticAction
+from tussle.games.fite.rules import (
+    PLACE,
+    SETUP,
+    SPLIT,
+    SWIFT,
+    TACTICAL,
+    FiteState,
+    apply_tactic,
+    count_cancelled,
+    resolve_tactics,
+)
 from tussle.search.policy import GamePolicy
+
+#: The step each phase of a FITE state is, as :meth:`FitePolicy.step` names it.
+_STEPS = {SETUP: "place", PLACE: "place", SWIFT: "swift", SPLIT: "split", TACTICAL: "tactical"}
 
 
 def _fite_strength(dice: int) -> float:
@@ -43,12 +56,13 @@ class FitePolicy(GamePolicy):
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         self._parsed: dict[tuple[int, str], Any] = {}
-        self._tactics: dict[
-            tuple[tuple[int, ...], tuple[int, ...], int], list[tuple[list[int], list[int]]]
-        ] = {}
         #: Under turn_dice=any a turn may reach the opponent's dice: choices are scored on both pools.
         self._turn_any = game.options["turn_dice"] == "any"
         self._best_any: dict[tuple[Any, ...], int] = {}
+        #: The pools each legal tactical option leaves, by the pools rolled and the number of options.
+        self._after: dict[tuple[Roll, Roll, int], list[tuple[Roll, Roll]]] = {}
+        #: The best tactical option's index, by both fighters' pools and modifiers and the options.
+        self._best: dict[tuple[Any, ...], int] = {}
 
     def _parse(self, state: State, player: int, text: str) -> Any:
         # Placement and split actions are plain values, the same in every state.
@@ -61,6 +75,8 @@ class FitePolicy(GamePolicy):
     @staticmethod
     def step(state: State, player: int) -> str:
         """``place``, ``swift``, ``split`` or ``tactical``, from the legal actions' notation."""
+        if isinstance(state, FiteState):
+            return _STEPS[state.phase]  # what the notation tells, read directly
         first = state.action_to_str(player, state.legal_actions(player)[0])
         if first[0].isdigit():
             return "split"
@@ -71,16 +87,18 @@ class FitePolicy(GamePolicy):
         return "tactical"
 
     def evaluate(self, state: State) -> list[float]:
-        fighters = state.observation(PUBLIC)["fighters"]
-        diff = _fite_strength(fighters[0]["dice"]) - _fite_strength(fighters[1]["dice"])
+        if isinstance(state, FiteState):  # the dice left are public: no need for a whole observation
+            dice = state.dice
+        else:
+            dice = [f["dice"] for f in state.observation(PUBLIC)["fighters"]]
+        diff = _fite_strength(dice[0]) - _fite_strength(dice[1])
         v = math.tanh(diff / 3.0)
         return [v, -v]
 
     def tree_actions(self, state: State, acting: tuple[int, ...], rng: random.Random) -> list[Any] | None:
         if self.step(state, acting[0]) != "tactical":
             return None
-        obs = state.observation(PUBLIC)
-        return [self._tactic(state, p, obs) for p in acting]
+        return [self._tactic(state, p) for p in acting]
 
     def rollout_actions(self, state: State, acting: tuple[int, ...], rng: random.Random) -> list[Any]:
         step = self.step(state, acting[0])
@@ -94,10 +112,9 @@ class FitePolicy(GamePolicy):
             return out
         if step == "split" and len(acting) == 2:
             return [self._split(state, p, rng) for p in acting]
-        obs = state.observation(PUBLIC)
         if step == "split":
-            return [self._observed_split(state, p, obs, rng) for p in acting]
-        return [self._tactic(state, p, obs) for p in acting]
+            return [self._observed_split(state, p, rng) for p in acting]
+        return [self._tactic(state, p) for p in acting]
 
     def rollout_action(self, state: State, player: int, rng: random.Random) -> Any:
         return self.rollout_actions(state, (player,), rng)[0]
@@ -114,36 +131,49 @@ class FitePolicy(GamePolicy):
 
     @staticmethod
     def _dice(state: State, player: int) -> int:
+        if isinstance(state, FiteState):
+            return state.dice[player]  # what the split's notation adds up to
         off, _, dfn = state.action_to_str(player, state.legal_actions(player)[0]).partition("/")
         return int(off) + int(dfn.split()[0])
 
-    def _observed_split(self, state: State, player: int, obs: dict[str, Any], rng: random.Random) -> Any:
-        me, them = obs["fighters"][player], obs["fighters"][1 - player]
-        mine = (int(me["location"] == "off"), int(me["location"] == "def"))
-        theirs = (int(them["location"] == "off"), int(them["location"] == "def"))
-        offs, weights, _ = fite_rule.split_strategy(me["dice"], them["dice"], mine, theirs)
+    def _observed_split(self, state: State, player: int, rng: random.Random) -> Any:
+        assert isinstance(state, FiteState)
+        me, them = state.location[player], state.location[1 - player]
+        mine = (int(me == OFF), int(me == DEF))
+        theirs = (int(them == OFF), int(them == DEF))
+        dice = state.dice[player]
+        offs, weights, _ = fite_rule.split_strategy(dice, state.dice[1 - player], mine, theirs)
         off = rng.choices(offs, weights)[0]
-        return self._parse(state, player, f"{off}/{me['dice'] - off}")
+        return self._parse(state, player, f"{off}/{dice - off}")
 
-    def _tactic(self, state: State, player: int, obs: dict[str, Any]) -> Any:
-        """The tactical option that leaves the most hits dealt minus taken against the rolls as they are."""
+    def _tactic(self, state: State, player: int) -> Any:
+        """The tactical option that leaves the most hits dealt minus taken against the rolls as they are.
+
+        Read from the state's public fields: the rolls and the modifiers.
+        """
         if self._turn_any:
             return self._tactic_any(state, player)
+        assert isinstance(state, FiteState)
         other = 1 - player
-        fight = obs["fight"]
-        mods = fight["modifiers"]
-        rolls = fight["rolls"]
-        their_off = [v + mods[other]["off"] for v in rolls[other]["off"]]
-        their_def = [v + mods[other]["def"] for v in rolls[other]["def"]]
         legal = state.legal_actions(player)
-        my_off, my_def = mods[player]["off"], mods[player]["def"]
-        best_index, best = 0, None
-        for i, (off, dfn) in enumerate(self._outcomes(state, player, rolls[player], legal)):
-            dealt = fite_rule.uncancelled([v + my_off for v in off], their_def)
-            taken = fite_rule.uncancelled(their_off, [v + my_def for v in dfn])
-            score = (dealt - taken, -taken)
-            if best is None or score > best:
-                best_index, best = i, score
+        mine, theirs = state.pools(player), state.pools(other)
+        my_off, my_def = state.modifiers(player)
+        their_off, their_def = state.modifiers(other)
+        key = (mine, theirs, my_off, my_def, their_off, their_def, len(legal))
+        best_index = self._best.get(key)
+        if best_index is None:
+            best_index, best = 0, None
+            attack, defence = theirs
+            for i, (off, dfn) in enumerate(self._outcomes(mine, legal)):
+                # uncancelled() of the values, modifiers added, on the faces sorted as they are.
+                dealt = len(off) - count_cancelled(off, defence, their_def - my_off)
+                taken = len(attack) - count_cancelled(attack, dfn, my_def - their_off)
+                score = (dealt - taken, -taken)
+                if best is None or score > best:
+                    best_index, best = i, score
+            if len(self._best) > 50_000:
+                self._best.clear()
+            self._best[key] = best_index
         return legal[best_index]
 
     def _tactic_any(self, state: State, player: int) -> Any:
@@ -177,51 +207,17 @@ class FitePolicy(GamePolicy):
             self._best_any[key] = best_index
         return legal[best_index]
 
-    def _outcomes(
-        self, state: State, player: int, roll: dict[str, list[int]], legal: Sequence[Any]
-    ) -> list[tuple[list[int], list[int]]]:
-        """The pools each legal tactical option leaves, in the order of ``legal``.
+    def _outcomes(self, pools: tuple[Roll, Roll], legal: Sequence[Any]) -> list[tuple[Roll, Roll]]:
+        """The pools each legal tactical option leaves, in the order of ``legal``, highest faces first.
 
         The options depend only on the dice rolled and the fighter's entitlement
         (which the number of options tells), so they are worked out once for each.
         """
-        key = (tuple(roll["off"]), tuple(roll["def"]), len(legal))
-        outcomes = self._tactics.get(key)
+        key = (pools[0], pools[1], len(legal))
+        outcomes = self._after.get(key)
         if outcomes is None:
-            pools = (list(roll["off"]), list(roll["def"]))
-            outcomes = [fite_after_tactic(pools, state.action_to_str(player, a)) for a in legal]
-            if len(self._tactics) > 50_000:
-                self._tactics.clear()
-            self._tactics[key] = outcomes
+            outcomes = [apply_tactic(pools, a) for a in legal]
+            if len(self._after) > 50_000:
+                self._after.clear()
+            self._after[key] = outcomes
         return outcomes
-
-
-_FITE_POOLS = {"off": 0, "def": 1}
-
-
-def fite_after_tactic(pools: tuple[list[int], list[int]], text: str) -> tuple[list[int], list[int]]:
-    """A fighter's (offensive, defensive) faces after the tactical choice written ``text``.
-
-    >>> fite_after_tactic(([6, 5, 1], [2]), "move off>def 6 and turn off 1")
-    ([5, 6], [2, 6])
-    >>> fite_after_tactic(([3], [2, 1]), "turn off 3 def 1")
-    ([4], [2, 6])
-    """
-    lists = [list(pools[0]), list(pools[1])]
-    for part in text.split(" and "):
-        words = part.split()
-        if words[0] == "move":
-            source, target = (_FITE_POOLS[w] for w in words[1].split(">"))
-            for face in words[2].split(","):
-                lists[source].remove(int(face))
-                lists[target].append(int(face))
-        elif words[0] == "turn":
-            pool = 0
-            for word in words[1:]:
-                if word in _FITE_POOLS:
-                    pool = _FITE_POOLS[word]
-                    continue
-                for face in word.split(","):
-                    lists[pool].remove(int(face))
-                    lists[pool].append(7 - int(face))
-    return lists[0], lists[1]
