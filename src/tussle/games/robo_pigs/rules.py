@@ -732,7 +732,12 @@ class RoboPigsState(State):
         if self._result is None and player in _BOTH and self._pending[player] is None:
             programs = self.game._programs[self.damage[player]]
             if action is programs._sampled or action in programs:
-                self._apply(player, action)
+                # _apply, written out.
+                pending = self._pending
+                pending[player] = action
+                prog_a, prog_b = pending
+                if prog_a is not None and prog_b is not None:
+                    self._run_round(prog_a, prog_b)
                 return
         # Anything else gets the general checks and their messages.
         super().apply(player, action)
@@ -752,18 +757,21 @@ class RoboPigsState(State):
         dmg_a, dmg_b = before
         repair_a = prog_a == REPAIR_PROGRAM
         repair_b = prog_b == REPAIR_PROGRAM
-        repair_at_start = self.game._repair_at_start
-        if repair_at_start:
-            dmg_a -= repair_a
-            dmg_b -= repair_b
         (sa, sb), (fa, fb) = self.squares, self.facings
-        start = self._last_start = (sa << 2 | fa, sb << 2 | fb, dmg_a, dmg_b)
-        pose_a, pose_b, dmg_a, dmg_b = play_steps(start, prog_a, prog_b)
-        repaired = (repair_a and repair_at_start, repair_b and repair_at_start)
-        if not repair_at_start and dmg_a < LETHAL and dmg_b < LETHAL:
-            dmg_a -= repair_a
-            dmg_b -= repair_b
+        if self.game._repair_at_start:
+            start = (sa << 2 | fa, sb << 2 | fb, dmg_a - repair_a, dmg_b - repair_b)
+            pose_a, pose_b, dmg_a, dmg_b = play_steps(start, prog_a, prog_b)
             repaired = (repair_a, repair_b)
+        else:
+            start = (sa << 2 | fa, sb << 2 | fb, dmg_a, dmg_b)
+            pose_a, pose_b, dmg_a, dmg_b = play_steps(start, prog_a, prog_b)
+            repaired = _NOT_REPAIRED
+            # A repair at the end counts only if the game goes on.
+            if dmg_a < LETHAL and dmg_b < LETHAL:
+                dmg_a -= repair_a
+                dmg_b -= repair_b
+                repaired = (repair_a, repair_b)
+        self._last_start = start
         self.squares = (pose_a >> 2, pose_b >> 2)
         self.facings = (pose_a & 3, pose_b & 3)
         self.damage = (dmg_a, dmg_b)
@@ -936,3 +944,4 @@ def _blocked(square: int, facing: int, command: int, now: int) -> str:
 
 _NO_PROGRAMS: ListActions[Program] = ListActions(())
 _BOTH, _ONLY_A, _ONLY_B = (0, 1), (0,), (1,)
+_NOT_REPAIRED = (False, False)
