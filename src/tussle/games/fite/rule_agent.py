@@ -40,6 +40,7 @@ from typing import Any
 from tussle.agents.base import Agent, PlayerView
 from tussle.errors import AgentError
 from tussle.game import Game
+from tussle.games.fite.rules import FiteState
 
 #: The estimated gain (in dice) a super power's declaration must bring.
 _DECLARE_GAIN = 0.25
@@ -223,7 +224,9 @@ class FiteRuleAgent(Agent):
             trial.apply(me, action)
             # The values after the choice, modifiers added: both fighters', as a turn may
             # reach the opponent's dice too (turn_dice=any).
-            values = trial.observation(me)["last_fight"]["values"]
+            # The state's own record, only read: no observation's copy of it is needed.
+            assert isinstance(trial, FiteState) and trial.last_fight is not None
+            values = trial.last_fight["values"]
             dealt = uncancelled(values[me]["off"], values[other]["def"])
             taken = uncancelled(values[other]["off"], values[me]["def"])
             # Simplest first among equals: legal actions list pass, then moves, then turns.

@@ -573,6 +573,21 @@ class FightFacts:
             self._record = self.build()
         return self._record
 
+    def copy(self) -> dict[str, Any]:
+        """A new copy of :meth:`record`, its lists and dicts its own (quicker than a deep copy)."""
+        r = self.record()
+        out = dict(r)
+        for key in ("locations", "swift", "powers", "cancelled", "hits", "dice"):
+            out[key] = r[key][:]
+        out["split"] = [s[:] for s in r["split"]]
+        out["modifiers"] = [m.copy() for m in r["modifiers"]]
+        for key in ("rolls", "pools", "values"):
+            out[key] = [{"off": d["off"][:], "def": d["def"][:]} for d in r[key]]
+        tactical = r["tactical"]
+        out["tactical"] = {"entitled": tactical["entitled"][:], "choices": tactical["choices"][:]}
+        out["cancellations"] = [[pair[:] for pair in pairs] for pairs in r["cancellations"]]
+        return out
+
     def build(self) -> dict[str, Any]:
         """A new copy of the fight's record: the turn's public data, then how the fight went."""
         (
@@ -1242,7 +1257,7 @@ class FiteState(State):
 
     def _last_fight_copy(self) -> dict[str, Any] | None:
         # A copy of its own, made afresh, as an observation is the caller's to change.
-        return self._fought.build() if self._fought is not None else None
+        return self._fought.copy() if self._fought is not None else None
 
     def observation_text(self, player: int) -> str:
         from tussle.games.fite.render import render_observation
