@@ -403,9 +403,6 @@ class FightopiaState(State):
         if limit and self.ply >= limit:
             self._result = self.limit_result(limit)
             return
-        self._check_stalemate(side)
-
-    def _check_stalemate(self, side: int) -> None:
         # The list itself waits for legal_actions (a search's leaves never ask for it), unless
         # the Giant is boxed in: then the whole list is the quickest way to tell.
         corner = self.giants[side]
