@@ -153,10 +153,23 @@ def _search(geo: Geometry, board: list[int], square: int, code: int) -> tuple[li
     steps = _STEPS[geo.size]
     bits = _BITS
     start = square << 3 | code & 7
-    # Breadth first, one layer of steps at a time; ``seen`` marks the states
-    # reached (and the off-board sentinel, so that one test stops both).
-    seen = bytearray(_UNSEEN[geo.size])
-    seen[start] = 1
+    # Breadth first, one layer of steps at a time; ``seen[st] == mark`` for the
+    # states reached and the off-board sentinel, so that one test stops both.
+    # A list of ints marked with a number new to each search needs no clearing,
+    # and lists index quicker than a bytearray. Each search takes a list of its
+    # own from the pool (pop and append are atomic), so threads never share one.
+    pool = _SEEN_POOL[geo.size]
+    sentinel = geo.nsq << 3
+    try:
+        seen = pool.pop()
+    except IndexError:
+        seen = [0] * (sentinel + 1)
+    mark = seen[sentinel] + 1
+    if mark >= 1 << 30:  # past the ints that compare quickest: start afresh
+        seen[:] = [0] * (sentinel + 1)
+        mark = 1
+    seen[sentinel] = mark
+    seen[start] = mark
     frontier = [start]
     found: list[int] = []
     looked = 0
@@ -167,17 +180,17 @@ def _search(geo: Geometry, board: list[int], square: int, code: int) -> tuple[li
         push = layer.append
         for st in frontier:
             right, left, ahead = steps[st]
-            if not seen[right]:
-                seen[right] = 1
+            if seen[right] != mark:
+                seen[right] = mark
                 push(right)
-            if not seen[left]:
-                seen[left] = 1
+            if seen[left] != mark:
+                seen[left] = mark
                 push(left)
-            if not seen[ahead]:
+            if seen[ahead] != mark:
                 to = ahead >> 3
                 looked |= bits[to]
                 if not board[to]:
-                    seen[ahead] = 1
+                    seen[ahead] = mark
                     push(ahead)
         found += layer
         frontier = layer
@@ -189,10 +202,11 @@ def _search(geo: Geometry, board: list[int], square: int, code: int) -> tuple[li
     back = geo.fwd[start ^ 4]
     if back >= 0:
         looked |= bits[back >> 3]
-        if not board[back >> 3] and not seen[back ^ 4]:
+        if not board[back >> 3] and seen[back ^ 4] != mark:
             found.append(back ^ 4)
     elif code >> 3 & 7 == COMMAND and geo.exits[code >> 6 & 1][start ^ 4]:
         escape = True
+    pool.append(seen)
     return found, escape, looked & ~bits[square]
 
 
@@ -214,7 +228,8 @@ _STEPS = {
     ]
     for size in SIZES
 }
-_UNSEEN = {size: bytes(size * size * 8) + b"\x01" for size in SIZES}
+#: Marking lists for :func:`_search` not in use, per board size.
+_SEEN_POOL: dict[int, list[list[int]]] = {size: [] for size in SIZES}
 #: Per board size and side: the states from which one step forward takes a Command tank
 #: off the opponent's edge.
 _EXIT_STATES = {
