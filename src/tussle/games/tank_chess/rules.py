@@ -173,9 +173,7 @@ def _search(geo: Geometry, board: list[int], square: int, code: int) -> tuple[li
     frontier = [start]
     found: list[int] = []
     looked = 0
-    expanded = 1  # how many of start + found took fewer steps than the speed
     for _ in range(speed):
-        expanded = len(found) + 1
         layer: list[int] = []
         push = layer.append
         for st in frontier:
@@ -197,7 +195,9 @@ def _search(geo: Geometry, board: list[int], square: int, code: int) -> tuple[li
     escape = False
     if code >> 3 & 7 == COMMAND:
         exits = _EXIT_STATES[geo.size][code >> 6 & 1]
-        escape = start in exits or not exits.isdisjoint(found[: expanded - 1])
+        # From the start and the states found before the last step (the last
+        # step's states took the whole speed), one more step can leave the board.
+        escape = start in exits or not exits.isdisjoint(found[: len(found) - len(frontier)])
     # Instead: one square backward, keeping the facing (the opposite facing is ``^ 4``).
     back = geo.fwd[start ^ 4]
     if back >= 0:
