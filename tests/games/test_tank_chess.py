@@ -6,6 +6,8 @@ import io
 import json
 import random
 import re
+import sys
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -34,7 +36,7 @@ from tussle.games.tank_chess.board import (
     square_name,
 )
 from tussle.games.tank_chess.notation import MOVE_FORMAT, Setup, basic_setup, format_position, parse_position
-from tussle.games.tank_chess.rules import ARMOUR, GUN, SPEED, TURRET
+from tussle.games.tank_chess.rules import ARMOUR, GUN, SPEED, TURRET, cached_reach, occupancy, reach
 from tussle.runner import run_match
 
 PERFT = json.loads((Path(__file__).parent.parent / "data" / "tank_chess_perft.json").read_text())
@@ -640,6 +642,96 @@ def test_the_fast_rules_agree_with_the_reference_on_random_positions() -> None:
                 assert {square_name(state.geo, q) for q in state.threats()} == shooters, (text, move)
     # The sample is worth something only if it met every rule often.
     assert min(seen.values()) >= 20 and len(seen) == 4, seen
+
+
+def plain_reach(size: int, board: list[int], square: int, code: int) -> tuple[list[int], bool]:
+    """The movement of the tank ``code`` on ``square`` the plain way: one queue of states.
+
+    Breadth first over (square, facing) states, trying a turn right, a turn
+    left and a step forward from each, in that order; then one step backward.
+    """
+    geo = GEOMETRY[size]
+    command, side = code >> 3 & 7 == 3, code >> 6 & 1
+    start = square * 8 + code % 8
+    steps = {start: 0}
+    queue = [start]
+    escape = False
+    for here in queue:
+        if steps[here] == SPEED[code >> 3 & 7]:
+            break
+        ahead = geo.fwd[here]
+        if ahead < 0 and command and geo.exits[side][here]:
+            escape = True
+        for nxt in (here - here % 8 + (here + 1) % 8, here - here % 8 + (here - 1) % 8, ahead):
+            if nxt >= 0 and nxt not in steps and (nxt // 8 == square or not board[nxt // 8]):
+                steps[nxt] = steps[here] + 1
+                queue.append(nxt)
+    found = queue[1:]
+    back = geo.fwd[start ^ 4]
+    if back >= 0 and not board[back // 8] and back ^ 4 not in steps:
+        found.append(back ^ 4)
+    elif back < 0 and command and geo.exits[side][start ^ 4]:
+        escape = True
+    return found, escape
+
+
+def random_tank_boards(seed: int, count: int) -> list[tuple[int, list[int], int, int]]:
+    """Boards of random density with one tank of any kind, often by its far edge."""
+    rng = random.Random(seed)
+    boards = []
+    for index in range(count):
+        size = (16, 20)[index % 2]
+        density = rng.random() * 0.5
+        board = [int(rng.random() < density) for _ in range(size * size)]
+        side, kind, facing = rng.randrange(2), rng.randrange(6), rng.randrange(8)
+        rank = (
+            rng.randrange(size)
+            if rng.random() < 0.5
+            else (size - 1 - rng.randrange(4), rng.randrange(4))[side]
+        )
+        square = rank * size + rng.randrange(size)
+        board[square] = 128 | side << 6 | kind << 3 | facing
+        boards.append((size, board, square, board[square]))
+    return boards
+
+
+def test_the_movement_search_finds_the_states_in_plain_breadth_first_order() -> None:
+    # The order of the states is the order of the listed turns and of what a seed samples.
+    boards = random_tank_boards(7, 3000)
+    escapes = 0
+    for size, board, square, code in boards:
+        expected = plain_reach(size, board, square, code)
+        assert reach(GEOMETRY[size], board, square, code) == expected
+        states, escape = cached_reach(GEOMETRY[size], board, occupancy(board), square, code)
+        assert (list(states), escape) == expected
+        escapes += escape
+    assert escapes >= 100
+
+
+def test_the_movement_search_is_right_in_threads_running_at_once() -> None:
+    boards = random_tank_boards(8, 300)
+    expected = [plain_reach(*board) for board in boards]
+    wrong: list[int] = []
+
+    def check() -> None:
+        for index, (size, board, square, code) in enumerate(boards):
+            try:
+                if reach(GEOMETRY[size], board, square, code) != expected[index]:
+                    wrong.append(index)
+            except Exception:  # an exception in a thread would go unseen by the test
+                wrong.append(index)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible, in the middle of searches
+    try:
+        threads = [threading.Thread(target=check) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not wrong
 
 
 # --- rendering and observations -------------------------------------------------------------
