@@ -33,12 +33,15 @@ touch them and each viewer sees of it what it sees of the pile.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 from tussle.errors import ActionError, OptionError
 from tussle.game import (
     CHANCE,
     PUBLIC,
+    A,
     Actions,
     ChanceMode,
     Dynamics,
@@ -46,7 +49,6 @@ from tussle.game import (
     GameInfo,
     Hooks,
     Information,
-    ListActions,
     Option,
     Result,
     State,
@@ -201,10 +203,21 @@ class Fight(Game):
     )
 
     deck: Deck
+    # By card number, what the rules read of a Warrior at every draw or play: its family,
+    # whether its ability chooses an opponent, its printed power (quicker than the Warrior).
+    families: tuple[int, ...]
+    chooses: tuple[bool, ...]
+    base_powers: tuple[int, ...]
+    #: Each family's run of card numbers, where the deck lists each family together.
+    family_spans: tuple[tuple[int, int], ...] | None
 
     def _check_options(self) -> None:
         path = self.options["deck"]
         self.deck = load_deck(path) if path else default_deck()
+        self.families = tuple(w.family for w in self.deck.warriors)
+        self.chooses = tuple(w.chooses_opponent for w in self.deck.warriors)
+        self.base_powers = tuple(w.power for w in self.deck.warriors)
+        self.family_spans = _family_spans(self.families)
         need = HAND_SIZE * self.num_players + GRAVEYARD_START
         if len(self.deck.warriors) < need:
             raise OptionError(
@@ -228,6 +241,8 @@ class Fight(Game):
 
 class FightState(State):
     """One moment of a game of Fight!."""
+
+    game: Fight
 
     __slots__ = (
         "_ability",
@@ -267,6 +282,7 @@ class FightState(State):
         n = game.num_players
         w = len(self.deck.warriors)
         self.hands: list[list[int]] = [[] for _ in range(n)]
+        # The Reserves in card order (draws list them so; every change keeps it).
         self.reserves: list[int] = list(range(w))
         self.graveyard: list[int] = []
         self.buffer: list[int] = []
@@ -320,9 +336,10 @@ class FightState(State):
 
     def to_act(self) -> tuple[int, ...]:
         if self.queue:
-            return (CHANCE,)
-        if self.stage in (ST_PLAY, ST_RESOLVE):
-            return (self._seat(self.cursor),)
+            return _CHANCE_ONLY
+        stage = self.stage
+        if stage in (ST_PLAY, ST_RESOLVE):
+            return _SEATS[(self.first + self.cursor) % self.game.num_players]
         return ()
 
     def player_name(self, player: int) -> str:
@@ -343,9 +360,11 @@ class FightState(State):
                 return
             stage = self.stage
             if stage == ST_PLAY:
-                while self.cursor < n and not self.hands[self._seat(self.cursor)]:
-                    self.cursor += 1
-                if self.cursor < n:
+                hands, first, cursor = self.hands, self.first, self.cursor
+                while cursor < n and not hands[(first + cursor) % n]:
+                    cursor += 1
+                self.cursor = cursor
+                if cursor < n:
                     if self._reveal_top():
                         continue
                     return
@@ -353,9 +372,11 @@ class FightState(State):
                 self.cursor = 0
                 continue
             if stage == ST_RESOLVE:
-                while self.cursor < n and not self._boost_pending(self._seat(self.cursor)):
-                    self.cursor += 1
-                if self.cursor < n:
+                boosts, up, first, cursor = self.boosts, self.boost_up, self.first, self.cursor
+                while cursor < n and (boosts[(first + cursor) % n] < 0 or up[(first + cursor) % n]):
+                    cursor += 1  # no Boost waiting to be resolved (_boost_pending)
+                self.cursor = cursor
+                if cursor < n:
                     if self._reveal_top():
                         continue
                     return
@@ -396,7 +417,8 @@ class FightState(State):
 
     def _reshuffle(self) -> None:
         """The Graveyard becomes the new Reserves; three of them refill the Graveyard."""
-        self.reserves = self.graveyard
+        # In card order, the order draws list them in: any order would do, this one sorts quickest.
+        self.reserves = sorted(self.graveyard)
         self.graveyard = []
         for c in self.reserves:
             self.known[c] = 0
@@ -410,40 +432,43 @@ class FightState(State):
     # --- legal actions ------------------------------------------------------
 
     def legal_actions(self, player: int) -> Actions[Any]:
-        if self._legal is None:
-            acting = self.to_act()
-            if acting == (CHANCE,) or not acting:
-                self._legal = _NONE
+        acting = self.to_act()
+        legal = self._legal
+        if legal is None:
+            if acting == _CHANCE_ONLY or not acting:
+                legal = _NONE
             elif self.stage == ST_PLAY:
-                self._legal = ListActions(self._play_actions(acting[0]))
+                legal = self._play_actions(acting[0])
             else:
-                self._legal = ListActions(self._resolve_actions(acting[0]))
-        if player != CHANCE and player in self.to_act():
-            return self._legal
+                legal = self._resolve_actions(acting[0])
+            self._legal = legal
+        if player != CHANCE and player in acting:
+            return legal
         return _NONE
 
-    def _play_actions(self, p: int) -> list[PlayAction]:
+    def _play_actions(self, p: int) -> Actions[PlayAction]:
         hand = self.hands[p]
         if len(hand) == 1:
-            return [(hand[0], -1)]
+            return Choices([(hand[0], -1)])
         banned = self.last_family
-        off = [c for c in hand if self.family(c) != banned] if banned >= 0 else hand
+        families = self.game.families
+        off = [c for c in hand if families[c] != banned] if banned >= 0 else hand
         if len(off) == len(hand) or not off:
-            return [(m, b) for m in hand for b in hand if m != b]
+            return Pairs(hand, hand)
         if self.game.options["family_rule"] == "main":
-            return [(m, b) for m in off for b in hand if m != b]
+            return Pairs(off, hand)
         if len(off) >= 2:
-            return [(m, b) for m in off for b in off if m != b]
+            return Pairs(off, off)
         # One Warrior of another family: it must be played, as Main or as Boost.
         only = off[0]
-        return [(only, b) for b in hand if b != only] + [(m, only) for m in hand if m != only]
+        return Choices([(only, b) for b in hand if b != only] + [(m, only) for m in hand if m != only])
 
-    def _resolve_actions(self, p: int) -> list[int]:
-        warrior = self.deck.warriors[self.boosts[p]]
-        if not warrior.chooses_opponent:
-            return [ACTIVATE, SCORE]
-        targets = self.targets(p, warrior.ability)
-        return [*targets, SCORE] if targets else [ACTIVATE, SCORE]
+    def _resolve_actions(self, p: int) -> Actions[int]:
+        boost = self.boosts[p]
+        if not self.game.chooses[boost]:
+            return _ACTIVATE_OR_SCORE
+        targets = self.targets(p, self.deck.warriors[boost].ability)
+        return Choices([*targets, SCORE]) if targets else _ACTIVATE_OR_SCORE
 
     def targets(self, p: int, ability: tuple[Effect, ...]) -> list[int]:
         """The opponents that activating ``ability`` for ``p`` may choose, clockwise from ``p``."""
@@ -502,41 +527,103 @@ class FightState(State):
 
     def sample_chance(self, rng: random.Random) -> Any:
         """One chance outcome drawn by its probability, exactly as :meth:`State.sample_chance`
-        draws it, from the table itself rather than a copy.
+        draws it from :meth:`chance_outcomes`, without making that table.
         """
-        if not self.queue:
+        queue = self.queue
+        if not queue:
             raise ActionError("no chance event is pending")
-        outcomes = self._chance_table()
+        step = queue[0]
+        if step != STEP_TOP:
+            # Equal chances (a draw, or the next Arena) in the table's order: the pick is
+            # found among the running totals that the table's loop would add up.
+            pool = self._draw_pool() if step >= STEP_BUFFER else self._arenas_left()
+            count = len(pool)
+            totals = _TOTALS.get(count) or _uniform_totals(count)
+            index = bisect_right(totals, rng.random())
+            return pool[index if index < count else count - 1]
         pick = rng.random()
+        size = len(self.reserves)
         total = 0.0
-        for outcome, prob in outcomes:
-            total += prob
-            if pick < total:
-                return outcome
-        return outcomes[-1][0]
+        last = -1
+        for family, count in enumerate(self._backs()):
+            if count:
+                total += count / size
+                if pick < total:
+                    return family
+                last = family
+        return last
 
     def _chance_table(self) -> list[tuple[Any, float]]:
         if self._outcomes is None:
             step = self.queue[0]
             if step == STEP_TOP:
-                counts = [0] * len(FAMILIES)
-                for c in self.reserves:
-                    counts[self.deck.warriors[c].family] += 1
                 total = len(self.reserves)
-                self._outcomes = [(f, k / total) for f, k in enumerate(counts) if k]
-            elif step == STEP_ARENA:
-                seen = set(self.arena_seq)
-                left = [a for a in range(len(self.deck.arenas)) if a not in seen]
-                prob = 1.0 / len(left)
-                self._outcomes = [(a, prob) for a in left]
+                self._outcomes = [(f, k / total) for f, k in enumerate(self._backs()) if k]
             else:
-                pool = self.reserves
-                if self.top >= 0:
-                    warriors = self.deck.warriors
-                    pool = [c for c in pool if warriors[c].family == self.top]
+                pool = self._draw_pool() if step >= STEP_BUFFER else self._arenas_left()
                 prob = 1.0 / len(pool)
-                self._outcomes = [(c, prob) for c in sorted(pool)]
+                self._outcomes = [(c, prob) for c in pool]  # in card order, as the Reserves are
         return self._outcomes
+
+    def _backs(self) -> list[int]:
+        """How many Warriors of each family the Reserves hold (what the backs show)."""
+        reserves = self.reserves
+        spans = self.game.family_spans
+        if spans is not None:  # each family a run of card numbers: counted by bisection
+            return [bisect_left(reserves, end) - bisect_left(reserves, start) for start, end in spans]
+        families = self.game.families
+        backs = bytes([families[c] for c in reserves])  # counted in C
+        return [backs.count(f) for f in range(len(FAMILIES))]
+
+    def _draw_pool(self) -> list[int]:
+        """The Warriors a draw may bring, in card order: the Reserves, or those of the family on top."""
+        top = self.top
+        reserves = self.reserves
+        if top < 0:
+            return reserves
+        spans = self.game.family_spans
+        if spans is not None:
+            start, end = spans[top]
+            return reserves[bisect_left(reserves, start) : bisect_left(reserves, end)]
+        families = self.game.families
+        return [c for c in reserves if families[c] == top]
+
+    def _arenas_left(self) -> list[int]:
+        seen = self.arena_seq
+        return [a for a in range(len(self.deck.arenas)) if a not in seen]
+
+    def _is_possible(self, player: int, action: Any) -> bool:
+        if player == CHANCE and type(action) is int:
+            # Whether the outcome is in the table (see _chance_table), read off directly.
+            step = self.queue[0]
+            if step >= STEP_BUFFER:
+                top = self.top
+                return action in self.reserves and (top < 0 or self.game.families[action] == top)
+            if step == STEP_ARENA:
+                return 0 <= action < len(self.deck.arenas) and action not in self.arena_seq
+            return 0 <= action < len(FAMILIES) and self._backs()[action] > 0
+        return super()._is_possible(player, action)
+
+    def apply(self, player: int, action: Any) -> None:
+        # State.apply's checks, made directly: whose turn it is, then the action; and
+        # _apply, with _advance skipped where it would return at once (a chance step next).
+        queue = self.queue
+        if player == CHANCE:
+            if queue and self._is_possible(CHANCE, action):
+                self._legal = None
+                self._outcomes = None
+                self._apply_chance(action)
+                if not queue or (queue[0] >= STEP_BUFFER and not self.reserves):
+                    self._advance()
+                return
+        elif not queue and player in self.to_act():
+            legal = self._legal
+            if legal is None:
+                legal = self.legal_actions(player)
+            if action in legal:
+                self._apply(player, action)
+                return
+        super().apply(player, action)  # raises the error that says what is wrong
 
     # --- applying -----------------------------------------------------------
 
@@ -581,9 +668,9 @@ class FightState(State):
         hand = self.hands[p]
         hand.remove(main)
         self.mains[p] = main
-        self.powers[p] = self.deck.warriors[main].power
+        self.powers[p] = self.game.base_powers[main]
         self.known[main] = -1
-        self.last_family = self.family(main)
+        self.last_family = self.game.families[main]
         if boost >= 0:
             hand.remove(boost)
             self.boosts[p] = boost
@@ -992,7 +1079,7 @@ class FightState(State):
         other.hands = [[mapping[c] for c in h] for h in self.hands]
         other.scored = [[mapping[c] for c in s] for s in self.scored]
         other.boosts = [mapping[c] if c >= 0 else -1 for c in self.boosts]
-        other.reserves = [mapping[c] for c in self.reserves]
+        other.reserves = sorted(mapping[c] for c in self.reserves)
         other._legal = None
         other._outcomes = None
         return other
@@ -1162,7 +1249,164 @@ class FightState(State):
         return render_observation(self._observe(PUBLIC, -1))  # nobody's seat, every card named
 
 
-_NONE: ListActions[Any] = ListActions(())
+class Choices(Actions[A]):
+    """The actions of one decision, in their order: a tuple with a membership set, made when first asked.
+
+    :class:`ListActions` with a direct :meth:`sample` (the same draw of the
+    generator), which remembers what it drew: a random playout samples and
+    checks an action at every step, and that very object is a member.
+
+    >>> moves = Choices([(3, 5), (5, 3)])
+    >>> (5, 3) in moves, [5, 3] in moves, len(moves)
+    (True, False, 2)
+    """
+
+    __slots__ = ("_items", "_last", "_set")
+
+    def __init__(self, items: Iterable[A]) -> None:
+        self._items = tuple(items)
+        self._set: frozenset[A] | None = None
+        self._last: A | None = None
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getitem__(self, index: int) -> A:  # type: ignore[override]
+        return self._items[index]
+
+    def __iter__(self) -> Iterator[A]:
+        return iter(self._items)
+
+    def __contains__(self, item: object) -> bool:
+        if item is self._last and item is not None:
+            return True
+        known = self._set
+        if known is None:
+            known = self._set = frozenset(self._items)
+        try:
+            return item in known
+        except TypeError:  # unhashable, so not one of ours
+            return False
+
+    def sample(self, rng: random.Random) -> A:
+        items = self._items
+        drawn = self._last = items[rng.randrange(len(items))]
+        return drawn
+
+    def __repr__(self) -> str:
+        return f"Choices({list(self._items)!r})"
+
+
+class Pairs(Actions[PlayAction]):
+    """Every (Main, Boost) of two different Warriors, the Main from ``mains``, the Boost from ``boosts``.
+
+    In the order of ``[(m, b) for m in mains for b in boosts if m != b]``, each
+    Main a member of ``boosts``, without building those pairs: a pair is made
+    when drawn or read, and one is checked by looking its two Warriors up.
+
+    >>> plays = Pairs((4, 7), (4, 7, 9))
+    >>> list(plays), plays[3], len(plays)
+    ([(4, 7), (4, 9), (7, 4), (7, 9)], (7, 9), 4)
+    >>> (7, 4) in plays, (9, 4) in plays, (4, 4) in plays, [4, 7] in plays
+    (True, False, False, False)
+    """
+
+    __slots__ = ("_boosts", "_items", "_mains", "_size", "_width")
+
+    def __init__(self, mains: list[int] | tuple[int, ...], boosts: list[int] | tuple[int, ...]) -> None:
+        self._mains = tuple(mains)
+        self._boosts = tuple(boosts)
+        self._width = len(boosts) - 1  # the Boosts that go with each Main
+        self._size = len(mains) * self._width
+        self._items: tuple[PlayAction, ...] | None = None
+
+    def __len__(self) -> int:
+        return self._size
+
+    def _at(self, index: int) -> PlayAction:
+        main = self._mains[index // self._width]
+        rest = index % self._width
+        boosts = self._boosts
+        return (main, boosts[rest if rest < boosts.index(main) else rest + 1])
+
+    def _all(self) -> tuple[PlayAction, ...]:
+        if self._items is None:
+            self._items = tuple((m, b) for m in self._mains for b in self._boosts if m != b)
+        return self._items
+
+    def __getitem__(self, index: int) -> PlayAction:  # type: ignore[override]
+        if type(index) is int and 0 <= index < self._size:
+            return self._at(index)
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[PlayAction]:
+        return iter(self._all())
+
+    def __contains__(self, item: object) -> bool:
+        if type(item) is tuple and len(item) == 2:
+            main, boost = item
+            if type(main) is int and type(boost) is int:
+                return main != boost and main in self._mains and boost in self._boosts
+        try:  # anything else is answered as a set of the pairs answers it
+            return item in frozenset(self._all())
+        except TypeError:  # unhashable, so not one of ours
+            return False
+
+    def sample(self, rng: random.Random) -> PlayAction:
+        return self._at(rng.randrange(self._size))
+
+    def __repr__(self) -> str:
+        return f"Pairs({list(self._mains)!r}, {list(self._boosts)!r})"
+
+
+def _family_spans(families: tuple[int, ...]) -> tuple[tuple[int, int], ...] | None:
+    """For each family, the run of card numbers ``(start, end)`` its Warriors hold; None if one has gaps.
+
+    A deck that lists each family's Warriors together (the built-in one does) has
+    each family's Reserves in one stretch of the sorted Reserves.
+
+    >>> _family_spans((0, 0, 1, 1, 1, 3))
+    ((0, 2), (2, 5), (0, 0), (5, 6), (0, 0))
+    >>> _family_spans((0, 1, 0)) is None
+    True
+    """
+    spans = []
+    for family in range(len(FAMILIES)):
+        cards = [c for c, f in enumerate(families) if f == family]
+        if not cards:
+            spans.append((0, 0))
+        elif cards[-1] - cards[0] + 1 != len(cards):
+            return None
+        else:
+            spans.append((cards[0], cards[-1] + 1))
+    return tuple(spans)
+
+
+def _uniform_totals(count: int) -> list[float]:
+    """The running totals that :meth:`State.sample_chance` adds up over ``count`` equal chances.
+
+    Summed the same way, one ``1.0 / count`` at a time, so that looking a draw
+    up among them picks what that loop picks, rounding and all.
+    """
+    totals = _TOTALS.get(count)
+    if totals is None:
+        prob = 1.0 / count
+        total = 0.0
+        totals = []
+        for _ in range(count):
+            total += prob
+            totals.append(total)
+        _TOTALS[count] = totals
+    return totals
+
+
+_TOTALS: dict[int, list[float]] = {}
+#: The choices for a Boost whose ability chooses no opponent (or finds none), shared by every state.
+_ACTIVATE_OR_SCORE: Choices[int] = Choices([ACTIVATE, SCORE])
+_NONE: Choices[Any] = Choices(())
+_CHANCE_ONLY = (CHANCE,)
+#: _SEATS[p]: the players to act when seat p decides.
+_SEATS = tuple((p,) for p in range(8))
 _FAMILY_RANK = {name: i for i, name in enumerate(FAMILIES)}
 
 
