@@ -210,6 +210,12 @@ class Fight(Game):
     base_powers: tuple[int, ...]
     #: Each family's run of card numbers, where the deck lists each family together.
     family_spans: tuple[tuple[int, int], ...] | None
+    # The options as the rules read them, at every Fight or effect.
+    arena_view: str
+    free_first: bool
+    main_rule: bool
+    round_up: bool
+    pad: bool
 
     def _check_options(self) -> None:
         path = self.options["deck"]
@@ -218,6 +224,11 @@ class Fight(Game):
         self.chooses = tuple(w.chooses_opponent for w in self.deck.warriors)
         self.base_powers = tuple(w.power for w in self.deck.warriors)
         self.family_spans = _family_spans(self.families)
+        self.arena_view = str(self.options["arenas"])
+        self.free_first = self.options["family_first"] == "free"
+        self.main_rule = self.options["family_rule"] == "main"
+        self.round_up = self.options["rounding"] == "up"
+        self.pad = self.options["one_digit_switch"] == "pad"
         need = HAND_SIZE * self.num_players + GRAVEYARD_START
         if len(self.deck.warriors) < need:
             raise OptionError(
@@ -365,7 +376,8 @@ class FightState(State):
                     cursor += 1
                 self.cursor = cursor
                 if cursor < n:
-                    if self._reveal_top():
+                    if self.top < 0 and self.reserves:  # _reveal_top
+                        queue.append(STEP_TOP)
                         continue
                     return
                 self.stage = ST_RESOLVE
@@ -377,7 +389,8 @@ class FightState(State):
                     cursor += 1  # no Boost waiting to be resolved (_boost_pending)
                 self.cursor = cursor
                 if cursor < n:
-                    if self._reveal_top():
+                    if self.top < 0 and self.reserves:  # _reveal_top
+                        queue.append(STEP_TOP)
                         continue
                     return
                 self._end_fight()
@@ -395,18 +408,12 @@ class FightState(State):
                 continue
             return
 
-    def _reveal_top(self) -> bool:
-        """Queue the reveal of the Reserves' top family if a player is about to decide without it."""
-        if self.reserves and self.top < 0:
-            self.queue.append(STEP_TOP)
-            return True
-        return False
-
     def _start_fight(self) -> None:
-        view = self.game.options["arenas"]
+        game = self.game
+        view = game.arena_view
         if self.fight > 0 and (view == "current" or (view == "next" and self.fight + 1 < FIGHTS)):
             self.queue.append(STEP_ARENA)
-        if self.game.options["family_first"] == "free":
+        if game.free_first:
             self.last_family = -1
         self.killed = []
         self.stage = ST_PLAY
@@ -455,7 +462,7 @@ class FightState(State):
         off = [c for c in hand if families[c] != banned] if banned >= 0 else hand
         if len(off) == len(hand) or not off:
             return Pairs(hand, hand)
-        if self.game.options["family_rule"] == "main":
+        if self.game.main_rule:
             return Pairs(off, hand)
         if len(off) >= 2:
             return Pairs(off, off)
@@ -601,19 +608,29 @@ class FightState(State):
                 return action in self.reserves and (top < 0 or self.game.families[action] == top)
             if step == STEP_ARENA:
                 return 0 <= action < len(self.deck.arenas) and action not in self.arena_seq
-            return 0 <= action < len(FAMILIES) and self._backs()[action] > 0
+            if not 0 <= action < len(FAMILIES):
+                return False
+            spans = self.game.family_spans
+            if spans is not None:
+                start, end = spans[action]
+                reserves = self.reserves
+                return bisect_left(reserves, end) > bisect_left(reserves, start)
+            return self._backs()[action] > 0
         return super()._is_possible(player, action)
 
     def apply(self, player: int, action: Any) -> None:
         # State.apply's checks, made directly: whose turn it is, then the action; and
-        # _apply, with _advance skipped where it would return at once (a chance step next).
+        # _apply, with _advance skipped where it would return at once: after a top family
+        # (revealed by _advance as it stopped at a decision, which still waits) or with a
+        # chance step next that can be drawn.
         queue = self.queue
         if player == CHANCE:
             if queue and self._is_possible(CHANCE, action):
+                step = queue[0]
                 self._legal = None
                 self._outcomes = None
                 self._apply_chance(action)
-                if not queue or (queue[0] >= STEP_BUFFER and not self.reserves):
+                if step != STEP_TOP and (not queue or (queue[0] >= STEP_BUFFER and not self.reserves)):
                     self._advance()
                 return
         elif not queue and player in self.to_act():
@@ -633,7 +650,17 @@ class FightState(State):
         if player == CHANCE:
             self._apply_chance(action)
         elif self.stage == ST_PLAY:
-            self._play(player, action)
+            main, boost = action  # _play, inline: half of all decisions
+            hand = self.hands[player]
+            hand.remove(main)
+            self.mains[player] = main
+            self.powers[player] = self.game.base_powers[main]
+            self.known[main] = -1
+            self.last_family = self.game.families[main]
+            if boost >= 0:
+                hand.remove(boost)
+                self.boosts[player] = boost
+            self.cursor += 1
         elif action == SCORE:
             self._score_boost(player)
         else:
@@ -662,19 +689,6 @@ class FightState(State):
             self.known[outcome] = -1
         if not self.reserves and self.graveyard:
             self._reshuffle()  # "if the Reserves are ever depleted": at once
-
-    def _play(self, p: int, action: PlayAction) -> None:
-        main, boost = action
-        hand = self.hands[p]
-        hand.remove(main)
-        self.mains[p] = main
-        self.powers[p] = self.game.base_powers[main]
-        self.known[main] = -1
-        self.last_family = self.game.families[main]
-        if boost >= 0:
-            hand.remove(boost)
-            self.boosts[p] = boost
-        self.cursor += 1
 
     def _score_boost(self, p: int) -> None:
         self.scored[p].append(self.boosts[p])
@@ -746,8 +760,8 @@ class FightState(State):
             seats = (target,) if target >= 0 else ()
         else:
             seats = tuple(q for q in range(n) if q != p)
-        round_up = self.game.options["rounding"] == "up"
-        pad = self.game.options["one_digit_switch"] == "pad"
+        round_up = self.game.round_up
+        pad = self.game.pad
         warriors = self.deck.warriors
         for q in seats:
             m = self.mains[q]
@@ -770,19 +784,20 @@ class FightState(State):
 
         Ties go to the player closest to the 1st player, clockwise.
         """
-        arena = self.arena
-        if arena < 0:
-            return -1
-        cond = self.deck.arenas[arena].condition
-        warriors = self.deck.warriors
+        seq = self.arena_seq
+        if self.fight >= len(seq):
+            return -1  # no Arena yet
+        key_of = self.deck.arenas[seq[self.fight]].condition.key
+        families, mains, powers = self.game.families, self.mains, self.powers
+        n, first = self.game.num_players, self.first
         best: int | None = None
         who = -1
-        for i in range(self.game.num_players):
-            q = self._seat(i)
-            m = self.mains[q]
+        for i in range(n):
+            q = (first + i) % n
+            m = mains[q]
             if m < 0:
                 continue
-            key = cond.key(warriors[m].family, self.powers[q])
+            key = key_of(families[m], powers[q])
             if key is not None and (best is None or key > best):
                 best, who = key, q
         return who
@@ -790,7 +805,8 @@ class FightState(State):
     def _end_fight(self) -> None:
         n = self.game.num_players
         winner = self.leader()
-        arena = self.arena
+        seq = self.arena_seq
+        arena = seq[self.fight] if self.fight < len(seq) else -1  # self.arena
         if winner >= 0:
             self.won[winner].append(arena)
         self.last_fight = FightReport(
@@ -798,12 +814,13 @@ class FightState(State):
         )
         self.log = ()
         # Everything still on the table goes to the Graveyard (ruling), in turn order.
+        mains, boosts, graveyard, first = self.mains, self.boosts, self.graveyard, self.first
         for i in range(n):
-            q = self._seat(i)
-            if self.mains[q] >= 0:
-                self.graveyard.append(self.mains[q])
-            if self.boosts[q] >= 0:
-                self.graveyard.append(self.boosts[q])
+            q = (first + i) % n
+            if mains[q] >= 0:
+                graveyard.append(mains[q])
+            if boosts[q] >= 0:
+                graveyard.append(boosts[q])
         self.mains = [-1] * n
         self.powers = [0] * n
         self.boosts = [-1] * n
@@ -811,8 +828,9 @@ class FightState(State):
         if self.fight + 1 >= FIGHTS:
             self.stage = ST_OVER
             return
+        queue = self.queue
         for i in range(n):
-            self.queue.extend([self._seat(i)] * DRAWS_PER_FIGHT)
+            queue += [(first + i) % n] * DRAWS_PER_FIGHT
         self.stage = ST_DRAW
 
     @staticmethod
