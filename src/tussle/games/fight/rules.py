@@ -257,6 +257,7 @@ class FightState(State):
 
     __slots__ = (
         "_ability",
+        "_final",
         "_legal",
         "_outcomes",
         "arena_seq",
@@ -315,6 +316,7 @@ class FightState(State):
         self.cursor = 0
         self.stage = ST_SETUP
         self._ability: tuple[int, int, int, int] | None = None
+        self._final: Result | None = None
         self.last_fight: FightReport | None = None
         self.log: tuple[LogEntry, ...] = ()  # never changed in place: shared by clones
         self._legal: Actions[Any] | None = None
@@ -439,19 +441,14 @@ class FightState(State):
     # --- legal actions ------------------------------------------------------
 
     def legal_actions(self, player: int) -> Actions[Any]:
-        acting = self.to_act()
+        if self.queue or player == CHANCE or player not in self.to_act():
+            return _NONE
         legal = self._legal
         if legal is None:
-            if acting == _CHANCE_ONLY or not acting:
-                legal = _NONE
-            elif self.stage == ST_PLAY:
-                legal = self._play_actions(acting[0])
-            else:
-                legal = self._resolve_actions(acting[0])
+            # player is the one seat to act, at a play or a Boost's resolution.
+            legal = self._play_actions(player) if self.stage == ST_PLAY else self._resolve_actions(player)
             self._legal = legal
-        if player != CHANCE and player in acting:
-            return legal
-        return _NONE
+        return legal
 
     def _play_actions(self, p: int) -> Actions[PlayAction]:
         hand = self.hands[p]
@@ -461,7 +458,8 @@ class FightState(State):
         families = self.game.families
         off = [c for c in hand if families[c] != banned] if banned >= 0 else hand
         if len(off) == len(hand) or not off:
-            return Pairs(hand, hand)
+            cards = tuple(hand)
+            return Pairs(cards, cards)
         if self.game.main_rule:
             return Pairs(off, hand)
         if len(off) >= 2:
@@ -543,16 +541,29 @@ class FightState(State):
         if step != STEP_TOP:
             # Equal chances (a draw, or the next Arena) in the table's order: the pick is
             # found among the running totals that the table's loop would add up.
-            pool = self._draw_pool() if step >= STEP_BUFFER else self._arenas_left()
+            if step < STEP_BUFFER:
+                pool = self._arenas_left()
+            elif self.top < 0:
+                pool = self.reserves
+            else:
+                pool = self._draw_pool()
             count = len(pool)
             totals = _TOTALS.get(count) or _uniform_totals(count)
             index = bisect_right(totals, rng.random())
             return pool[index if index < count else count - 1]
         pick = rng.random()
-        size = len(self.reserves)
+        reserves = self.reserves
+        size = len(reserves)
         total = 0.0
         last = -1
-        for family, count in enumerate(self._backs()):
+        spans = self.game.family_spans
+        # Each family's count as the table has it; with spans, counted only as far as the pick.
+        counts: Iterable[int] = (
+            (bisect_left(reserves, end) - bisect_left(reserves, start) for start, end in spans)
+            if spans is not None
+            else self._backs()
+        )
+        for family, count in enumerate(counts):
             if count:
                 total += count / size
                 if pick < total:
@@ -619,19 +630,26 @@ class FightState(State):
         return super()._is_possible(player, action)
 
     def apply(self, player: int, action: Any) -> None:
-        # State.apply's checks, made directly: whose turn it is, then the action; and
-        # _apply, with _advance skipped where it would return at once: after a top family
-        # (revealed by _advance as it stopped at a decision, which still waits) or with a
-        # chance step next that can be drawn.
+        # State.apply's checks, made directly: whose turn it is, then the action.
         queue = self.queue
         if player == CHANCE:
-            if queue and self._is_possible(CHANCE, action):
-                step = queue[0]
-                self._legal = None
-                self._outcomes = None
-                self._apply_chance(action)
-                if step != STEP_TOP and (not queue or (queue[0] >= STEP_BUFFER and not self.reserves)):
-                    self._advance()
+            if queue and queue[0] >= STEP_BUFFER and type(action) is int:
+                # A draw, most chance events: _is_possible and _apply for it, the
+                # Warrior looked up in the Reserves once.
+                try:
+                    index = self.reserves.index(action)
+                except ValueError:
+                    index = -1
+                top = self.top
+                if index >= 0 and (top < 0 or self.game.families[action] == top):
+                    self._legal = None
+                    self._outcomes = None
+                    self._take(queue.pop(0), action, index)
+                    if not queue or (queue[0] >= STEP_BUFFER and not self.reserves):
+                        self._advance()  # as in _apply
+                    return
+            elif queue and self._is_possible(CHANCE, action):
+                self._apply(CHANCE, action)
                 return
         elif not queue and player in self.to_act():
             legal = self._legal
@@ -648,8 +666,15 @@ class FightState(State):
         self._legal = None
         self._outcomes = None
         if player == CHANCE:
+            queue = self.queue
+            step = queue[0]
             self._apply_chance(action)
-        elif self.stage == ST_PLAY:
+            # _advance would return at once after a top family (revealed by _advance as it
+            # stopped at a decision, which still waits) or with a chance step next that can be drawn.
+            if step != STEP_TOP and (not queue or (queue[0] >= STEP_BUFFER and not self.reserves)):
+                self._advance()
+            return
+        if self.stage == ST_PLAY:
             main, boost = action  # _play, inline: half of all decisions
             hand = self.hands[player]
             hand.remove(main)
@@ -675,18 +700,22 @@ class FightState(State):
         if step == STEP_ARENA:
             self.arena_seq.append(outcome)
             return
-        self.reserves.remove(outcome)
+        self._take(step, outcome, self.reserves.index(outcome))
+
+    def _take(self, step: int, card: int, index: int) -> None:
+        """Draw ``card``, at ``index`` in the Reserves, for the chance step ``step`` (off the queue)."""
+        del self.reserves[index]
         self.top = -1
-        self.card_epoch[outcome] = self.epoch
+        self.card_epoch[card] = self.epoch
         if step >= 0:
-            self.hands[step].append(outcome)
-            self.known[outcome] = 1 << step
+            self.hands[step].append(card)
+            self.known[card] = 1 << step
         elif step == STEP_GRAVE:
-            self.graveyard.append(outcome)
-            self.known[outcome] = -1
+            self.graveyard.append(card)
+            self.known[card] = -1
         else:
-            self.buffer.append(outcome)
-            self.known[outcome] = -1
+            self.buffer.append(card)
+            self.known[card] = -1
         if not self.reserves and self.graveyard:
             self._reshuffle()  # "if the Reserves are ever depleted": at once
 
@@ -908,6 +937,7 @@ class FightState(State):
         scratch.first = first
         scratch.stage = ST_RESOLVE
         scratch._ability = None
+        scratch._final = None
         scratch._legal = None
         scratch._outcomes = None
         activations = [entry for entry in report.log if entry[0] == LOG_ACTIVATE]
@@ -928,6 +958,13 @@ class FightState(State):
     def result(self) -> Result | None:
         if self.stage != ST_OVER:
             return None
+        # Nothing changes once the game is over: the result is worked out once (searches ask
+        # for it at the end of every playout), and a clone shares it.
+        if self._final is None:
+            self._final = self._final_result()
+        return self._final
+
+    def _final_result(self) -> Result:
         n = self.game.num_players
         keys = [(self.glory(p), len(self.scored[p])) for p in range(n)]
         ranking = tuple(1 + sum(k > keys[p] for k in keys) for p in range(n))
@@ -1056,6 +1093,7 @@ class FightState(State):
         other.cursor = self.cursor
         other.stage = self.stage
         other._ability = self._ability
+        other._final = self._final
         other.last_fight = self.last_fight
         other.log = self.log
         other._legal = self._legal
@@ -1078,13 +1116,18 @@ class FightState(State):
             return other
         in_reserves = set(self.reserves)
         groups: dict[tuple[int, int], list[int]] = {}
-        warriors = self.deck.warriors
-        for c in range(len(warriors)):
-            if self.known[c] & bit:
+        known, card_epoch, epoch, families = self.known, self.card_epoch, self.epoch, self.game.families
+        for c in range(len(known)):
+            if known[c] & bit:
                 continue
-            era = self.epoch if c in in_reserves else self.card_epoch[c]
-            groups.setdefault((era, warriors[c].family), []).append(c)
-        mapping = list(range(len(warriors)))
+            key = (epoch if c in in_reserves else card_epoch[c], families[c])
+            group = groups.get(key)
+            if group is None:
+                groups[key] = [c]
+            else:
+                group.append(c)
+        mapping = list(range(len(known)))
+        other_known, other_epoch = other.known, other.card_epoch
         for (era, _), cards in groups.items():
             if len(cards) < 2:
                 continue
@@ -1092,8 +1135,8 @@ class FightState(State):
             rng.shuffle(shuffled)
             for old, new in zip(cards, shuffled, strict=True):
                 mapping[old] = new
-                other.known[new] = self.known[old]
-                other.card_epoch[new] = era
+                other_known[new] = known[old]
+                other_epoch[new] = era
         other.hands = [[mapping[c] for c in h] for h in self.hands]
         other.scored = [[mapping[c] for c in s] for s in self.scored]
         other.boosts = [mapping[c] if c >= 0 else -1 for c in self.boosts]

@@ -17,7 +17,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from tussle.game import PUBLIC, Actions, Game, State
+from tussle.game import Actions, Game, State
+from tussle.games.fight.cards import FAMILIES
+from tussle.games.fight.rules import FightState
 from tussle.search.policy import GamePolicy
 
 
@@ -50,8 +52,9 @@ class FightPolicy(GamePolicy):
     scale = 8.0
 
     def _margins(self, state: State) -> list[float]:
-        seats = state.observation(PUBLIC)["seats"]
-        glory = [float(seat["glory"]) for seat in seats]
+        # The Glory the public view shows each seat, read from the state.
+        assert isinstance(state, FightState)
+        glory = [float(state.glory(p)) for p in range(state.num_players)]
         out = []
         for p in range(len(glory)):
             best_other = max(g for q, g in enumerate(glory) if q != p)
@@ -88,11 +91,12 @@ class FightPolicy(GamePolicy):
             return action[0]
         return action
 
-    def _key(self, arena: dict[str, Any]) -> Callable[[str, int], float | None]:
+    def _key(self, state: FightState) -> Callable[[str, int], float | None]:
         # A deck's Arena names are unique, so the name stands for the rule.
-        key = self._keys.get(arena["name"])
+        arena = state.deck.arenas[state.arena]
+        key = self._keys.get(arena.name)
         if key is None:
-            key = self._keys[arena["name"]] = _arena_key(arena["rule"])
+            key = self._keys[arena.name] = _arena_key(arena.condition.to_json())
         return key
 
     def opponent_play(self, state: State, player: int, legal: Actions[Any], rng: random.Random) -> Any:
@@ -103,12 +107,18 @@ class FightPolicy(GamePolicy):
         none, the Main that scores worst here, kept back from the Arenas to
         come. The Boost is drawn at random among the rest.
         """
-        obs = state.observation(player)
-        key = self._key(obs["arena"])
-        seats = obs["seats"]
-        table = [key(s["main"]["family"], s["main"]["current_power"]) for s in seats if s["main"] is not None]
+        # What the player's observation shows (the Arena, the Mains on the table and their
+        # powers now, its own hand), read from the state.
+        assert isinstance(state, FightState)
+        key = self._key(state)
+        warriors = state.deck.warriors
+        table = [
+            key(FAMILIES[warriors[m].family], power)
+            for m, power in zip(state.mains, state.powers, strict=True)
+            if m >= 0
+        ]
         bar = max((k for k in table if k is not None), default=None)
-        cards = {c["name"]: key(c["family"], c["power"]) for c in seats[player]["hand"]}
+        cards = {w.name: key(FAMILIES[w.family], w.power) for w in (warriors[c] for c in state.hands[player])}
         mains = self._mains
         scores: dict[str, float] = {}
         for action in legal:
