@@ -789,24 +789,24 @@ class FightState(State):
             seats = (target,) if target >= 0 else ()
         else:
             seats = tuple(q for q in range(n) if q != p)
-        round_up = self.game.round_up
-        pad = self.game.pad
-        warriors = self.deck.warriors
+        game = self.game
+        round_up, pad, families = game.round_up, game.pad, game.families
+        mains, powers = self.mains, self.powers
         for q in seats:
-            m = self.mains[q]
-            if m >= 0 and e.selects(warriors[m].family, self.powers[q]):
-                before = self.powers[q]
-                self.powers[q] = after = e.apply(before, round_up, pad)
+            m = mains[q]
+            if m >= 0 and e.selects(families[m], powers[q]):
+                before = powers[q]
+                powers[q] = after = e.apply(before, round_up, pad)
                 if after != before:
                     self.log += ((LOG_POWER, q, before, after),)
         for q in range(n):
-            if self.mains[q] >= 0 and self.powers[q] < 1:
+            if mains[q] >= 0 and powers[q] < 1:
                 # Killed: removed from the Fight, onto the Graveyard.
-                self.log += ((LOG_KILL, q, self.mains[q], self.powers[q]),)
-                self.graveyard.append(self.mains[q])
-                self.killed.append(self.mains[q])
-                self.mains[q] = -1
-                self.powers[q] = 0
+                self.log += ((LOG_KILL, q, mains[q], powers[q]),)
+                self.graveyard.append(mains[q])
+                self.killed.append(mains[q])
+                mains[q] = -1
+                powers[q] = 0
 
     def leader(self) -> int:
         """The seat that would take the Arena if the Fight ended now, or -1 for nobody.
