@@ -216,6 +216,8 @@ class Fight(Game):
     main_rule: bool
     round_up: bool
     pad: bool
+    #: turn_orders[first]: the seats in turn order when ``first`` holds the 1st player card.
+    turn_orders: tuple[tuple[int, ...], ...]
 
     def _check_options(self) -> None:
         path = self.options["deck"]
@@ -229,6 +231,8 @@ class Fight(Game):
         self.main_rule = self.options["family_rule"] == "main"
         self.round_up = self.options["rounding"] == "up"
         self.pad = self.options["one_digit_switch"] == "pad"
+        n = self.num_players
+        self.turn_orders = tuple(tuple((first + i) % n for i in range(n)) for first in range(n))
         need = HAND_SIZE * self.num_players + GRAVEYARD_START
         if len(self.deck.warriors) < need:
             raise OptionError(
@@ -818,11 +822,9 @@ class FightState(State):
             return -1  # no Arena yet
         key_of = self.deck.arenas[seq[self.fight]].condition.key
         families, mains, powers = self.game.families, self.mains, self.powers
-        n, first = self.game.num_players, self.first
         best: int | None = None
         who = -1
-        for i in range(n):
-            q = (first + i) % n
+        for q in self.game.turn_orders[self.first]:
             m = mains[q]
             if m < 0:
                 continue
@@ -843,9 +845,9 @@ class FightState(State):
         )
         self.log = ()
         # Everything still on the table goes to the Graveyard (ruling), in turn order.
-        mains, boosts, graveyard, first = self.mains, self.boosts, self.graveyard, self.first
-        for i in range(n):
-            q = (first + i) % n
+        mains, boosts, graveyard = self.mains, self.boosts, self.graveyard
+        order = self.game.turn_orders[self.first]
+        for q in order:
             if mains[q] >= 0:
                 graveyard.append(mains[q])
             if boosts[q] >= 0:
@@ -858,8 +860,8 @@ class FightState(State):
             self.stage = ST_OVER
             return
         queue = self.queue
-        for i in range(n):
-            queue += [(first + i) % n] * DRAWS_PER_FIGHT
+        for q in order:
+            queue += [q] * DRAWS_PER_FIGHT
         self.stage = ST_DRAW
 
     @staticmethod
