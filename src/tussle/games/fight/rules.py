@@ -467,7 +467,8 @@ class FightState(State):
         if self.game.main_rule:
             return Pairs(off, hand)
         if len(off) >= 2:
-            return Pairs(off, off)
+            cards = tuple(off)
+            return Pairs(cards, cards)
         # One Warrior of another family: it must be played, as Main or as Boost.
         only = off[0]
         return Choices([(only, b) for b in hand if b != only] + [(m, only) for m in hand if m != only])
@@ -560,14 +561,14 @@ class FightState(State):
         size = len(reserves)
         total = 0.0
         last = -1
-        spans = self.game.family_spans
-        # Each family's count as the table has it; with spans, counted only as far as the pick.
-        counts: Iterable[int] = (
-            (bisect_left(reserves, end) - bisect_left(reserves, start) for start, end in spans)
-            if spans is not None
-            else self._backs()
-        )
-        for family, count in enumerate(counts):
+        spans = self.game.family_spans or ()
+        counts = None if spans else self._backs()
+        for family in range(len(FAMILIES)):
+            if counts is None:  # each family a run of card numbers: counted only as far as the pick
+                start, end = spans[family]
+                count = bisect_left(reserves, end) - bisect_left(reserves, start)
+            else:
+                count = counts[family]
             if count:
                 total += count / size
                 if pick < total:
@@ -1387,10 +1388,12 @@ class Pairs(Actions[PlayAction]):
         return self._size
 
     def _at(self, index: int) -> PlayAction:
-        main = self._mains[index // self._width]
-        rest = index % self._width
+        row, rest = divmod(index, self._width)
+        main = self._mains[row]
         boosts = self._boosts
-        return (main, boosts[rest if rest < boosts.index(main) else rest + 1])
+        # The Main's own place among the Boosts is skipped (the row, where both are the hand).
+        skip = row if boosts is self._mains else boosts.index(main)
+        return (main, boosts[rest if rest < skip else rest + 1])
 
     def _all(self) -> tuple[PlayAction, ...]:
         if self._items is None:
