@@ -269,7 +269,7 @@ class Fightopia(Game):
                 ("medium", "alphabeta:iterations=2500"),
                 ("hard", "alphabeta:iterations=10000"),
             ),
-            bench_target=1.0,
+            bench_target=4.0,
         ),
     )
 

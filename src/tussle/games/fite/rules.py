@@ -715,7 +715,7 @@ class Fite(Game):
                     "the solved strategy of a model of FITE (docs/fite-solver.md); tactics=value|plan",
                 ),
             ),
-            bench_target=5.0,
+            bench_target=6.0,
         ),
     )
 

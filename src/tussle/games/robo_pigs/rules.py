@@ -593,7 +593,7 @@ class RoboPigs(Game):
                 ("medium", "smmcts:iterations=8000"),
                 ("hard", "smmcts:iterations=32000"),
             ),
-            bench_target=5.0,
+            bench_target=12.0,
         ),
     )
 

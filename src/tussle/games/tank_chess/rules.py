@@ -857,7 +857,7 @@ class TankChess(Game):
                 ("medium", "alphabeta:iterations=2500"),
                 ("hard", "alphabeta:iterations=10000,width=10"),
             ),
-            bench_target=1.0,
+            bench_target=2.0,
         ),
     )
 
