@@ -263,8 +263,10 @@ class FightState(State):
         "_ability",
         "_final",
         "_legal",
+        "_legal_seat",
         "_outcomes",
         "arena_seq",
+        "backs",
         "boost_up",
         "boosts",
         "buffer",
@@ -300,6 +302,9 @@ class FightState(State):
         self.hands: list[list[int]] = [[] for _ in range(n)]
         # The Reserves in card order (draws list them so; every change keeps it).
         self.reserves: list[int] = list(range(w))
+        # What the backs of the Reserves show, kept up to date at every draw: the top family's
+        # reveal and its checks read it at once.
+        self.backs: list[int] = self._backs()
         self.graveyard: list[int] = []
         self.buffer: list[int] = []
         self.scored: list[list[int]] = [[] for _ in range(n)]
@@ -324,6 +329,7 @@ class FightState(State):
         self.last_fight: FightReport | None = None
         self.log: tuple[LogEntry, ...] = ()  # never changed in place: shared by clones
         self._legal: Actions[Any] | None = None
+        self._legal_seat = -1  # whose actions _legal holds, when it holds any
         self._outcomes: list[tuple[Any, float]] | None = None
         queue = [p for _ in range(HAND_SIZE) for p in range(n)]
         queue += [STEP_GRAVE] * GRAVEYARD_START
@@ -435,6 +441,7 @@ class FightState(State):
         self.graveyard = []
         for c in self.reserves:
             self.known[c] = 0
+        self.backs = self._backs()
         self.epoch += 1
         self.top = -1
         # With three or fewer Warriors the refill would empty the new Reserves at
@@ -445,13 +452,15 @@ class FightState(State):
     # --- legal actions ------------------------------------------------------
 
     def legal_actions(self, player: int) -> Actions[Any]:
+        legal = self._legal
+        if legal is not None and player == self._legal_seat:
+            return legal  # asked again (apply checks what was sampled from it): nothing has changed
         if self.queue or player == CHANCE or player not in self.to_act():
             return _NONE
-        legal = self._legal
-        if legal is None:
-            # player is the one seat to act, at a play or a Boost's resolution.
-            legal = self._play_actions(player) if self.stage == ST_PLAY else self._resolve_actions(player)
-            self._legal = legal
+        # player is the one seat to act, at a play or a Boost's resolution.
+        legal = self._play_actions(player) if self.stage == ST_PLAY else self._resolve_actions(player)
+        self._legal = legal
+        self._legal_seat = player
         return legal
 
     def _play_actions(self, p: int) -> Actions[PlayAction]:
@@ -543,32 +552,36 @@ class FightState(State):
         if not queue:
             raise ActionError("no chance event is pending")
         step = queue[0]
-        if step != STEP_TOP:
-            # Equal chances (a draw, or the next Arena) in the table's order: the pick is
-            # found among the running totals that the table's loop would add up.
-            if step < STEP_BUFFER:
-                pool = self._arenas_left()
-            elif self.top < 0:
-                pool = self.reserves
+        if step >= STEP_BUFFER:
+            # Equal chances in the table's order: the pick is found among the running totals
+            # that the table's loop would add up. The pool is a stretch of the Reserves.
+            pool = self.reserves
+            start = 0
+            top = self.top
+            if top < 0:
+                count = len(pool)
             else:
-                pool = self._draw_pool()
+                spans = self.game.family_spans
+                if spans is None:
+                    pool = self._draw_pool()
+                    count = len(pool)
+                else:
+                    start = bisect_left(pool, spans[top][0])
+                    count = self.backs[top]
+            totals = _TOTALS.get(count) or _uniform_totals(count)
+            index = bisect_right(totals, rng.random())
+            return pool[start + (index if index < count else count - 1)]
+        if step != STEP_TOP:
+            pool = self._arenas_left()
             count = len(pool)
             totals = _TOTALS.get(count) or _uniform_totals(count)
             index = bisect_right(totals, rng.random())
             return pool[index if index < count else count - 1]
         pick = rng.random()
-        reserves = self.reserves
-        size = len(reserves)
+        size = len(self.reserves)
         total = 0.0
         last = -1
-        spans = self.game.family_spans or ()
-        counts = None if spans else self._backs()
-        for family in range(len(FAMILIES)):
-            if counts is None:  # each family a run of card numbers: counted only as far as the pick
-                start, end = spans[family]
-                count = bisect_left(reserves, end) - bisect_left(reserves, start)
-            else:
-                count = counts[family]
+        for family, count in enumerate(self.backs):
             if count:
                 total += count / size
                 if pick < total:
@@ -581,7 +594,7 @@ class FightState(State):
             step = self.queue[0]
             if step == STEP_TOP:
                 total = len(self.reserves)
-                self._outcomes = [(f, k / total) for f, k in enumerate(self._backs()) if k]
+                self._outcomes = [(f, k / total) for f, k in enumerate(self.backs) if k]
             else:
                 pool = self._draw_pool() if step >= STEP_BUFFER else self._arenas_left()
                 prob = 1.0 / len(pool)
@@ -624,41 +637,53 @@ class FightState(State):
                 return action in self.reserves and (top < 0 or self.game.families[action] == top)
             if step == STEP_ARENA:
                 return 0 <= action < len(self.deck.arenas) and action not in self.arena_seq
-            if not 0 <= action < len(FAMILIES):
-                return False
-            spans = self.game.family_spans
-            if spans is not None:
-                start, end = spans[action]
-                reserves = self.reserves
-                return bisect_left(reserves, end) > bisect_left(reserves, start)
-            return self._backs()[action] > 0
+            return 0 <= action < len(FAMILIES) and self.backs[action] > 0
         return super()._is_possible(player, action)
 
     def apply(self, player: int, action: Any) -> None:
         # State.apply's checks, made directly: whose turn it is, then the action.
         queue = self.queue
         if player == CHANCE:
-            if queue and queue[0] >= STEP_BUFFER and type(action) is int:
-                # A draw, most chance events: _is_possible and _apply for it, the
-                # Warrior looked up in the Reserves once.
-                try:
-                    index = self.reserves.index(action)
-                except ValueError:
-                    index = -1
-                top = self.top
-                if index >= 0 and (top < 0 or self.game.families[action] == top):
-                    self._legal = None
-                    self._outcomes = None
-                    self._take(queue.pop(0), action, index)
-                    if not queue or (queue[0] >= STEP_BUFFER and not self.reserves):
-                        self._advance()  # as in _apply
+            if queue:
+                if type(action) is int and queue[0] >= STEP_BUFFER:
+                    # A draw, half of all events: _is_possible and _apply (with _take) for it,
+                    # inline, the Warrior looked up in the Reserves once.
+                    reserves = self.reserves
+                    try:
+                        index = reserves.index(action)
+                    except ValueError:
+                        index = -1
+                    top = self.top
+                    family = self.game.families[action] if index >= 0 else -1
+                    if index >= 0 and (top < 0 or family == top):
+                        self._legal = None
+                        self._outcomes = None
+                        step = queue.pop(0)
+                        del reserves[index]
+                        self.backs[family] -= 1
+                        self.top = -1
+                        self.card_epoch[action] = self.epoch
+                        if step >= 0:
+                            self.hands[step].append(action)
+                            self.known[action] = 1 << step
+                        else:
+                            (self.graveyard if step == STEP_GRAVE else self.buffer).append(action)
+                            self.known[action] = -1
+                        if not reserves:
+                            if self.graveyard:
+                                self._reshuffle()  # "if the Reserves are ever depleted": at once
+                            if not queue or (queue[0] >= STEP_BUFFER and not self.reserves):
+                                self._advance()
+                        elif not queue:
+                            self._advance()
+                        return
+                elif self._is_possible(CHANCE, action):
+                    self._apply(CHANCE, action)
                     return
-            elif queue and self._is_possible(CHANCE, action):
-                self._apply(CHANCE, action)
-                return
-        elif not queue and player in self.to_act():
+        elif not queue:
+            # The seat's actions, as legal_actions gives them: none when it is not to act.
             legal = self._legal
-            if legal is None:
+            if legal is None or player != self._legal_seat:
                 legal = self.legal_actions(player)
             if action in legal:
                 self._apply(player, action)
@@ -710,6 +735,7 @@ class FightState(State):
     def _take(self, step: int, card: int, index: int) -> None:
         """Draw ``card``, at ``index`` in the Reserves, for the chance step ``step`` (off the queue)."""
         del self.reserves[index]
+        self.backs[self.game.families[card]] -= 1
         self.top = -1
         self.card_epoch[card] = self.epoch
         if step >= 0:
@@ -1076,6 +1102,7 @@ class FightState(State):
         other.deck = self.deck
         other.hands = [h[:] for h in self.hands]
         other.reserves = self.reserves[:]
+        other.backs = self.backs[:]
         other.graveyard = self.graveyard[:]
         other.buffer = self.buffer[:]
         other.scored = [s[:] for s in self.scored]
@@ -1100,6 +1127,7 @@ class FightState(State):
         other.last_fight = self.last_fight
         other.log = self.log
         other._legal = self._legal
+        other._legal_seat = self._legal_seat
         other._outcomes = self._outcomes
         other.queue = self.queue[:]
         return other
