@@ -218,6 +218,11 @@ class Fight(Game):
     pad: bool
     #: turn_orders[first]: the seats in turn order when ``first`` holds the 1st player card.
     turn_orders: tuple[tuple[int, ...], ...]
+    #: draw_orders[first]: the hands drawn into after a Fight, in the queue's order.
+    draw_orders: tuple[tuple[int, ...], ...]
+    arena_numbers: tuple[int, ...]
+    #: arena_keys[a]: the Arena's condition's key by (family, power), filled in as the Fights ask.
+    arena_keys: list[dict[tuple[int, int], int | None]]
 
     def _check_options(self) -> None:
         path = self.options["deck"]
@@ -233,6 +238,11 @@ class Fight(Game):
         self.pad = self.options["one_digit_switch"] == "pad"
         n = self.num_players
         self.turn_orders = tuple(tuple((first + i) % n for i in range(n)) for first in range(n))
+        self.draw_orders = tuple(
+            tuple(q for q in order for _ in range(DRAWS_PER_FIGHT)) for order in self.turn_orders
+        )
+        self.arena_numbers = tuple(range(len(self.deck.arenas)))
+        self.arena_keys = [{} for _ in self.deck.arenas]
         need = HAND_SIZE * self.num_players + GRAVEYARD_START
         if len(self.deck.warriors) < need:
             raise OptionError(
@@ -626,7 +636,7 @@ class FightState(State):
 
     def _arenas_left(self) -> list[int]:
         seen = self.arena_seq
-        return [a for a in range(len(self.deck.arenas)) if a not in seen]
+        return [a for a in self.game.arena_numbers if a not in seen]
 
     def _is_possible(self, player: int, action: Any) -> bool:
         if player == CHANCE and type(action) is int:
@@ -761,8 +771,10 @@ class FightState(State):
         self.boost_up[p] = True
         self.known[card] = -1
         self.cursor += 1
-        self.log += ((LOG_ACTIVATE, p, card, max(target, -1)),)
-        self._run_effects(p, card, max(target, -1), 0)
+        if target < 0:
+            target = -1
+        self.log += ((LOG_ACTIVATE, p, card, target),)
+        self._run_effects(p, card, target, 0)
 
     def _run_effects(self, p: int, card: int, target: int, start: int) -> None:
         effects = self.deck.warriors[card].ability
@@ -811,25 +823,31 @@ class FightState(State):
                 if mine != theirs:
                     self.log += ((LOG_POWER, p, mine, theirs), (LOG_POWER, target, theirs, mine))
             return
-        n = self.game.num_players
-        if e.target == "all":
-            seats: range | tuple[int, ...] = range(n)
-        elif e.target == "own":
+        game = self.game
+        n = game.num_players
+        where = e.target
+        if where == "all":
+            seats: tuple[int, ...] = game.turn_orders[0]
+        elif where == "own":
             seats = (p,)
-        elif e.target == "opponent":
+        elif where == "opponent":
             seats = (target,) if target >= 0 else ()
         else:
             seats = tuple(q for q in range(n) if q != p)
-        game = self.game
-        round_up, pad, families = game.round_up, game.pad, game.families
+        families = game.families
         mains, powers = self.mains, self.powers
+        # Effect.selects, inline: a Boost's effect goes through here once per Main Warrior.
+        chosen, low, high = e.families, e.min_power, e.max_power
         for q in seats:
             m = mains[q]
-            if m >= 0 and e.selects(families[m], powers[q]):
-                before = powers[q]
-                powers[q] = after = e.apply(before, round_up, pad)
-                if after != before:
-                    self.log += ((LOG_POWER, q, before, after),)
+            if m < 0 or not chosen >> families[m] & 1:
+                continue
+            before = powers[q]
+            if (low is not None and before < low) or (high is not None and before > high):
+                continue
+            powers[q] = after = before + e.amount if op == "add" else e.apply(before, game.round_up, game.pad)
+            if after != before:
+                self.log += ((LOG_POWER, q, before, after),)
         for q in range(n):
             if mains[q] >= 0 and powers[q] < 1:
                 # Killed: removed from the Fight, onto the Graveyard.
@@ -847,48 +865,58 @@ class FightState(State):
         seq = self.arena_seq
         if self.fight >= len(seq):
             return -1  # no Arena yet
-        key_of = self.deck.arenas[seq[self.fight]].condition.key
-        families, mains, powers = self.game.families, self.mains, self.powers
+        game = self.game
+        arena = seq[self.fight]
+        # The condition's key is pure and few (family, power) pairs come up: each is worked out once.
+        keys = game.arena_keys[arena]
+        families, mains, powers = game.families, self.mains, self.powers
         best: int | None = None
         who = -1
-        for q in self.game.turn_orders[self.first]:
+        for q in game.turn_orders[self.first]:
             m = mains[q]
             if m < 0:
                 continue
-            key = key_of(families[m], powers[q])
+            pair = (families[m], powers[q])
+            try:
+                key = keys[pair]
+            except KeyError:
+                key = keys[pair] = self.deck.arenas[arena].condition.key(*pair)
             if key is not None and (best is None or key > best):
                 best, who = key, q
         return who
 
     def _end_fight(self) -> None:
-        n = self.game.num_players
+        game = self.game
+        n = game.num_players
         winner = self.leader()
         seq = self.arena_seq
-        arena = seq[self.fight] if self.fight < len(seq) else -1  # self.arena
+        fight = self.fight
+        arena = seq[fight] if fight < len(seq) else -1  # self.arena
         if winner >= 0:
             self.won[winner].append(arena)
-        self.last_fight = FightReport(
-            self.fight + 1, arena, winner, tuple(self.mains), tuple(self.powers), tuple(self.boosts), self.log
+        mains, boosts, graveyard = self.mains, self.boosts, self.graveyard
+        # tuple.__new__ makes the very NamedTuple that FightReport(...) makes, minus a Python-level call.
+        self.last_fight = _new_tuple(
+            FightReport, (fight + 1, arena, winner, tuple(mains), tuple(self.powers), tuple(boosts), self.log)
         )
         self.log = ()
         # Everything still on the table goes to the Graveyard (ruling), in turn order.
-        mains, boosts, graveyard = self.mains, self.boosts, self.graveyard
-        order = self.game.turn_orders[self.first]
-        for q in order:
-            if mains[q] >= 0:
-                graveyard.append(mains[q])
-            if boosts[q] >= 0:
-                graveyard.append(boosts[q])
+        first = self.first
+        for q in game.turn_orders[first]:
+            m = mains[q]
+            if m >= 0:
+                graveyard.append(m)
+            b = boosts[q]
+            if b >= 0:
+                graveyard.append(b)
         self.mains = [-1] * n
         self.powers = [0] * n
         self.boosts = [-1] * n
         self.boost_up = [False] * n
-        if self.fight + 1 >= FIGHTS:
+        if fight + 1 >= FIGHTS:
             self.stage = ST_OVER
             return
-        queue = self.queue
-        for q in order:
-            queue += [q] * DRAWS_PER_FIGHT
+        self.queue += game.draw_orders[first]
         self.stage = ST_DRAW
 
     @staticmethod
@@ -1495,6 +1523,7 @@ def _uniform_totals(count: int) -> list[float]:
 
 
 _TOTALS: dict[int, list[float]] = {}
+_new_tuple = tuple.__new__
 #: The choices for a Boost whose ability chooses no opponent (or finds none), shared by every state.
 _ACTIVATE_OR_SCORE: Choices[int] = Choices([ACTIVATE, SCORE])
 _NONE: Choices[Any] = Choices(())
