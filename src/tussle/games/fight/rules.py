@@ -465,10 +465,14 @@ class FightState(State):
         legal = self._legal
         if legal is not None and player == self._legal_seat:
             return legal  # asked again (apply checks what was sampled from it): nothing has changed
-        if self.queue or player == CHANCE or player not in self.to_act():
+        stage = self.stage
+        if (
+            self.queue
+            or stage not in (ST_PLAY, ST_RESOLVE)
+            or player != (self.first + self.cursor) % self.game.num_players  # the seat to_act() names
+        ):
             return _NONE
-        # player is the one seat to act, at a play or a Boost's resolution.
-        legal = self._play_actions(player) if self.stage == ST_PLAY else self._resolve_actions(player)
+        legal = self._play_actions(player) if stage == ST_PLAY else self._resolve_actions(player)
         self._legal = legal
         self._legal_seat = player
         return legal
@@ -477,17 +481,18 @@ class FightState(State):
         hand = self.hands[p]
         if len(hand) == 1:
             return Choices([(hand[0], -1)])
+        cards = tuple(hand)
         banned = self.last_family
+        if banned < 0:
+            return Pairs(cards, cards)
         families = self.game.families
-        off = [c for c in hand if families[c] != banned] if banned >= 0 else hand
-        if len(off) == len(hand) or not off:
-            cards = tuple(hand)
+        off = tuple([c for c in cards if families[c] != banned])
+        if len(off) == len(cards) or not off:
             return Pairs(cards, cards)
         if self.game.main_rule:
-            return Pairs(off, hand)
+            return Pairs(off, cards)
         if len(off) >= 2:
-            cards = tuple(off)
-            return Pairs(cards, cards)
+            return Pairs(off, off)
         # One Warrior of another family: it must be played, as Main or as Boost.
         only = off[0]
         return Choices([(only, b) for b in hand if b != only] + [(m, only) for m in hand if m != only])
@@ -687,6 +692,14 @@ class FightState(State):
                         elif not queue:
                             self._advance()
                         return
+                elif type(action) is int and queue[0] == STEP_TOP:
+                    backs = self.backs
+                    if 0 <= action < len(backs) and backs[action] > 0:  # _is_possible, and then _apply
+                        self._legal = None
+                        self._outcomes = None
+                        queue.pop(0)
+                        self.top = action
+                        return
                 elif self._is_possible(CHANCE, action):
                     self._apply(CHANCE, action)
                     return
@@ -696,7 +709,16 @@ class FightState(State):
             if legal is None or player != self._legal_seat:
                 legal = self.legal_actions(player)
             if action in legal:
-                self._apply(player, action)
+                self._legal = None
+                self._outcomes = None
+                if self.stage == ST_PLAY:
+                    self._play(player, action)
+                    return
+                if action == SCORE:
+                    self._score_boost(player)
+                else:
+                    self._activate(player, action)
+                self._advance()
                 return
         super().apply(player, action)  # raises the error that says what is wrong
 
@@ -715,21 +737,37 @@ class FightState(State):
                 self._advance()
             return
         if self.stage == ST_PLAY:
-            main, boost = action  # _play, inline: half of all decisions
-            hand = self.hands[player]
-            hand.remove(main)
-            self.mains[player] = main
-            self.powers[player] = self.game.base_powers[main]
-            self.known[main] = -1
-            self.last_family = self.game.families[main]
-            if boost >= 0:
-                hand.remove(boost)
-                self.boosts[player] = boost
-            self.cursor += 1
-        elif action == SCORE:
+            self._play(player, action)
+            return
+        if action == SCORE:
             self._score_boost(player)
         else:
             self._activate(player, action)
+        self._advance()
+
+    def _play(self, p: int, action: PlayAction) -> None:
+        main, boost = action
+        hand = self.hands[p]
+        hand.remove(main)
+        game = self.game
+        self.mains[p] = main
+        self.powers[p] = game.base_powers[main]
+        self.known[main] = -1
+        self.last_family = game.families[main]
+        if boost >= 0:
+            hand.remove(boost)
+            self.boosts[p] = boost
+        # What _advance does next, inline (half of all decisions are plays): the next seat
+        # with Warriors plays, once the top card's back shows; after the last, the Boosts.
+        n = game.num_players
+        hands, first, cursor = self.hands, self.first, self.cursor + 1
+        while cursor < n and not hands[(first + cursor) % n]:
+            cursor += 1
+        self.cursor = cursor
+        if cursor < n:
+            if self.top < 0 and self.reserves:
+                self.queue.append(STEP_TOP)
+            return
         self._advance()
 
     def _apply_chance(self, outcome: int) -> None:
@@ -1431,14 +1469,15 @@ class Pairs(Actions[PlayAction]):
     (True, False, False, False)
     """
 
-    __slots__ = ("_boosts", "_items", "_mains", "_size", "_width")
+    __slots__ = ("_boosts", "_items", "_last", "_mains", "_size", "_width")
 
-    def __init__(self, mains: list[int] | tuple[int, ...], boosts: list[int] | tuple[int, ...]) -> None:
-        self._mains = tuple(mains)
-        self._boosts = tuple(boosts)
-        self._width = len(boosts) - 1  # the Boosts that go with each Main
-        self._size = len(mains) * self._width
+    def __init__(self, mains: tuple[int, ...], boosts: tuple[int, ...]) -> None:
+        self._mains = mains
+        self._boosts = boosts
+        self._width = width = len(boosts) - 1  # the Boosts that go with each Main
+        self._size = len(mains) * width
         self._items: tuple[PlayAction, ...] | None = None
+        self._last: PlayAction | None = None
 
     def __len__(self) -> int:
         return self._size
@@ -1465,6 +1504,8 @@ class Pairs(Actions[PlayAction]):
         return iter(self._all())
 
     def __contains__(self, item: object) -> bool:
+        if item is self._last and item is not None:
+            return True  # what sample() drew, checked as a random playout applies it
         if type(item) is tuple and len(item) == 2:
             main, boost = item
             if type(main) is int and type(boost) is int:
@@ -1475,7 +1516,8 @@ class Pairs(Actions[PlayAction]):
             return False
 
     def sample(self, rng: random.Random) -> PlayAction:
-        return self._at(rng.randrange(self._size))
+        drawn = self._last = self._at(rng.randrange(self._size))
+        return drawn
 
     def __repr__(self) -> str:
         return f"Pairs({list(self._mains)!r}, {list(self._boosts)!r})"
