@@ -221,6 +221,8 @@ class Fight(Game):
     #: draw_orders[first]: the hands drawn into after a Fight, in the queue's order.
     draw_orders: tuple[tuple[int, ...], ...]
     arena_numbers: tuple[int, ...]
+    #: uniform_totals[k]: the running totals of k equal chances (see _uniform_totals), for every pool.
+    uniform_totals: tuple[list[float], ...]
     #: arena_keys[a]: the Arena's condition's key by (family, power), filled in as the Fights ask.
     arena_keys: list[dict[tuple[int, int], int | None]]
 
@@ -243,6 +245,8 @@ class Fight(Game):
         )
         self.arena_numbers = tuple(range(len(self.deck.arenas)))
         self.arena_keys = [{} for _ in self.deck.arenas]
+        most = max(len(self.deck.warriors), len(self.deck.arenas))
+        self.uniform_totals = tuple(_uniform_totals(count) if count else [] for count in range(most + 1))
         need = HAND_SIZE * self.num_players + GRAVEYARD_START
         if len(self.deck.warriors) < need:
             raise OptionError(
@@ -583,13 +587,13 @@ class FightState(State):
                 else:
                     start = bisect_left(pool, spans[top][0])
                     count = self.backs[top]
-            totals = _TOTALS.get(count) or _uniform_totals(count)
+            totals = self.game.uniform_totals[count]
             index = bisect_right(totals, rng.random())
             return pool[start + (index if index < count else count - 1)]
         if step != STEP_TOP:
             pool = self._arenas_left()
             count = len(pool)
-            totals = _TOTALS.get(count) or _uniform_totals(count)
+            totals = self.game.uniform_totals[count]
             index = bisect_right(totals, rng.random())
             return pool[index if index < count else count - 1]
         pick = rng.random()
@@ -659,8 +663,9 @@ class FightState(State):
         # State.apply's checks, made directly: whose turn it is, then the action.
         queue = self.queue
         if player == CHANCE:
-            if queue:
-                if type(action) is int and queue[0] >= STEP_BUFFER:
+            if queue and type(action) is int:
+                step = queue[0]
+                if step >= STEP_BUFFER:
                     # A draw, half of all events: _is_possible and _apply (with _take) for it,
                     # inline, the Warrior looked up in the Reserves once.
                     reserves = self.reserves
@@ -673,7 +678,7 @@ class FightState(State):
                     if index >= 0 and (top < 0 or family == top):
                         self._legal = None
                         self._outcomes = None
-                        step = queue.pop(0)
+                        del queue[0]
                         del reserves[index]
                         self.backs[family] -= 1
                         self.top = -1
@@ -692,17 +697,27 @@ class FightState(State):
                         elif not queue:
                             self._advance()
                         return
-                elif type(action) is int and queue[0] == STEP_TOP:
+                elif step == STEP_TOP:
                     backs = self.backs
                     if 0 <= action < len(backs) and backs[action] > 0:  # _is_possible, and then _apply
                         self._legal = None
                         self._outcomes = None
-                        queue.pop(0)
+                        del queue[0]
                         self.top = action
                         return
-                elif self._is_possible(CHANCE, action):
-                    self._apply(CHANCE, action)
-                    return
+                else:
+                    seen = self.arena_seq
+                    if 0 <= action < len(self.deck.arenas) and action not in seen:  # the next Arena
+                        self._legal = None
+                        self._outcomes = None
+                        del queue[0]
+                        seen.append(action)
+                        if not queue or (queue[0] >= STEP_BUFFER and not self.reserves):
+                            self._advance()
+                        return
+            elif queue and self._is_possible(CHANCE, action):
+                self._apply(CHANCE, action)
+                return
         elif not queue:
             # The seat's actions, as legal_actions gives them: none when it is not to act.
             legal = self._legal
