@@ -591,11 +591,17 @@ class FightState(State):
             index = bisect_right(totals, rng.random())
             return pool[start + (index if index < count else count - 1)]
         if step != STEP_TOP:
-            pool = self._arenas_left()
-            count = len(pool)
-            totals = self.game.uniform_totals[count]
-            index = bisect_right(totals, rng.random())
-            return pool[index if index < count else count - 1]
+            # The index-th Arena of _arenas_left(), found past the few Arenas seen (each once)
+            # without listing those left.
+            seen = self.arena_seq
+            count = len(self.deck.arenas) - len(seen)
+            index = bisect_right(self.game.uniform_totals[count], rng.random())
+            arena = index if index < count else count - 1
+            for a in sorted(seen):
+                if a > arena:
+                    break
+                arena += 1
+            return arena
         pick = rng.random()
         size = len(self.reserves)
         total = 0.0
@@ -669,34 +675,32 @@ class FightState(State):
                     # A draw, half of all events: _is_possible and _apply (with _take) for it,
                     # inline, the Warrior looked up in the Reserves once.
                     reserves = self.reserves
-                    try:
-                        index = reserves.index(action)
-                    except ValueError:
-                        index = -1
-                    top = self.top
-                    family = self.game.families[action] if index >= 0 else -1
-                    if index >= 0 and (top < 0 or family == top):
-                        self._legal = None
-                        self._outcomes = None
-                        del queue[0]
-                        del reserves[index]
-                        self.backs[family] -= 1
-                        self.top = -1
-                        self.card_epoch[action] = self.epoch
-                        if step >= 0:
-                            self.hands[step].append(action)
-                            self.known[action] = 1 << step
-                        else:
-                            (self.graveyard if step == STEP_GRAVE else self.buffer).append(action)
-                            self.known[action] = -1
-                        if not reserves:
-                            if self.graveyard:
-                                self._reshuffle()  # "if the Reserves are ever depleted": at once
-                            if not queue or (queue[0] >= STEP_BUFFER and not self.reserves):
+                    index = bisect_left(reserves, action)  # the Reserves are in card order
+                    if index < len(reserves) and reserves[index] == action:
+                        family = self.game.families[action]
+                        top = self.top
+                        if top < 0 or family == top:
+                            self._legal = None
+                            self._outcomes = None
+                            del queue[0]
+                            del reserves[index]
+                            self.backs[family] -= 1
+                            self.top = -1
+                            self.card_epoch[action] = self.epoch
+                            if step >= 0:
+                                self.hands[step].append(action)
+                                self.known[action] = 1 << step
+                            else:
+                                (self.graveyard if step == STEP_GRAVE else self.buffer).append(action)
+                                self.known[action] = -1
+                            if not reserves:
+                                if self.graveyard:
+                                    self._reshuffle()  # "if the Reserves are ever depleted": at once
+                                if not queue or (queue[0] >= STEP_BUFFER and not self.reserves):
+                                    self._advance()
+                            elif not queue:
                                 self._advance()
-                        elif not queue:
-                            self._advance()
-                        return
+                            return
                 elif step == STEP_TOP:
                     backs = self.backs
                     if 0 <= action < len(backs) and backs[action] > 0:  # _is_possible, and then _apply
