@@ -221,6 +221,9 @@ class Fight(Game):
     #: draw_orders[first]: the hands drawn into after a Fight, in the queue's order.
     draw_orders: tuple[tuple[int, ...], ...]
     arena_numbers: tuple[int, ...]
+    #: What every game starts with: the backs of the whole deck, and the deal's chance steps.
+    start_backs: tuple[int, ...]
+    start_queue: tuple[int, ...]
     #: uniform_totals[k]: the running totals of k equal chances (see _uniform_totals), for every pool.
     uniform_totals: tuple[list[float], ...]
     #: arena_keys[a]: the Arena's condition's key by (family, power), filled in as the Fights ask.
@@ -246,6 +249,13 @@ class Fight(Game):
         self.arena_numbers = tuple(range(len(self.deck.arenas)))
         self.arena_keys = [{} for _ in self.deck.arenas]
         most = max(len(self.deck.warriors), len(self.deck.arenas))
+        self.start_backs = tuple(self.families.count(family) for family in range(len(FAMILIES)))
+        arenas = FIGHTS if self.arena_view == "all" else 2 if self.arena_view == "next" else 1
+        self.start_queue = (
+            *(p for _ in range(HAND_SIZE) for p in range(n)),
+            *[STEP_GRAVE] * GRAVEYARD_START,
+            *[STEP_ARENA] * arenas,
+        )
         self.uniform_totals = tuple(_uniform_totals(count) if count else [] for count in range(most + 1))
         need = HAND_SIZE * self.num_players + GRAVEYARD_START
         if len(self.deck.warriors) < need:
@@ -318,7 +328,7 @@ class FightState(State):
         self.reserves: list[int] = list(range(w))
         # What the backs of the Reserves show, kept up to date at every draw: the top family's
         # reveal and its checks read it at once.
-        self.backs: list[int] = self._backs()
+        self.backs: list[int] = list(game.start_backs)
         self.graveyard: list[int] = []
         self.buffer: list[int] = []
         self.scored: list[list[int]] = [[] for _ in range(n)]
@@ -345,17 +355,10 @@ class FightState(State):
         self._legal: Actions[Any] | None = None
         self._legal_seat = -1  # whose actions _legal holds, when it holds any
         self._outcomes: list[tuple[Any, float]] | None = None
-        queue = [p for _ in range(HAND_SIZE) for p in range(n)]
-        queue += [STEP_GRAVE] * GRAVEYARD_START
-        queue += [STEP_ARENA] * self._arenas_at_start()
-        self.queue: list[int] = queue
+        self.queue: list[int] = list(game.start_queue)
         self._advance()
 
     # --- small helpers ------------------------------------------------------
-
-    def _arenas_at_start(self) -> int:
-        view = self.game.options["arenas"]
-        return FIGHTS if view == "all" else 2 if view == "next" else 1
 
     def _seat(self, i: int) -> int:
         """The seat that acts ``i``-th in this Fight (0 is the 1st player)."""
@@ -1535,7 +1538,13 @@ class Pairs(Actions[PlayAction]):
             return False
 
     def sample(self, rng: random.Random) -> PlayAction:
-        drawn = self._last = self._at(rng.randrange(self._size))
+        # _at, inline: every play of a random playout is drawn here.
+        row, rest = divmod(rng.randrange(self._size), self._width)
+        mains = self._mains
+        main = mains[row]
+        boosts = self._boosts
+        skip = row if boosts is mains else boosts.index(main)
+        drawn = self._last = (main, boosts[rest if rest < skip else rest + 1])
         return drawn
 
     def __repr__(self) -> str:
