@@ -740,6 +740,18 @@ class FightState(State):
                     self._score_boost(player)
                 else:
                     self._activate(player, action)
+                if self.stage == ST_RESOLVE and not queue:
+                    # What _advance does next, inline while the Fight goes on: the next Boost
+                    # waiting is resolved, once the top card's back shows.
+                    n = self.game.num_players
+                    boosts, up, first, cursor = self.boosts, self.boost_up, self.first, self.cursor
+                    while cursor < n and (boosts[(first + cursor) % n] < 0 or up[(first + cursor) % n]):
+                        cursor += 1
+                    self.cursor = cursor
+                    if cursor < n:
+                        if self.top < 0 and self.reserves:
+                            queue.append(STEP_TOP)
+                        return
                 self._advance()
                 return
         super().apply(player, action)  # raises the error that says what is wrong
