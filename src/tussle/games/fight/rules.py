@@ -198,7 +198,7 @@ class Fight(Game):
                 ("medium", "ismcts:iterations=500"),
                 ("hard", "ismcts:iterations=2000"),
             ),
-            bench_target=5.0,
+            bench_target=4.0,
         ),
     )
 
