@@ -53,7 +53,7 @@ from typing import Any
 from tussle.agents import make_agent
 from tussle.agents.base import PlayerView
 from tussle.errors import AgentError, TussleError
-from tussle.game import CHANCE, Dynamics, Game, Information, State
+from tussle.game import CHANCE, Dynamics, Game, Information, State, draw_outcome
 from tussle.registry import game_ids, game_info, load_game, simulation_options
 
 #: The default CPU seconds of each measurement (the playouts share them out over the rounds).
@@ -480,15 +480,7 @@ def openspiel_player(name: str, seed: int = DEFAULT_SEED) -> PlayOne:
         decisions = chance = 0
         while not state.is_terminal():
             if state.is_chance_node():
-                pick, total = draw(), 0.0
-                outcomes = state.chance_outcomes()
-                action = outcomes[-1][0]
-                for outcome, prob in outcomes:
-                    total += prob
-                    if pick < total:
-                        action = outcome
-                        break
-                state.apply_action(action)
+                state.apply_action(draw_outcome(state.chance_outcomes(), draw()))
                 chance += 1
             elif state.is_simultaneous_node():
                 joint = [choice(state.legal_actions(p)) for p in range(game.num_players())]

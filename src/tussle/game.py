@@ -27,7 +27,7 @@ import random
 import re
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -43,6 +43,7 @@ PUBLIC = -2
 
 Action = Hashable
 A = TypeVar("A", bound=Hashable)
+T = TypeVar("T")
 
 JSON = Any  # plain data: dict, list, str, int, float, bool, None
 
@@ -412,6 +413,24 @@ class Result:
         }
 
 
+def draw_outcome(outcomes: Sequence[tuple[T, float]], pick: float) -> T:
+    """The outcome whose running total of probabilities first passes ``pick`` (a number in [0, 1)).
+
+    The last outcome if rounding leaves the total at or below ``pick``: every
+    chance draw in tussle (and its drivers of OpenSpiel games) draws this way,
+    so a seed gives the same outcome wherever it is drawn.
+
+    >>> draw_outcome([("heads", 0.5), ("tails", 0.5)], 0.7)
+    'tails'
+    """
+    total = 0.0
+    for outcome, prob in outcomes:
+        total += prob
+        if pick < total:
+            return outcome
+    return outcomes[-1][0]
+
+
 class Actions(Sequence[A], Generic[A]):
     """A lazy, indexable collection of legal actions.
 
@@ -425,13 +444,23 @@ class Actions(Sequence[A], Generic[A]):
 
 
 class ListActions(Actions[A]):
-    """Actions held in a tuple."""
+    """Actions held in a tuple, with a membership set made when first asked.
 
-    __slots__ = ("_items", "_set")
+    It remembers the action it drew last: a random playout samples an action
+    and ``apply`` checks it at once, and that very object is known to be a
+    member without hashing it. The draw is :meth:`Actions.sample`'s.
 
-    def __init__(self, items: Sequence[A]) -> None:
+    >>> moves = ListActions([("place", 1), ("place", 2)])
+    >>> ("place", 2) in moves, ["place", 2] in moves, len(moves)
+    (True, False, 2)
+    """
+
+    __slots__ = ("_items", "_last", "_set")
+
+    def __init__(self, items: Iterable[A]) -> None:
         self._items = tuple(items)
         self._set: frozenset[A] | None = None
+        self._last: A | None = None
 
     def __len__(self) -> int:
         return len(self._items)
@@ -443,12 +472,20 @@ class ListActions(Actions[A]):
         return iter(self._items)
 
     def __contains__(self, item: object) -> bool:
-        if self._set is None:
-            self._set = frozenset(self._items)
+        if item is self._last and item is not None:
+            return True
+        known = self._set
+        if known is None:
+            known = self._set = frozenset(self._items)
         try:
-            return item in self._set
+            return item in known
         except TypeError:  # unhashable, so not one of ours
             return False
+
+    def sample(self, rng: random.Random) -> A:
+        items = self._items
+        drawn = self._last = items[rng.randrange(len(items))]
+        return drawn
 
     def __repr__(self) -> str:
         return f"ListActions({list(self._items)!r})"
@@ -608,13 +645,7 @@ class State(ABC):
         outcomes = self.chance_outcomes()
         if not outcomes:
             raise ActionError("no chance event is pending")
-        pick = rng.random()
-        total = 0.0
-        for outcome, prob in outcomes:
-            total += prob
-            if pick < total:
-                return outcome
-        return outcomes[-1][0]
+        return draw_outcome(outcomes, rng.random())
 
     def apply(self, player: int, action: Any) -> None:
         """Apply ``player``'s action (or a chance outcome with ``player=CHANCE``).

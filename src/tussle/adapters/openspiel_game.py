@@ -57,7 +57,18 @@ import pyspiel  # type: ignore[import-not-found]
 from tussle.adapters.encoding import GameEncoding, LegalMap, encoding_for
 from tussle.agents.base import Agent, PlayerView
 from tussle.errors import ActionError, OptionError, TussleError
-from tussle.game import CHANCE, PUBLIC, ChanceMode, Dynamics, Game, GameInfo, Information, Option, State
+from tussle.game import (
+    CHANCE,
+    PUBLIC,
+    ChanceMode,
+    Dynamics,
+    Game,
+    GameInfo,
+    Information,
+    Option,
+    State,
+    draw_outcome,
+)
 from tussle.registry import game_ids, game_info, load_game
 
 __all__ = [
@@ -683,15 +694,7 @@ def play(
 
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            pick, total = rng.random(), 0.0
-            chosen = outcomes[-1][0]
-            for index, prob in outcomes:
-                total += prob
-                if pick < total:
-                    chosen = index
-                    break
-            state.apply_action(chosen)
+            state.apply_action(draw_outcome(state.chance_outcomes(), rng.random()))
         elif state.is_simultaneous_node():
             acting = state.tussle_state.to_act()
             if any(not isinstance(seats[p], Agent) for p in acting):

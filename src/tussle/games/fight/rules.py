@@ -34,14 +34,13 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from tussle.errors import ActionError, OptionError
 from tussle.game import (
     CHANCE,
     PUBLIC,
-    A,
     Actions,
     ChanceMode,
     Dynamics,
@@ -49,6 +48,7 @@ from tussle.game import (
     GameInfo,
     Hooks,
     Information,
+    ListActions,
     Option,
     Result,
     State,
@@ -487,7 +487,7 @@ class FightState(State):
     def _play_actions(self, p: int) -> Actions[PlayAction]:
         hand = self.hands[p]
         if len(hand) == 1:
-            return Choices([(hand[0], -1)])
+            return ListActions([(hand[0], -1)])
         cards = tuple(hand)
         banned = self.last_family
         if banned < 0:
@@ -502,14 +502,14 @@ class FightState(State):
             return Pairs(off, off)
         # One Warrior of another family: it must be played, as Main or as Boost.
         only = off[0]
-        return Choices([(only, b) for b in hand if b != only] + [(m, only) for m in hand if m != only])
+        return ListActions([(only, b) for b in hand if b != only] + [(m, only) for m in hand if m != only])
 
     def _resolve_actions(self, p: int) -> Actions[int]:
         boost = self.boosts[p]
         if not self.game.chooses[boost]:
             return _ACTIVATE_OR_SCORE
         targets = self.targets(p, self.deck.warriors[boost].ability)
-        return Choices([*targets, SCORE]) if targets else _ACTIVATE_OR_SCORE
+        return ListActions([*targets, SCORE]) if targets else _ACTIVATE_OR_SCORE
 
     def targets(self, p: int, ability: tuple[Effect, ...]) -> list[int]:
         """The opponents that activating ``ability`` for ``p`` may choose, clockwise from ``p``."""
@@ -733,26 +733,7 @@ class FightState(State):
             if action in legal:
                 self._legal = None
                 self._outcomes = None
-                if self.stage == ST_PLAY:
-                    self._play(player, action)
-                    return
-                if action == SCORE:
-                    self._score_boost(player)
-                else:
-                    self._activate(player, action)
-                if self.stage == ST_RESOLVE and not queue:
-                    # What _advance does next, inline while the Fight goes on: the next Boost
-                    # waiting is resolved, once the top card's back shows.
-                    n = self.game.num_players
-                    boosts, up, first, cursor = self.boosts, self.boost_up, self.first, self.cursor
-                    while cursor < n and (boosts[(first + cursor) % n] < 0 or up[(first + cursor) % n]):
-                        cursor += 1
-                    self.cursor = cursor
-                    if cursor < n:
-                        if self.top < 0 and self.reserves:
-                            queue.append(STEP_TOP)
-                        return
-                self._advance()
+                self._decide(player, action)
                 return
         super().apply(player, action)  # raises the error that says what is wrong
 
@@ -770,6 +751,10 @@ class FightState(State):
             if step != STEP_TOP and (not queue or (queue[0] >= STEP_BUFFER and not self.reserves)):
                 self._advance()
             return
+        self._decide(player, action)
+
+    def _decide(self, player: int, action: Any) -> None:
+        """Apply a seat's legal decision: a play, or a Boost scored or activated."""
         if self.stage == ST_PLAY:
             self._play(player, action)
             return
@@ -777,6 +762,19 @@ class FightState(State):
             self._score_boost(player)
         else:
             self._activate(player, action)
+        queue = self.queue
+        if self.stage == ST_RESOLVE and not queue:
+            # What _advance does next, inline while the Fight goes on: the next Boost
+            # waiting is resolved, once the top card's back shows.
+            n = self.game.num_players
+            boosts, up, first, cursor = self.boosts, self.boost_up, self.first, self.cursor
+            while cursor < n and (boosts[(first + cursor) % n] < 0 or up[(first + cursor) % n]):
+                cursor += 1
+            self.cursor = cursor
+            if cursor < n:
+                if self.top < 0 and self.reserves:
+                    queue.append(STEP_TOP)
+                return
         self._advance()
 
     def _play(self, p: int, action: PlayAction) -> None:
@@ -1441,54 +1439,6 @@ class FightState(State):
         return render_observation(self._observe(PUBLIC, -1))  # nobody's seat, every card named
 
 
-class Choices(Actions[A]):
-    """The actions of one decision, in their order: a tuple with a membership set, made when first asked.
-
-    :class:`ListActions` with a direct :meth:`sample` (the same draw of the
-    generator), which remembers what it drew: a random playout samples and
-    checks an action at every step, and that very object is a member.
-
-    >>> moves = Choices([(3, 5), (5, 3)])
-    >>> (5, 3) in moves, [5, 3] in moves, len(moves)
-    (True, False, 2)
-    """
-
-    __slots__ = ("_items", "_last", "_set")
-
-    def __init__(self, items: Iterable[A]) -> None:
-        self._items = tuple(items)
-        self._set: frozenset[A] | None = None
-        self._last: A | None = None
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __getitem__(self, index: int) -> A:  # type: ignore[override]
-        return self._items[index]
-
-    def __iter__(self) -> Iterator[A]:
-        return iter(self._items)
-
-    def __contains__(self, item: object) -> bool:
-        if item is self._last and item is not None:
-            return True
-        known = self._set
-        if known is None:
-            known = self._set = frozenset(self._items)
-        try:
-            return item in known
-        except TypeError:  # unhashable, so not one of ours
-            return False
-
-    def sample(self, rng: random.Random) -> A:
-        items = self._items
-        drawn = self._last = items[rng.randrange(len(items))]
-        return drawn
-
-    def __repr__(self) -> str:
-        return f"Choices({list(self._items)!r})"
-
-
 class Pairs(Actions[PlayAction]):
     """Every (Main, Boost) of two different Warriors, the Main from ``mains``, the Boost from ``boosts``.
 
@@ -1607,8 +1557,8 @@ def _uniform_totals(count: int) -> list[float]:
 _TOTALS: dict[int, list[float]] = {}
 _new_tuple = tuple.__new__
 #: The choices for a Boost whose ability chooses no opponent (or finds none), shared by every state.
-_ACTIVATE_OR_SCORE: Choices[int] = Choices([ACTIVATE, SCORE])
-_NONE: Choices[Any] = Choices(())
+_ACTIVATE_OR_SCORE: ListActions[int] = ListActions([ACTIVATE, SCORE])
+_NONE: ListActions[Any] = ListActions(())
 _CHANCE_ONLY = (CHANCE,)
 #: _SEATS[p]: the players to act when seat p decides.
 _SEATS = tuple((p,) for p in range(8))

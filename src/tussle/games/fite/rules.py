@@ -27,7 +27,7 @@ Every ruling taken where the text is silent is in docs/games/fite.md.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from itertools import combinations_with_replacement
 from math import factorial
 from typing import Any
@@ -36,7 +36,6 @@ from tussle.errors import ActionError
 from tussle.game import (
     CHANCE,
     PUBLIC,
-    A,
     Actions,
     AgentHook,
     ChanceMode,
@@ -45,6 +44,7 @@ from tussle.game import (
     GameInfo,
     Hooks,
     Information,
+    ListActions,
     Option,
     Result,
     State,
@@ -179,77 +179,29 @@ ROLL_SETS: tuple[frozenset[Roll], ...] = tuple(frozenset(r for r, _ in table) fo
 # --- actions ---------------------------------------------------------------------
 
 
-class Choices(Actions[A]):
-    """The actions of one step, in their order: a tuple with a membership set, made when first asked.
-
-    :class:`ListActions` with a direct :meth:`sample` (the same draw of the
-    generator): a random playout samples and checks an action at every step.
-
-    >>> moves = Choices([("place", 1), ("place", 2)])
-    >>> ("place", 2) in moves, ["place", 2] in moves, len(moves)
-    (True, False, 2)
-    """
-
-    __slots__ = ("_items", "_last", "_set")
-
-    def __init__(self, items: Iterable[A]) -> None:
-        self._items = tuple(items)
-        self._set: frozenset[A] | None = None
-        #: The action drawn last: the very object is a member, known without hashing it.
-        self._last: A | None = None
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __getitem__(self, index: int) -> A:  # type: ignore[override]
-        return self._items[index]
-
-    def __iter__(self) -> Iterator[A]:
-        return iter(self._items)
-
-    def __contains__(self, item: object) -> bool:
-        if item is self._last and item is not None:
-            return True
-        known = self._set
-        if known is None:
-            known = self._set = frozenset(self._items)
-        try:
-            return item in known
-        except TypeError:  # unhashable, so not one of ours
-            return False
-
-    def sample(self, rng: random.Random) -> A:
-        items = self._items
-        drawn = self._last = items[rng.randrange(len(items))]
-        return drawn
-
-    def __repr__(self) -> str:
-        return f"Choices({list(self._items)!r})"
-
-
-PLACE_ACTIONS: Choices[PlaceAction] = Choices([("place", face) for face in range(1, 7)])
+PLACE_ACTIONS: ListActions[PlaceAction] = ListActions([("place", face) for face in range(1, 7)])
 #: SWIFT_ACTIONS[location]: stay, or move to one of the two other locations.
-SWIFT_ACTIONS: tuple[Choices[SwiftAction], ...] = tuple(
-    Choices([("swift", STAY)] + [("swift", to) for to in (OFF, DEF, TAC) if to != here])
+SWIFT_ACTIONS: tuple[ListActions[SwiftAction], ...] = tuple(
+    ListActions([("swift", STAY)] + [("swift", to) for to in (OFF, DEF, TAC) if to != here])
     for here in (OFF, DEF, TAC)
 )
 
 
-def _split_actions(dice: int, declare: bool) -> Choices[SplitAction]:
+def _split_actions(dice: int, declare: bool) -> ListActions[SplitAction]:
     splits = [
         ("split", off, dice - off, flag)
         for flag in ((False, True) if declare else (False,))
         for off in range(max(1, dice - MAX_POOL), min(MAX_POOL, dice - 1) + 1)
     ]
-    return Choices(splits)
+    return ListActions(splits)
 
 
-SPLIT_ACTIONS: dict[tuple[int, bool], Choices[SplitAction]] = {
+SPLIT_ACTIONS: dict[tuple[int, bool], ListActions[SplitAction]] = {
     (dice, declare): _split_actions(dice, declare)
     for dice in range(2, START_DICE + 1)
     for declare in (False, True)
 }
-NO_ACTIONS: Choices[Any] = Choices(())
+NO_ACTIONS: ListActions[Any] = ListActions(())
 #: Both fighters' actions at a placement.
 PLACING = (PLACE_ACTIONS, PLACE_ACTIONS)
 #: OTHER[p]: who is left to act at a simultaneous step once fighter p has chosen.
@@ -857,7 +809,7 @@ class FiteState(State):
         if phase == SPLIT:
             return SPLIT_ACTIONS[(self.dice[player], self.can_declare(player))]
         theirs = self.pools(1 - player) if self.turn_any else None
-        return Choices(tactic_actions(self.pools(player), self.entitled[player], theirs))
+        return ListActions(tactic_actions(self.pools(player), self.entitled[player], theirs))
 
     def _roll_size(self) -> int:
         return self._size
@@ -892,12 +844,7 @@ class FiteState(State):
                 if legal is None:
                     legal = self._legal[player] = self._step_actions(player)
                 if action in legal:
-                    self.pending[player] = action
-                    if len(self._to_act) == 2:
-                        self._to_act = OTHER[player]
-                    else:
-                        self._to_act = ()
-                        self._resolve_step()
+                    self._submit(player, action)
                     return
         super().apply(player, action)  # raises the error that says what is wrong
 
@@ -964,6 +911,10 @@ class FiteState(State):
         if player == CHANCE:
             self._roll(action)
             return
+        self._submit(player, action)
+
+    def _submit(self, player: int, action: Any) -> None:
+        """Keep a fighter's legal action; the step resolves once both that act have chosen."""
         self.pending[player] = action
         # Two fighters at most act at once, and player is one of them.
         if len(self._to_act) == 2:
