@@ -1,4 +1,4 @@
-"""``tussle bench``: how fast the engines run, or tussle's MCTS against OpenSpiel's (--vs-openspiel)."""
+"""``tussle bench``: how fast the engines run, or tussle's agents against OpenSpiel's (--vs-openspiel)."""
 
 from __future__ import annotations
 
@@ -65,8 +65,9 @@ from tussle.registry import game_ids, game_info
     "--vs-openspiel",
     "vs_openspiel",
     is_flag=True,
-    help="Instead: tussle's MCTS against OpenSpiel's MCTSBot at the same time per move "
-    "(the sequential games of perfect information; needs the openspiel extra).",
+    help="Instead: tussle's levels (or --agent) against OpenSpiel's MCTSBot at the same time per "
+    "move, with game options from -o (the sequential games of perfect information; needs the "
+    "openspiel extra).",
 )
 @click.option(
     "--games",
