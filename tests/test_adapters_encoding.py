@@ -78,6 +78,11 @@ def playout(enc: GameEncoding, seed: int, check_every: int = 1) -> int:
             legal = enc.legal(state, p)
             actions = state.legal_actions(p)
             assert len(legal) == len(actions) > 0
+            if check and len(actions) <= 1024:
+                # A codec's shortcut from action to number agrees with the notation's number.
+                numbers = {enc.codec.encode(state.action_to_str(p, a)) for a in actions}
+                assert numbers == {enc.codec.action_index(state, p, a) for a in actions}
+                assert sorted(numbers) == legal.indices
             assert legal.indices == sorted(set(legal.indices))
             assert legal.indices[0] >= 0 and legal.indices[-1] < enc.num_actions
             index = legal.indices[rng.randrange(len(legal))]

@@ -132,6 +132,15 @@ class ActionCodec(ABC):
         self._cache[text] = index
         return index
 
+    def action_index(self, state: State, player: int, action: Any) -> int:
+        """The index of ``player``'s legal action ``action``: its notation's, unless the codec knows better.
+
+        A game's codec may number an action without writing it out (FITE
+        numbers each tactical choice once per player) where writing every legal
+        action at every decision would cost more than the game.
+        """
+        return self.encode(state.action_to_str(player, action))
+
     def chance_index(self, state: State, outcome: Any) -> int:
         """The index of ``state``'s chance outcome ``outcome``: its notation's, unless the codec knows better.
 
@@ -428,8 +437,9 @@ class GameEncoding:
 
     def index(self, state: State, player: int, action: Any) -> int:
         """The index of ``action`` by ``player`` (or a chance outcome with ``player=CHANCE``) in ``state``."""
-        text = state.action_to_str(player, action)
-        return self.codec.encode_chance(text) if player == CHANCE else self.codec.encode(text)
+        if player == CHANCE:
+            return self.codec.encode_chance(state.action_to_str(player, action))
+        return self.codec.action_index(state, player, action)
 
     def legal(self, state: State, player: int) -> LegalMap:
         """``player``'s legal actions in ``state`` by index (empty when it is not to act)."""
@@ -439,9 +449,9 @@ class GameEncoding:
             if fast is not None and self._agrees(state, player, actions, fast):
                 return LegalMap(fast.tolist(), player, decode=self.codec.decode)
         by_index: dict[int, Any] = {}
-        encode, fmt = self.codec.encode, state.action_to_str
+        number, fmt = self.codec.action_index, state.action_to_str
         for action in actions:
-            index = encode(fmt(player, action))
+            index = number(state, player, action)
             if index in by_index:
                 raise EncodingError(
                     f"{self.game.info.id}: {fmt(player, action)!r} and {fmt(player, by_index[index])!r} "
