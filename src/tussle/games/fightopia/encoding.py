@@ -17,7 +17,7 @@ from tussle.adapters.encoding import (
     parse_square,
     square_name,
 )
-from tussle.game import Game
+from tussle.game import Game, State
 
 
 class FightopiaCodec(ActionCodec):
@@ -40,6 +40,17 @@ class FightopiaCodec(ActionCodec):
         super().__init__()
         self.num_actions = self.SHOT + 128 * 8
         self.num_chance = 2
+        #: A move's number by the move: its text is the move's alone, written once.
+        self._numbers: dict[int, int] = {}
+
+    def action_index(self, state: State, player: int, action: Any) -> int:
+        index = self._numbers.get(action)
+        if index is None:
+            index = super().action_index(state, player, action)
+            if len(self._numbers) > 100_000:  # bounded, as the text cache is
+                self._numbers.clear()
+            self._numbers[action] = index
+        return index
 
     @staticmethod
     def _sq(text: str) -> tuple[int, int]:
