@@ -135,9 +135,9 @@ class ActionCodec(ABC):
     def action_index(self, state: State, player: int, action: Any) -> int:
         """The index of ``player``'s legal action ``action``: its notation's, unless the codec knows better.
 
-        A game's codec may number an action without writing it out (FITE
-        numbers each tactical choice once per player) where writing every legal
-        action at every decision would cost more than the game.
+        A game's codec may number an action without writing it out (FITE and
+        Fightopia number each action once) where writing every legal action at
+        every decision would cost more than the game.
         """
         return self.encode(state.action_to_str(player, action))
 

@@ -71,8 +71,8 @@ class FiteCodec(ActionCodec):
         ]
         self._roll_index = {r: i for i, r in enumerate(self._rolls)}
         self.num_chance = len(self._rolls)
-        #: (player, tactical choice) -> its number, found once through the notation.
-        self._tactic_numbers: dict[tuple[int, Any], int] = {}
+        #: (player, action) -> its number, found once through the notation.
+        self._numbers: dict[tuple[int, Any], int] = {}
 
     @staticmethod
     def _faces(text: str) -> tuple[int, ...]:
@@ -128,17 +128,15 @@ class FiteCodec(ActionCodec):
         return self._roll_index[self._faces(text.rsplit(" ", maxsplit=1)[-1])]
 
     def action_index(self, state: State, player: int, action: Any) -> int:
-        # A tactical choice's text is the choice's and its player's alone (the one game
-        # state it names is whose dice are whose): number it once, not at every decision.
-        if not (isinstance(action, tuple) and action and action[0] == "tactic"):
-            return super().action_index(state, player, action)
+        # A fighter's action is written from the action, whose it is and the game's options
+        # alone (this codec is one game's): number it once, not at every decision.
         key = (player, action)
-        index = self._tactic_numbers.get(key)
+        index = self._numbers.get(key)
         if index is None:
             index = super().action_index(state, player, action)
-            if len(self._tactic_numbers) > 100_000:  # bounded, as the text cache is
-                self._tactic_numbers.clear()
-            self._tactic_numbers[key] = index
+            if len(self._numbers) > 100_000:  # bounded, as the text cache is
+                self._numbers.clear()
+            self._numbers[key] = index
         return index
 
     def chance_index(self, state: State, outcome: Any) -> int:
