@@ -41,7 +41,7 @@ require(__name__, "rl", "numpy")
 
 import functools
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -114,6 +114,7 @@ class ActionCodec(ABC):
     def __init__(self) -> None:
         self._cache: dict[str, int] = {}
         self._chance_cache: dict[str, int] = {}
+        self._numbers: dict[Hashable, int] = {}
 
     def encode(self, text: str) -> int:
         """The index of a player action written ``text`` (canonical notation)."""
@@ -133,13 +134,31 @@ class ActionCodec(ABC):
         return index
 
     def action_index(self, state: State, player: int, action: Any) -> int:
-        """The index of ``player``'s legal action ``action``: its notation's, unless the codec knows better.
+        """The index of ``player``'s legal action ``action``: its notation's, written once where it can be.
 
-        A game's codec may number an action without writing it out (FITE and
-        Fightopia number each action once) where writing every legal action at
-        every decision would cost more than the game.
+        Where the codec's :meth:`action_key` says what an action's text depends
+        on, each action is written out once and its number kept; otherwise it is
+        written at every call (writing every legal action at every decision can
+        cost more than the game).
         """
-        return self.encode(state.action_to_str(player, action))
+        key = self.action_key(player, action)
+        if key is None:
+            return self.encode(state.action_to_str(player, action))
+        index = self._numbers.get(key)
+        if index is None:
+            index = self.encode(state.action_to_str(player, action))
+            if len(self._numbers) > 100_000:  # bounded, as the text cache is
+                self._numbers.clear()
+            self._numbers[key] = index
+        return index
+
+    def action_key(self, player: int, action: Any) -> Hashable | None:
+        """All that ``player``'s action's text depends on besides this codec's game, or None if the state too.
+
+        None by default. FITE's actions are written from the action and whose it
+        is; Fightopia's from the move alone.
+        """
+        return None
 
     def chance_index(self, state: State, outcome: Any) -> int:
         """The index of ``state``'s chance outcome ``outcome``: its notation's, unless the codec knows better.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from typing import Any
 
 from tussle.adapters.encoding import (
@@ -17,7 +18,7 @@ from tussle.adapters.encoding import (
     parse_square,
     square_name,
 )
-from tussle.game import Game, State
+from tussle.game import Game
 
 
 class FightopiaCodec(ActionCodec):
@@ -40,17 +41,11 @@ class FightopiaCodec(ActionCodec):
         super().__init__()
         self.num_actions = self.SHOT + 128 * 8
         self.num_chance = 2
-        #: A move's number by the move: its text is the move's alone, written once.
-        self._numbers: dict[int, int] = {}
 
-    def action_index(self, state: State, player: int, action: Any) -> int:
-        index = self._numbers.get(action)
-        if index is None:
-            index = super().action_index(state, player, action)
-            if len(self._numbers) > 100_000:  # bounded, as the text cache is
-                self._numbers.clear()
-            self._numbers[action] = index
-        return index
+    def action_key(self, player: int, action: Any) -> Hashable:
+        # A move (an int) is written from the move alone.
+        key: Hashable = action
+        return key
 
     @staticmethod
     def _sq(text: str) -> tuple[int, int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Hashable
 from typing import Any
 
 from tussle.adapters.encoding import (
@@ -71,8 +72,6 @@ class FiteCodec(ActionCodec):
         ]
         self._roll_index = {r: i for i, r in enumerate(self._rolls)}
         self.num_chance = len(self._rolls)
-        #: (player, action) -> its number, found once through the notation.
-        self._numbers: dict[tuple[int, Any], int] = {}
 
     @staticmethod
     def _faces(text: str) -> tuple[int, ...]:
@@ -127,17 +126,9 @@ class FiteCodec(ActionCodec):
     def _encode_chance(self, text: str) -> int:
         return self._roll_index[self._faces(text.rsplit(" ", maxsplit=1)[-1])]
 
-    def action_index(self, state: State, player: int, action: Any) -> int:
-        # A fighter's action is written from the action, whose it is and the game's options
-        # alone (this codec is one game's): number it once, not at every decision.
-        key = (player, action)
-        index = self._numbers.get(key)
-        if index is None:
-            index = super().action_index(state, player, action)
-            if len(self._numbers) > 100_000:  # bounded, as the text cache is
-                self._numbers.clear()
-            self._numbers[key] = index
-        return index
+    def action_key(self, player: int, action: Any) -> Hashable:
+        # A fighter's action is written from the action, whose it is and the game's options.
+        return (player, action)
 
     def chance_index(self, state: State, outcome: Any) -> int:
         # A roll's number is its faces' alone (the text adds only whose pool it is):
