@@ -680,30 +680,27 @@ def measure_search(  # noqa: PLR0917 (the measurements share their first four ar
 # --- a whole run --------------------------------------------------------------------
 
 
+def _openspiel_version() -> str | None:
+    """OpenSpiel's version, or None when it is not installed."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    return str(getattr(pyspiel, "__version__", ""))
+
+
 def _yardstick_players(seed: int, openspiel: bool) -> tuple[dict[str, tuple[PlayOne, str, str]], str]:
     """The yardsticks: name -> (player, library, version); and why OpenSpiel's are missing, if they are."""
     play, version = chess_player(seed)
     out = {"chess": (play, "python-chess", version)}
-    note = ""
-    if openspiel:
-        try:
-            import pyspiel
-        except ImportError:
-            note = "OpenSpiel's yardsticks need OpenSpiel (install tussle with the openspiel extra)"
-        else:
-            spiel_version = getattr(pyspiel, "__version__", "") or _distribution_version("open_spiel")
-            for name in OPENSPIEL_YARDSTICKS:
-                out[f"openspiel:{name}"] = (openspiel_player(name, seed), "OpenSpiel C++", spiel_version)
-    return out, note
-
-
-def _distribution_version(name: str) -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version(name)
-    except PackageNotFoundError:
-        return ""
+    if not openspiel:
+        return out, ""
+    spiel_version = _openspiel_version()
+    if spiel_version is None:
+        return out, "OpenSpiel's yardsticks need OpenSpiel (install tussle with the openspiel extra)"
+    for name in OPENSPIEL_YARDSTICKS:
+        out[f"openspiel:{name}"] = (openspiel_player(name, seed), "OpenSpiel C++", spiel_version)
+    return out, ""
 
 
 def run_bench(
@@ -790,11 +787,6 @@ def steps(games: int, *, compare: bool, openspiel: bool, rounds: int) -> int:
     entries = games
     if compare:
         entries += 1
-        if openspiel:
-            try:
-                import pyspiel  # noqa: F401
-            except ImportError:
-                pass
-            else:
-                entries += len(OPENSPIEL_YARDSTICKS)
+        if openspiel and _openspiel_version() is not None:
+            entries += len(OPENSPIEL_YARDSTICKS)
     return entries * rounds + 2 * games + (1 if compare else 0)
