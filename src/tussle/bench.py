@@ -516,6 +516,8 @@ def measure_rounds(
 ) -> dict[str, Playout]:
     """Random playouts of every entry of ``players``, interleaved: ``rounds`` rounds of ``seconds / rounds``.
 
+    One untimed game of each comes first, to warm what a game keeps between games.
+
     >>> out = measure_rounds({"fite": game_player(bench_game("fite"))}, 0.0, rounds=3)
     >>> len(out["fite"].rounds), out["fite"].games
     (3, 3)
@@ -523,6 +525,10 @@ def measure_rounds(
     if rounds < 1:
         raise TussleError(f"rounds must be at least 1, not {rounds}")
     done: dict[str, list[Round]] = {name: [] for name in players}
+    # One untimed game each first: the tables a game fills as positions come up
+    # (move tables, movement caches) would otherwise count against its first round only.
+    for play in players.values():
+        play()
     for _ in range(rounds):
         for name, play in players.items():
             done[name].append(_round(play, seconds / rounds))
