@@ -68,7 +68,14 @@ def test_a_game_against_the_computer_played_by_clicking_the_editor(
         heading = round_heading(page)
         send = page.locator(".rp-editor [data-commit]")
         hits = page.locator(".rp-prog td.hit")
-        if not shot_taken and page.is_visible(".rp-reveal") and (hits.count() or "round 4" in heading):
+        # A damaged pig's forced X steps are locked: two written commands must leave one to write.
+        free = page.locator(".rp-editor .rp-slot:not([data-locked])").count()
+        if (
+            not shot_taken
+            and free >= 3
+            and page.is_visible(".rp-reveal")
+            and (hits.count() or "round 4" in heading)
+        ):
             # README's picture: a step of a revealed round on the board (a hit, when there is one)
             # and the next program half written.
             page.click("[data-reveal=end]")
