@@ -4,7 +4,8 @@ Random playouts of every game check, at every decision, that each legal action
 has its own index in range, that the index leads back to the action, that
 labels are the notation (or, for Tank Chess, describe it), that chance
 outcomes are numbered too, and that observation arrays fit their space and
-depend on nothing but the player's own observation.
+depend on nothing but the player's own observation (a game's array written
+straight from its state equals the one written from the observation).
 """
 
 from __future__ import annotations
@@ -59,6 +60,9 @@ def playout(enc: GameEncoding, seed: int, check_every: int = 1) -> int:
                 obs = enc.observation(state, p)
                 assert obs.shape == enc.observation_shape and obs.dtype == np.float32
                 assert obs.min() >= 0.0 and obs.max() <= 1.0
+                # A game's array written straight from its state is exactly its observation's:
+                # it shows no more than the observation does.
+                assert np.array_equal(obs, enc.features.array(state.observation(p), p))
         if state.is_chance():
             outcomes = enc.chance_outcomes(state)
             indices = [i for i, _, _ in outcomes]

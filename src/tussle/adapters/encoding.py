@@ -232,6 +232,17 @@ class Features(ABC):
     def write(self, obs: dict[str, Any], player: int, out: FloatArray) -> None:
         """Fill ``out`` (zeros on entry) from ``obs``."""
 
+    def write_state(self, state: State, player: int, out: FloatArray) -> None:
+        """Fill ``out`` (zeros on entry) with ``player``'s observation of ``state``.
+
+        By default the observation is made (``state.observation(player)``) and
+        written with :meth:`write`. A game may write the array straight from its
+        state instead, skipping the observation's dict: the array must then be
+        exactly the one :meth:`write` gives (a test compares the two on every
+        game), so that it shows no more than the observation does.
+        """
+        self.write(state.observation(player), player, out)
+
 
 def hot(out: FloatArray, offset: int, index: int | None, width: int) -> None:
     """Set position ``index`` of the one-hot block at ``offset`` (nothing for None or out of range)."""
@@ -510,7 +521,9 @@ class GameEncoding:
 
     def observation(self, state: State, player: int) -> FloatArray:
         """``player``'s observation of ``state`` as a fresh float32 array of :attr:`observation_shape`."""
-        return self.features.array(state.observation(player), player)
+        out = np.zeros(self.features.size, dtype=np.float32)
+        self.features.write_state(state, player, out)
+        return out
 
 
 _ENCODINGS: dict[tuple[str, int, tuple[tuple[str, Any], ...]], GameEncoding] = {}
