@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from tussle import ActionError, AgentError, OptionError, PositionError, load_game, simulation_options
+from tussle.adapters.encoding import encoding_for
 from tussle.agents import make_agent
 from tussle.agents.base import PlayerView
 from tussle.agents.human import HumanAgent
@@ -35,6 +36,7 @@ from tussle.games.tank_chess.board import (
     parse_square,
     square_name,
 )
+from tussle.games.tank_chess.encoding import TankChessSteps
 from tussle.games.tank_chess.notation import MOVE_FORMAT, Setup, basic_setup, format_position, parse_position
 from tussle.games.tank_chess.rules import ARMOUR, GUN, SPEED, TURRET, cached_reach, occupancy, reach
 from tussle.runner import run_match
@@ -867,3 +869,74 @@ def test_the_last_move_is_told_in_words_with_what_it_destroyed() -> None:
         else:
             assert last["destroyed"] is None
     assert told == 5
+
+
+# --- the RL encoding ---------------------------------------------------------------------
+
+
+def encoded_positions(seed: int, count: int) -> list[TankChessState]:
+    """Random setups, positions along random games (with a short ply limit) and the games' ends."""
+    rng = random.Random(seed)
+    states = [state_of(format_position(random_setup(rng))) for _ in range(count)]
+    for size in (16, 20):
+        game = TankChess(size=str(size), ply_limit=rng.choice((0, 40)))
+        for _ in range(3):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if rng.random() < 0.1:
+                    states.append(state.clone())
+                state.apply(state.turn, state.legal_actions(state.turn).sample(rng))
+            states.append(state)
+    return states
+
+
+def listed_steps(
+    state: TankChessState, player: int
+) -> tuple[dict[tuple[int, ...], set[int]], dict[tuple[int, ...], str]]:
+    """Every legal turn listed and split into tokens: the tokens after each prefix, and the whole turns."""
+    enc = encoding_for(state.game)
+    steps = enc.steps
+    assert isinstance(steps, TankChessSteps)
+    after: dict[tuple[int, ...], set[int]] = {}
+    whole: dict[tuple[int, ...], str] = {}
+    for action in state.legal_actions(player):
+        text = state.action_to_str(player, action)
+        tokens = steps.split(enc.codec.encode(text))
+        for k in range(len(tokens)):
+            after.setdefault(tokens[:k], set()).add(tokens[k])
+        whole[tokens] = text
+    return after, whole
+
+
+def test_step_by_step_turns_are_exactly_the_listed_ones() -> None:
+    kinds: Counter[str] = Counter()
+    for index, state in enumerate(encoded_positions(11, 300)):
+        kinds["ended"] += state.is_terminal()
+        steps = encoding_for(state.game).steps
+        assert isinstance(steps, TankChessSteps)
+        for player in (WHITE, BLACK):
+            after, whole = listed_steps(state, player)
+            context = steps.start(state, player)
+            # Walk every prefix the steps offer: the tokens offered are exactly those leading to a
+            # listed turn, a prefix completes exactly when it is a whole listed turn.
+            prefixes: list[tuple[int, ...]] = [()]
+            completed = {}
+            for prefix in prefixes:
+                offered = steps.legal_tokens(context, list(prefix))
+                assert offered == sorted(after.get(prefix, set())), (index, player, prefix)
+                assert steps.complete(context, list(prefix)) == whole.get(prefix)
+                if prefix in whole:
+                    completed[prefix] = whole[prefix]
+                prefixes.extend((*prefix, token) for token in offered)
+            assert completed == whole
+            kinds["shots"] += any(len(t) == 3 and t[2] for t in whole)
+            kinds["escapes"] += any(len(t) == 2 for t in whole)
+            kinds["none"] += not whole
+            if whole:  # a token not offered is refused, and changes nothing
+                chosen: list[int] = []
+                stray = next(t for t in range(steps.num_tokens) if t not in after[()])
+                with pytest.raises(ActionError, match="cannot follow"):
+                    steps.take(context, chosen, stray)
+                assert chosen == []
+                assert steps.legal_tokens(context, [stray]) == [] and steps.complete(context, [stray]) is None
+    assert kinds["ended"] == 6 and min(kinds.values()) >= 6, kinds

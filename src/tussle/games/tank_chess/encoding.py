@@ -13,7 +13,7 @@ from tussle.adapters.encoding import (
     Features,
     FloatArray,
     GameEncoding,
-    IndexSteps,
+    StepCodec,
     board_index,
     find,
     frac,
@@ -21,7 +21,9 @@ from tussle.adapters.encoding import (
     sign,
     square_name,
 )
-from tussle.game import Game
+from tussle.game import Game, State
+from tussle.games.tank_chess.board import ESCAPE, NO_TARGET
+from tussle.games.tank_chess.rules import TankActions
 
 
 class TankChessCodec(ActionCodec):
@@ -53,6 +55,12 @@ class TankChessCodec(ActionCodec):
         self._per_square = 121 * 8 * len(self.SHOTS)
         self._off = size * size * self._per_square
         self.num_actions = self._off + size * size
+        # A turn's move and facing, ((dx + 5) * 11 + dy + 5) * 8 + facing, is
+        # _end_key[end state] - _start_key[square]: one subtraction from the game's numbers.
+        self._end_key = [
+            ((st >> 3) % size * 11 + (st >> 3) // size) * 8 + (st & 7) for st in range(size * size * 8)
+        ]
+        self._start_key = [(square % size * 11 + square // size - 60) * 8 for square in range(size * size)]
 
     def _encode(self, text: str) -> int:
         match = self._TURN.fullmatch(text)
@@ -70,21 +78,15 @@ class TankChessCodec(ActionCodec):
         shot = 0
         if match[8]:
             tx, ty = parse_square(match[8] + match[9], self.size)
-            sx, sy = tx - u, ty - v
-            distance = max(abs(sx), abs(sy))
-            if distance == 0 or (sx and sy and abs(sx) != abs(sy)):
-                raise ValueError("a shot goes along a line")
-            turn = (STEP_INDEX[(sign(sx), sign(sy))] - facing) % 8
-            if turn == 0:
-                shot = 4 + distance - 3 if 3 <= distance <= 5 else 1
-            elif turn == 7:
-                shot = 2
-            elif turn == 1:
-                shot = 3
-            else:
-                raise ValueError("a tank shoots ahead or 45 degrees to either side")
+            shot = shot_number(tx - u, ty - v, facing)
         move = (dx + 5) * 11 + dy + 5
         return ((origin * 121 + move) * 8 + facing) * len(self.SHOTS) + shot
+
+    def shot(self, end: int, target: int) -> int:
+        """The shot number of a turn that ends in the game's state ``end`` and destroys ``target``."""
+        size = self.size
+        here = end >> 3
+        return shot_number(target % size - here % size, target // size - here // size, end & 7)
 
     def label(self, index: int) -> str:
         """The turn's squares and facing, and which way it shoots (the target is not named)."""
@@ -101,13 +103,30 @@ class TankChessCodec(ActionCodec):
         return f"{text} shot {self.SHOTS[shot]}" if shot else text
 
 
-class TankChessSteps(IndexSteps):
+def shot_number(sx: int, sy: int, facing: int) -> int:
+    """The number (1 to 6) of a shot ``(sx, sy)`` squares away from a tank facing ``facing``."""
+    distance = max(abs(sx), abs(sy))
+    if distance == 0 or (sx and sy and abs(sx) != abs(sy)):
+        raise ValueError("a shot goes along a line")
+    turn = (STEP_INDEX[(sign(sx), sign(sy))] - facing) % 8
+    if turn == 0:
+        return 4 + distance - 3 if 3 <= distance <= 5 else 1
+    if turn == 7:
+        return 2
+    if turn == 1:
+        return 3
+    raise ValueError("a tank shoots ahead or 45 degrees to either side")
+
+
+class TankChessSteps(StepCodec):
     """A turn in three steps: the tank (its square), where it ends and faces, then its shot.
 
     Tokens: a square (``size * size`` of them) first; then the end square as an
     offset of up to 5 each way and the facing (968), or 968 for driving off the
     board (which ends the turn); then the shot as :class:`TankChessCodec`
-    numbers them (0 none, 1 to 6).
+    numbers them (0 none, 1 to 6). Each step asks the game for just what it
+    offers (the tanks; one tank's movements; the shots from one end state), so
+    a decision never lists every legal turn.
 
     >>> steps = TankChessSteps(TankChessCodec(16))
     >>> steps.num_tokens, steps.split(TankChessCodec(16).encode("Lc3-d5NE xg8"))
@@ -118,16 +137,48 @@ class TankChessSteps(IndexSteps):
 
     def __init__(self, codec: TankChessCodec) -> None:
         self.codec = codec
-        shots = len(codec.SHOTS)
+        self.num_tokens = max(codec.size * codec.size, self.OFF + 1, len(codec.SHOTS))
+        self.max_steps = 3
 
-        def split(index: int) -> tuple[int, ...]:
-            if index >= codec._off:
-                return (index - codec._off, self.OFF)
-            rest, shot = divmod(index, shots)
-            origin, move = divmod(rest, self.OFF)
-            return (origin, move, shot)
+    def split(self, index: int) -> tuple[int, ...]:
+        """The tokens of the turn numbered ``index`` in the flat space, first to last."""
+        codec = self.codec
+        if index >= codec._off:
+            return (index - codec._off, self.OFF)
+        rest, shot = divmod(index, len(codec.SHOTS))
+        origin, move = divmod(rest, self.OFF)
+        return (origin, move, shot)
 
-        super().__init__(max(codec.size * codec.size, self.OFF + 1, shots), 3, split)
+    def start(self, state: State, player: int) -> _Choice:
+        return _Choice(self.codec, state, player)
+
+    def legal_tokens(self, context: _Choice, prefix: Sequence[int]) -> list[int]:
+        if not prefix:
+            return context.tank_tokens
+        ends = context.ends(prefix[0])
+        if ends is None:
+            return []
+        if len(prefix) == 1:
+            return ends[0]
+        if len(prefix) == 2:
+            shots = context.shots(prefix[0], prefix[1], ends[1])
+            if shots is not None:
+                return shots[0]
+        return []
+
+    def complete(self, context: _Choice, prefix: Sequence[int]) -> str | None:
+        ends = context.ends(prefix[0]) if prefix else None
+        if ends is None:
+            return None
+        square = prefix[0]
+        if len(prefix) == 2 and prefix[1] == self.OFF and self.OFF in ends[1]:
+            return context.text(square | ESCAPE << 9 | NO_TARGET << 21)
+        if len(prefix) == 3:
+            shots = context.shots(square, prefix[1], ends[1])
+            target = shots[1].get(prefix[2]) if shots is not None else None
+            if target is not None:
+                return context.text(square | ends[1][prefix[1]] << 9 | target << 21)
+        return None
 
     def token_label(self, prefix: Sequence[int], token: int) -> str:
         size = self.codec.size
@@ -141,6 +192,70 @@ class TankChessSteps(IndexSteps):
             dx, dy = divmod(move, 11)
             return f"{dx - 5:+d}{dy - 5:+d}{FACINGS[facing]}"
         return self.codec.SHOTS[token] or "no shot" if 0 <= token < len(self.codec.SHOTS) else str(token)
+
+
+#: One tank's second-step tokens, sorted, and each token's end state (ESCAPE for driving off).
+Ends = tuple[list[int], dict[int, int]]
+#: The third-step tokens after one end state, sorted, and each token's target (NO_TARGET for none).
+Shots = tuple[list[int], dict[int, int]]
+
+
+class _Choice:
+    """One decision of :class:`TankChessSteps`: what each step offers, asked of the game when first needed.
+
+    Every tank can turn in place (a 45 degree turn needs no empty square), so
+    every tank has a turn and the first step offers them all without looking
+    at their movements.
+    """
+
+    __slots__ = ("_ends", "_shots", "actions", "codec", "player", "state", "tank_tokens")
+
+    def __init__(self, codec: TankChessCodec, state: State, player: int) -> None:
+        self.codec = codec
+        self.state = state
+        self.player = player
+        actions = state.legal_actions(player)
+        self.actions = actions if isinstance(actions, TankActions) else None
+        self.tank_tokens: list[int] = list(self.actions.tanks) if self.actions is not None else []
+        self._ends: dict[int, Ends | None] = {}
+        self._shots: dict[tuple[int, int], Shots | None] = {}
+
+    def ends(self, square: int) -> Ends | None:
+        """The tank on ``square``'s second step (None if it is no tank of the player to move)."""
+        try:
+            return self._ends[square]
+        except KeyError:
+            pass
+        found: Ends | None = None
+        if self.actions is not None and square in self.actions.tanks:
+            states, escape = self.actions.movements(square)
+            key = self.codec._end_key
+            base = self.codec._start_key[square]
+            by_token = {key[st] - base: st for st in states}
+            if escape:
+                by_token[TankChessSteps.OFF] = ESCAPE
+            found = (sorted(by_token), by_token)
+        self._ends[square] = found
+        return found
+
+    def shots(self, square: int, token: int, by_token: dict[int, int]) -> Shots | None:
+        """The third step once the tank on ``square`` took the end ``token`` (None if that ends the turn)."""
+        try:
+            return self._shots[square, token]
+        except KeyError:
+            pass
+        found: Shots | None = None
+        end = by_token.get(token)
+        if end is not None and end != ESCAPE and self.actions is not None:
+            targets = {0: NO_TARGET}
+            for target in self.actions.targets(square, end):
+                targets[self.codec.shot(end, target)] = target
+            found = (sorted(targets), targets)
+        self._shots[square, token] = found
+        return found
+
+    def text(self, action: int) -> str:
+        return self.state.action_to_str(self.player, action)
 
 
 class TankChessFeatures(Features):

@@ -690,6 +690,34 @@ class TankActions(Actions[int]):
                 picked = self._picked = square | st << 9 | target << 21
                 return picked
 
+    # --- a turn a piece at a time, for step-by-step encodings ---------------------------
+
+    @property
+    def tanks(self) -> tuple[int, ...]:
+        """The squares of the tanks that may move, in board order."""
+        return self._mine
+
+    def movements(self, square: int) -> tuple[tuple[int, ...], bool]:
+        """The end states (``square * 8 + facing``) of the tank on ``square``, and whether it can drive off.
+
+        Every end state is a legal turn without a shot; asking for one tank's
+        movements lists no other tank's turns.
+        """
+        return cached_reach(self._geo, self._board, self._occ, square, self._board[square])
+
+    def targets(self, square: int, end: int) -> list[int]:
+        """The squares of the enemy tanks that the tank on ``square`` destroys after moving to state ``end``.
+
+        ``end`` must be one of its :meth:`movements`; each target makes one legal turn.
+        """
+        code = self._board[square]
+        found = []
+        for slot in range(_SHOT_SLOTS[code >> 3 & 7]):
+            target = self._shot(square, code, end, slot)
+            if target >= 0:
+                found.append(target)
+        return found
+
     def __contains__(self, item: object) -> bool:
         if type(item) is not int or not 0 <= item < ACTION_LIMIT:
             return False
