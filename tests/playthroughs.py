@@ -24,22 +24,27 @@ from tussle.adapters import openspiel_game as og
 
 DATA = Path(__file__).parent / "data" / "playthroughs"
 
-#: Game id -> options: short limits keep each file a few hundred states at most.
-CASES: dict[str, dict[str, Any]] = {
-    "fite": {"turn_limit": 12},
-    "fightopia": {"ply_limit": 8},
-    "tank-chess": {"ply_limit": 8},
-    "fight": {},
+#: Case name -> (game id, what ``og.load`` is given): short limits keep each file a few
+#: hundred states at most. Robo Battle Pigs is played step by step (a program a command at
+#: a time): its flat space would list some 21,000 programs at every decision.
+CASES: dict[str, tuple[str, dict[str, Any]]] = {
+    "fite": ("fite", {"turn_limit": 12}),
+    "fightopia": ("fightopia", {"ply_limit": 8}),
+    "tank-chess": ("tank-chess", {"ply_limit": 8}),
+    "tank-chess-steps": ("tank-chess", {"ply_limit": 4, "steps": True}),
+    "fight": ("fight", {}),
+    "robo-pigs": ("robo-pigs", {"round_limit": 2, "steps": True}),
 }
 
 
-def path(game_id: str) -> Path:
-    return DATA / f"{game_id}.txt.gz"
+def path(case: str) -> Path:
+    return DATA / f"{case}.txt.gz"
 
 
-def generate(game_id: str, seed: int = 1) -> str:
+def generate(case: str, seed: int = 1) -> str:
     """A new playthrough of the case's game, its moves drawn at random from ``seed``."""
-    game = og.load(game_id, **CASES[game_id])
+    game_id, options = CASES[case]
+    game = og.load(game_id, **options)
     text: str = generate_playthrough.playthrough(str(game), None, seed=seed)
     return text
 
@@ -60,20 +65,20 @@ def replay(text: str) -> str:
     return new
 
 
-def read(game_id: str) -> str:
-    return gzip.decompress(path(game_id).read_bytes()).decode("utf-8")
+def read(case: str) -> str:
+    return gzip.decompress(path(case).read_bytes()).decode("utf-8")
 
 
-def write(game_id: str, text: str) -> None:
+def write(case: str, text: str) -> None:
     DATA.mkdir(parents=True, exist_ok=True)
-    path(game_id).write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+    path(case).write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
 
 
 def main(argv: list[str]) -> None:
-    """Rewrite the playthroughs (all, or those of the game ids given)."""
-    for game_id in argv or list(CASES):
-        write(game_id, generate(game_id))
-        print(f"{path(game_id)}: {path(game_id).stat().st_size:,} bytes")
+    """Rewrite the playthroughs (all, or those of the cases named)."""
+    for case in argv or list(CASES):
+        write(case, generate(case))
+        print(f"{path(case)}: {path(case).stat().st_size:,} bytes")
 
 
 if __name__ == "__main__":

@@ -35,6 +35,9 @@ SIMS: list[tuple[str, dict[str, Any]]] = [
     ("tank-chess", {"ply_limit": 60}),
     ("fight", {}),
     ("fight", {"players": 4}),
+    # Step by step: a program a command at a time; a tank, where it ends, its shot.
+    ("robo-pigs", {"round_limit": 3, "steps": True}),
+    ("tank-chess", {"ply_limit": 20, "steps": True}),
 ]
 
 
@@ -95,6 +98,16 @@ def test_game_types_follow_the_game_info() -> None:
     assert (fight.min_utility(), fight.max_game_length()) == (-0.25, 70)
     assert og.load("tank-chess").max_game_length() == tussle.simulation_options("tank-chess")["ply_limit"]
     assert og.load("fite").max_game_length() == 4 * tussle.simulation_options("fite")["turn_limit"] + 1
+    # Step by step: sequential, the tokens as the actions, every token a decision.
+    names = set(pyspiel.registered_names())
+    assert {"tussle_robo_pigs_steps", "tussle_tank_chess_steps"} <= names
+    assert not {"tussle_fite_steps", "tussle_fightopia_steps", "tussle_fight_steps"} & names
+    robo = og.load("robo-pigs", steps=True, round_limit=3)
+    assert robo.get_type().dynamics == kinds.Dynamics.SEQUENTIAL
+    assert (robo.num_distinct_actions(), robo.max_game_length()) == (10, 3 * 2 * 5)
+    tank = og.load("tank-chess", steps=True, ply_limit=4)
+    assert (tank.num_distinct_actions(), tank.max_game_length()) == (969, 4 * 3)
+    assert tank.observation_tensor_shape() == [tank.encoding.observation_shape[0] + 3 * 969]
 
 
 def test_parameters_are_checked_with_tussles_messages() -> None:
@@ -105,6 +118,10 @@ def test_parameters_are_checked_with_tussles_messages() -> None:
     assert og.load("tank-chess", size=20).num_distinct_actions() == 2710800
     game = pyspiel.load_game("tussle_tank_chess(size=20,ply_limit=10)")
     assert game.tussle_game.options["size"] == "20"
+    with pytest.raises(OptionError, match="fite has no step-by-step actions"):
+        og.load("fite", steps=True)
+    with pytest.raises(OptionError, match="give steps or turns, not both"):
+        og.load("robo-pigs", steps=True, turns=True)
 
 
 def test_observations_strings_and_tensors() -> None:
@@ -219,6 +236,104 @@ def test_compare_with_openspiel_reports_wins_and_speeds(capsys: pytest.CaptureFi
     assert '"game": "fightopia"' in capsys.readouterr().out
     assert main(["fightopia", "-o", "ply_limit=-1"]) == 2
     assert "option ply_limit: -1 is below the minimum 0" in capsys.readouterr().err
+
+
+def _play_tokens(state: Any, rng: np.random.RandomState, tokens: int) -> None:
+    """Take up to ``tokens`` random tokens (chance drawn too), stopping at the end of the game."""
+    for _ in range(tokens):
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randint(len(outcomes))][0])
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options"),
+    [
+        ("robo-pigs", {"round_limit": 4}),
+        ("robo-pigs", {"round_limit": 4, "extra_x": True}),
+        ("tank-chess", {"ply_limit": 16}),
+    ],
+    ids=str,
+)
+def test_step_by_step_actions_are_exactly_the_legal_actions(game_id: str, options: dict[str, Any]) -> None:
+    game = og.load(game_id, steps=True, **options)
+    codec = game.step_codec
+    assert codec is not None
+    rng = np.random.RandomState(7)
+
+    def leaves(context: Any, prefix: list[int]) -> set[str]:
+        """Every whole action the tokens can still make after ``prefix``."""
+        found: set[str] = set()
+        for token in codec.legal_tokens(context, prefix):
+            text = codec.complete(context, [*prefix, token])
+            found |= {text} if text is not None else leaves(context, [*prefix, token])
+        return found
+
+    decisions = 0
+    for number in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                _play_tokens(state, rng, 1)
+                continue
+            player, tussle_state = state.current_player(), state.tussle_state
+            assert state._core.prefix == []
+            legal = {tussle_state.action_to_str(player, a) for a in tussle_state.legal_actions(player)}
+            context = codec.start(tussle_state, player)
+            if number == 0 and decisions < 3:
+                assert leaves(context, []) == legal  # every legal action, and nothing else
+            while True:  # the tokens of one action, at random
+                tokens = state.legal_actions()
+                assert tokens == codec.legal_tokens(context, state._core.prefix) and tokens
+                token = int(rng.choice(tokens))
+                text = codec.complete(context, [*state._core.prefix, token])
+                state.apply_action(token)
+                if text is not None:
+                    assert text in legal and state._core.prefix == []
+                    break
+            decisions += 1
+    assert decisions > 20
+
+
+def test_step_by_step_tokens_show_to_whom_the_rules_let_them() -> None:
+    rng = np.random.RandomState(2)
+    robo = og.load("robo-pigs", steps=True, round_limit=3)
+    state = robo.new_initial_state()
+    _play_tokens(state, rng, 2)
+    assert state.current_player() == 0 and len(state._core.prefix) == 2
+    # Hidden information: pig A's half-written program shows to pig A alone.
+    assert '"tokens":[' in state.observation_string(0) and '"tokens":[]' in state.observation_string(1)
+    assert state.observation_tensor(0)[-50:] != state.observation_tensor(1)[-50:]
+    assert not any(state.observation_tensor(1)[robo.encoding.observation_shape[0] :])
+    assert "chosen so far by pig A" in str(state)
+    # A clone and a pickled copy keep the tokens; the original goes on alone.
+    clone = state.clone()
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy._core.prefix == clone._core.prefix == state._core.prefix
+    assert copy.observation_string(0) == state.observation_string(0)
+    _play_tokens(state, rng, 3)
+    assert len(clone._core.prefix) == 2 and clone.legal_actions() == copy.legal_actions()
+    # Perfect information: the tank chosen shows to both players.
+    tank = og.load("tank-chess", steps=True, ply_limit=6)
+    state = tank.new_initial_state()
+    _play_tokens(state, rng, 1)
+    assert state.observation_string(1) == state.observation_string(0).replace('"player":0', '"player":1')
+    assert '"tokens":[' in state.observation_string(1) and '"tokens":[]' not in state.observation_string(1)
+
+
+def test_a_bad_token_is_refused_and_changes_nothing() -> None:
+    game = og.load("robo-pigs", steps=True, round_limit=3)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    with pytest.raises(ActionError, match=r"token 9 \('R'\) cannot follow \['\^'\]"):
+        state.apply_action(9)
+    assert state.history() == [0] and state._core.prefix == [0]
+    with pytest.raises(TussleError, match="tussle agents choose whole actions"):
+        og.play(game, [make_agent("random", game.tussle_game, 0), make_agent("random", game.tussle_game, 1)])
 
 
 def test_a_bad_action_is_refused_and_changes_nothing() -> None:
@@ -390,20 +505,30 @@ def test_openspiels_random_agents_play_a_simultaneous_game_where_one_player_acts
 
 @pytest.mark.parametrize(
     ("game_id", "options"),
-    [("fite", {"turn_limit": 10}), ("robo-pigs", {"round_limit": 2}), ("fight", {})],
+    [
+        ("fite", {"turn_limit": 10}),
+        ("robo-pigs", {"round_limit": 2}),
+        ("robo-pigs", {"round_limit": 2, "steps": True}),
+        ("fight", {}),
+    ],
+    ids=str,
 )
 def test_openspiels_ismcts_plays_the_games_with_hidden_information(
     game_id: str, options: dict[str, Any]
 ) -> None:
-    # The simultaneous games in turns (tussle_fite_turns): sequential, with tussle's resampler.
-    turns = game_id != "fight"
+    # The simultaneous games in turns (tussle_fite_turns) or step by step (in turns too):
+    # sequential, with tussle's resampler.
+    turns = game_id != "fight" and not options.get("steps")
     game = og.load(game_id, turns=turns, **options)
     assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
     bot = ismcts.ISMCTSBot(
         game, mcts.RandomRolloutEvaluator(), uct_c=2.0, max_simulations=4, use_observation_string=True
     )
     bot.set_resampler(og.resampler(seed=3))
-    final = og.play(game, [bot, make_agent("random", game.tussle_game, 1, seed=2)], seed=5)
+    # Step by step, the other seat is OpenSpiel's own random bot (tussle's agents choose whole actions).
+    other = make_agent("random", game.tussle_game, 1, seed=2)
+    seat = pyspiel.make_uniform_random_bot(1, 2) if options.get("steps") else other
+    final = og.play(game, [bot, seat], seed=5)
     assert final.is_terminal() and sum(final.returns()) == pytest.approx(0.0)
 
 
@@ -451,6 +576,8 @@ def _random_states(game: Any, seed: int, games: int) -> list[Any]:
         ("fite", {"turn_limit": 3}, True, 6),
         ("fight", {"players": 3}, False, 1),  # a long game: each tensor replays it
         ("robo-pigs", {"round_limit": 3}, False, 6),
+        ("robo-pigs", {"round_limit": 2, "steps": True}, False, 4),
+        ("tank-chess", {"ply_limit": 3, "steps": True}, False, 4),
     ],
     ids=str,
 )

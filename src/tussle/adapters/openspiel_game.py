@@ -13,11 +13,17 @@ that every game ends and has a maximum length; a limit of 0 (none) is refused.
   ``pass``, numbered ``num_actions``). They are also registered in turns
   (``tussle_fite_turns``, ``load(..., turns=True)``): sequential, a step's
   submissions one after another in seat order, for algorithms that need
-  turns; ``pyspiel.convert_to_turn_based`` works too. Every game is zero-sum (results give a
+  turns; ``pyspiel.convert_to_turn_based`` works too. Robo Battle Pigs and
+  Tank Chess are also registered step by step (``tussle_robo_pigs_steps``,
+  ``load(..., steps=True)``): an action is a few small choices, one decision
+  each (a program a command at a time; a tank, then where it ends, then its
+  shot), in turns, so that no decision lists thousands of actions.
+  Every game is zero-sum (results give a
   sole winner 1 and the others -1/(n-1), and shared places split that), with
   terminal rewards.
-- **Actions** are the fixed integer space of :mod:`tussle.adapters.encoding`;
-  chance outcomes have their own numbers, below ``max_chance_outcomes``.
+- **Actions** are the fixed integer space of :mod:`tussle.adapters.encoding`
+  (step by step, its tokens); chance outcomes have their own numbers, below
+  ``max_chance_outcomes``.
 - **Observations**: strings are the player's observation as compact JSON
   (equal exactly when the observations are); tensors are the float arrays of
   the encoding. Information states (perfect recall) are the history, or in a
@@ -54,7 +60,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from tussle.adapters.encoding import GameEncoding, LegalMap, encoding_for
+from tussle.adapters.encoding import GameEncoding, LegalMap, StepCodec, encoding_for
 from tussle.agents.base import Agent, PlayerView
 from tussle.errors import ActionError, OptionError, TussleError
 from tussle.game import (
@@ -122,13 +128,20 @@ def _parameters(info: GameInfo) -> dict[str, Any]:
 
 #: The suffix of a simultaneous game's sequential registration (``tussle_fite_turns``).
 TURNS = "_turns"
+#: The suffix of a game's step-by-step registration (``tussle_robo_pigs_steps``).
+STEPS = "_steps"
 
 
-def _game_type(info: GameInfo, turns: bool = False) -> Any:
+def _suffix(turns: bool, steps: bool) -> str:
+    return STEPS if steps else TURNS if turns else ""
+
+
+def _game_type(info: GameInfo, turns: bool = False, steps: bool = False) -> Any:
+    long_name = f"tussle {info.name}" + (", step by step" if steps else ", in turns" if turns else "")
     return pyspiel.GameType(
-        short_name=spiel_name(info.id) + (TURNS if turns else ""),
-        long_name=f"tussle {info.name}" + (", in turns" if turns else ""),
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL if turns else _DYNAMICS[info.dynamics],
+        short_name=spiel_name(info.id) + _suffix(turns, steps),
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL if turns or steps else _DYNAMICS[info.dynamics],
         chance_mode=_CHANCE[info.chance],
         information=_INFORMATION[info.information],
         utility=pyspiel.GameType.Utility.ZERO_SUM,
@@ -158,14 +171,37 @@ class _Core:
     pyspiel copies a Python state by deep-copying its attributes, so this one
     attribute defines its own copy (a tussle clone, sharing the encoding) and
     its own pickling (the game and the actions so far, replayed on loading).
+
+    Step by step (``steps`` set), a player's event is one token of an action
+    (:class:`~tussle.adapters.encoding.StepCodec`): the tokens chosen so far
+    wait in :attr:`prefix` until they make a whole action, which is then
+    applied to the tussle state.
     """
 
-    __slots__ = ("_chance", "_legal", "_recall", "_state", "encoding", "events", "game")
+    __slots__ = (
+        "_chance",
+        "_context",
+        "_legal",
+        "_recall",
+        "_state",
+        "encoding",
+        "events",
+        "game",
+        "prefix",
+        "steps",
+    )
 
-    def __init__(self, game: Game, encoding: GameEncoding, state: State | None = None) -> None:
+    def __init__(
+        self, game: Game, encoding: GameEncoding, state: State | None = None, steps: StepCodec | None = None
+    ) -> None:
         self.game = game
         self.encoding = encoding
         self._state = state
+        self.steps = steps
+        #: The tokens of the action being chosen step by step (by the player to act).
+        self.prefix: list[int] = []
+        # What the tokens of this decision depend on (StepCodec.start), read once a decision.
+        self._context: Any = None
         self._legal: dict[int, LegalMap] = {}
         self._chance: list[tuple[int, float, Any]] | None = None
         #: The (player, index) events so far as nested pairs, shared by clones; None once resampled.
@@ -182,8 +218,11 @@ class _Core:
         return self._state
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
-        other = _Core(self.game, self.encoding, self._state.clone() if self._state is not None else None)
+        state = self._state.clone() if self._state is not None else None
+        other = _Core(self.game, self.encoding, state, self.steps)
         other.events = self.events
+        # The step context may hold this state: the copy reads its own again when needed.
+        other.prefix = self.prefix.copy()
         other._recall = {player: recall.copy() for player, recall in self._recall.items()}
         return other
 
@@ -191,7 +230,8 @@ class _Core:
         if self.events is None:
             raise TussleError("a resampled state cannot be serialized: its history is not the game's")
         options = dict(self.game.options)
-        return (_restore, (self.game.info.id, self.game.num_players, options, self.history()))
+        steps = self.steps is not None
+        return (_restore, (self.game.info.id, self.game.num_players, options, self.history(), steps))
 
     def history(self) -> list[tuple[int, int]]:
         """The (player, action index) events so far, in order."""
@@ -246,13 +286,34 @@ class _Core:
         recall = self._recall.get(player)
         if recall is None:
             history = self.history()
-            replay = _Core(self.game, self.encoding)
+            replay = _Core(self.game, self.encoding, steps=self.steps)
             recall = replay._recall[player] = _Recall()
             recall.see(replay, player)
             for p, index in history:
                 replay.apply(p, index)
             self._recall[player] = recall
         return recall
+
+    def tokens(self, player: int) -> list[int]:
+        """Step by step: the tokens ``player`` may take next (none unless it is the one to act)."""
+        assert self.steps is not None
+        acting = self.state.to_act()
+        if not acting or acting[0] != player:
+            return []
+        return self.steps.legal_tokens(self._step_context(player), self.prefix)
+
+    def _step_context(self, player: int) -> Any:
+        assert self.steps is not None
+        if self._context is None:
+            self._context = self.steps.start(self.state, player)
+        return self._context
+
+    def shown_prefix(self, player: int) -> list[int]:
+        """The tokens chosen so far that ``player`` sees: its own, or any in a game of perfect information."""
+        acting = self.state.to_act() if self.prefix else ()
+        if acting and (acting[0] == player or self.game.info.information == Information.PERFECT):
+            return self.prefix
+        return []
 
     def legal(self, player: int) -> LegalMap:
         legal = self._legal.get(player)
@@ -272,9 +333,21 @@ class _Core:
             if index not in outcomes:
                 raise ActionError(f"{index} is not a possible chance outcome now")
             action = outcomes[index]
+        elif self.steps is not None:
+            if self.state.to_act()[:1] != (player,):
+                raise ActionError(f"{state.player_name(player)} does not choose now")
+            prefix = self.prefix.copy()  # a refused token leaves the prefix as it was
+            text = self.steps.take(self._step_context(player), prefix, index)
+            if text is None:
+                self.prefix = prefix
+                self.note(player, index)
+                return
+            action = state.parse_action(player, text)
         else:
             action = self.legal(player).action(state, index)
         state.apply(player, action)
+        self.prefix = []
+        self._context = None
         self.note(player, index)
 
     def note(self, player: int, index: int) -> None:
@@ -334,10 +407,13 @@ class InformationLayout:
     ``rows`` comes from the game's limits: the most events a game can have.
     """
 
-    def __init__(self, encoding: GameEncoding, perfect: bool, events: int, players: int) -> None:
+    def __init__(
+        self, encoding: GameEncoding, perfect: bool, events: int, players: int, steps: bool = False
+    ) -> None:
         self.perfect = perfect
         self.actors = players + 1
-        largest = max(encoding.num_actions, encoding.num_chance, 2)
+        actions = encoding.steps.num_tokens if steps and encoding.steps is not None else encoding.num_actions
+        largest = max(actions, encoding.num_chance, 2)
         self.bits = (largest - 1).bit_length()
         self.rows = events + (0 if perfect else 1)
         observation = int(np.prod(encoding.observation_shape))
@@ -348,9 +424,12 @@ class InformationLayout:
         return (self.rows, self.width)
 
 
-def _restore(game_id: str, players: int, options: dict[str, Any], events: list[tuple[int, int]]) -> _Core:
+def _restore(
+    game_id: str, players: int, options: dict[str, Any], events: list[tuple[int, int]], steps: bool = False
+) -> _Core:
     game = load_game(game_id, players=players, **options)
-    core = _Core(game, encoding_for(game))
+    encoding = encoding_for(game)
+    core = _Core(game, encoding, steps=encoding.steps if steps else None)
     for player, index in events:
         core.apply(player, index)
     return core
@@ -362,6 +441,8 @@ class TussleSpielGame(pyspiel.Game):  # type: ignore[misc]
     game_id: ClassVar[str] = ""
     #: Played in turns: each submission of a simultaneous step is a decision of its own.
     turns: ClassVar[bool] = False
+    #: Played step by step: each action a few tokens, each a decision (in turns, too).
+    steps: ClassVar[bool] = False
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         game_id = self.game_id
@@ -374,14 +455,24 @@ class TussleSpielGame(pyspiel.Game):  # type: ignore[misc]
         decisions, chance_nodes = _lengths(game)
         n = game.num_players
         simultaneous = info.dynamics == Dynamics.SIMULTANEOUS
+        in_turns = self.turns or self.steps
         #: At a simultaneous node every player acts: those with nothing to do pass (this number).
-        self.pass_action: int | None = encoding.num_actions if simultaneous and not self.turns else None
-        if simultaneous and self.turns:
+        self.pass_action: int | None = encoding.num_actions if simultaneous and not in_turns else None
+        if simultaneous and in_turns:
             decisions *= n  # a step's submissions, one after another
+        #: The step-by-step encoding, when the game is played so.
+        self.step_codec: StepCodec | None = None
+        actions = encoding.num_actions + (self.pass_action is not None)
+        if self.steps:
+            if encoding.steps is None:
+                raise OptionError(f"{game_id} has no step-by-step actions")
+            self.step_codec = encoding.steps
+            decisions *= encoding.steps.max_steps
+            actions = encoding.steps.num_tokens
         super().__init__(
-            _game_type(info, self.turns),
+            _game_type(info, self.turns, self.steps),
             pyspiel.GameInfo(
-                num_distinct_actions=encoding.num_actions + (self.pass_action is not None),
+                num_distinct_actions=actions,
                 max_chance_outcomes=encoding.num_chance if info.chance == ChanceMode.EXPLICIT else 0,
                 num_players=n,
                 min_utility=-1.0 / (n - 1) if n > 1 else 0.0,
@@ -397,7 +488,7 @@ class TussleSpielGame(pyspiel.Game):  # type: ignore[misc]
         events = decisions * (n if self.pass_action is not None else 1) + chance_nodes
         perfect = info.information == Information.PERFECT
         #: The shape of the information-state tensors (the history, or the player's own).
-        self.information_layout = InformationLayout(encoding, perfect, events, n)
+        self.information_layout = InformationLayout(encoding, perfect, events, n, self.steps)
 
     def new_initial_state(self) -> TussleSpielState:
         return TussleSpielState(self)
@@ -414,7 +505,7 @@ class TussleSpielGame(pyspiel.Game):  # type: ignore[misc]
         kind = _kind(iig_obs_type)
         if kind is None:
             return None
-        return TussleObserver(self.encoding, kind, self.information_layout)
+        return TussleObserver(self.encoding, kind, self.information_layout, self.step_codec)
 
 
 class TussleSpielState(pyspiel.State):  # type: ignore[misc]
@@ -422,7 +513,7 @@ class TussleSpielState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: TussleSpielGame) -> None:
         super().__init__(game)
-        self._core = _Core(game.tussle_game, game.encoding)
+        self._core = _Core(game.tussle_game, game.encoding, steps=game.step_codec)
         self._pass = game.pass_action
 
     @property
@@ -446,6 +537,8 @@ class TussleSpielState(pyspiel.State):  # type: ignore[misc]
         if player not in acting:
             # A player with nothing to do at a simultaneous node has one action: pass.
             return [self._pass] if self._pass is not None and acting and acting != (CHANCE,) else []
+        if self._core.steps is not None:
+            return self._core.tokens(player)
         return self._core.legal(player).indices
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -473,6 +566,9 @@ class TussleSpielState(pyspiel.State):  # type: ignore[misc]
         if action == self._pass and player >= 0:
             return "pass"
         core = self._core
+        if core.steps is not None and player >= 0:
+            prefix = core.prefix if core.state.to_act()[:1] == (player,) else []
+            return core.steps.token_label(prefix, int(action))
         if player == CHANCE:
             for index, _, outcome in core.chance() if core.state.is_chance() else []:
                 if index == action:
@@ -497,7 +593,13 @@ class TussleSpielState(pyspiel.State):  # type: ignore[misc]
         return self.returns()
 
     def __str__(self) -> str:
-        return self._core.state.render()
+        core = self._core
+        text = core.state.render()
+        if core.steps is not None and core.prefix:
+            # The whole state: the tokens chosen so far are part of it, though not yet the game's.
+            chosen = [core.steps.token_label(core.prefix[:k], t) for k, t in enumerate(core.prefix)]
+            text += f"\nchosen so far by {core.state.player_name(core.state.to_act()[0])}: {' '.join(chosen)}"
+        return text
 
 
 #: The observations a tussle game offers OpenSpiel, by (public info, perfect recall, private info).
@@ -533,17 +635,30 @@ class TussleObserver:
     The default kind's tensor is the encoding's array; the information state's
     is :meth:`_Core.information_tensor` (rows of events, see
     :class:`InformationLayout`); public and private have none.
+
+    Step by step, the observation also shows the tokens chosen so far of the
+    action being chosen, to the player choosing it (and to everyone in a game
+    of perfect information): as ``"tokens"`` in the JSON, and as one one-hot
+    row per step after the encoding's array (as the Gymnasium environment's
+    ``actions="steps"`` does). The information state has them already (the
+    player's own actions, or the history).
     """
 
-    def __init__(self, encoding: GameEncoding, kind: str, layout: InformationLayout) -> None:
+    def __init__(
+        self, encoding: GameEncoding, kind: str, layout: InformationLayout, steps: StepCodec | None = None
+    ) -> None:
         self._encoding = encoding
         self.kind = kind
         self._layout = layout
         self._perfect = layout.perfect
+        self._steps = steps
         self.tensor: Any = None
         self.dict: dict[str, Any] = {}
         if kind == "observation":
-            self.tensor = np.zeros(encoding.observation_shape, dtype=np.float32)
+            size = int(np.prod(encoding.observation_shape))
+            if steps is not None:
+                size += steps.max_steps * steps.num_tokens
+            self.tensor = np.zeros(size, dtype=np.float32)
             self.dict = {"observation": self.tensor}
         elif kind == "information":
             self.tensor = np.zeros(layout.shape, dtype=np.float32)
@@ -551,19 +666,27 @@ class TussleObserver:
 
     def set_from(self, state: TussleSpielState, player: int) -> None:
         if self.kind == "observation":
-            self.tensor[:] = self._encoding.observation(state.tussle_state, player)
+            array = self._encoding.observation(state.tussle_state, player).ravel()
+            if self._steps is not None:
+                self.tensor[array.size :] = self._steps.chosen_array(state._core.shown_prefix(player))
+            self.tensor[: array.size] = array
         elif self.kind == "information":
             self.tensor[:] = state._core.information_tensor(player, self._layout)
 
     def string_from(self, state: TussleSpielState, player: int) -> str:
         if self.kind == "information":
             return state._core.information(player, self._perfect)
-        tussle_state = state.tussle_state
+        core = state._core
+
+        def seen(who: int) -> dict[str, Any]:
+            obs: dict[str, Any] = core.state.observation(who)
+            return {**obs, "tokens": core.shown_prefix(who)} if core.steps is not None else obs
+
         if self.kind == "public":
-            return _compact(tussle_state.observation(PUBLIC))
-        mine = tussle_state.observation(player)
+            return _compact(seen(PUBLIC))
+        mine = seen(player)
         if self.kind == "private":
-            public = tussle_state.observation(PUBLIC)
+            public = seen(PUBLIC)
             mine = {key: value for key, value in mine.items() if public.get(key, None) != value}
         return _compact(mine)
 
@@ -580,42 +703,59 @@ def register_all() -> list[str]:
     """Register every tussle game with pyspiel (once); return their pyspiel names.
 
     A game with simultaneous steps is registered twice: as it is, and in turns
-    (``tussle_fite_turns``), sequential, for algorithms that need turns.
+    (``tussle_fite_turns``), sequential, for algorithms that need turns. A game
+    with a step-by-step encoding is registered step by step too
+    (``tussle_robo_pigs_steps``, in turns).
     """
     known = set(pyspiel.registered_names())
     names = []
     for gid in game_ids():
         info = game_info(gid)
-        kinds = [False, True] if info.dynamics == Dynamics.SIMULTANEOUS else [False]
-        for turns in kinds:
-            name = spiel_name(gid) + (TURNS if turns else "")
-            key = gid + (TURNS if turns else "")
+        kinds = [(False, False)]
+        if info.dynamics == Dynamics.SIMULTANEOUS:
+            kinds.append((True, False))
+        if _has_steps(info):
+            kinds.append((False, True))
+        for turns, steps in kinds:
+            suffix = _suffix(turns, steps)
+            name, key = spiel_name(gid) + suffix, gid + suffix
             cls = GAME_CLASSES.get(key)
             if cls is None:
                 # A class per game (not a closure): pyspiel keeps the creator until the
                 # interpreter has shut down, and a class outlives that safely.
-                title = "".join(part.title() for part in gid.split("-")) + ("Turns" if turns else "")
+                title = "".join(part.title() for part in gid.split("-")) + suffix.strip("_").title()
                 cls = GAME_CLASSES[key] = type(
                     f"{title}SpielGame",
                     (TussleSpielGame,),
-                    {"game_id": gid, "turns": turns, "__module__": __name__},
+                    {"game_id": gid, "turns": turns, "steps": steps, "__module__": __name__},
                 )
                 # Found by name in this module, as pickle looks classes up: games pickle
                 # (multiprocessing, Ray, OpenSpiel's own pickling checks).
                 globals()[cls.__name__] = cls
             if name not in known:
-                pyspiel.register_game(_game_type(info, turns), cls)
+                pyspiel.register_game(_game_type(info, turns, steps), cls)
             names.append(name)
     return names
+
+
+def _has_steps(info: GameInfo) -> bool:
+    """Whether a game has a step-by-step encoding (built with its default parameters, as loading does)."""
+    options = {k: v for k, v in _parameters(info).items() if k != "players"}
+    game = load_game(info.id, players=info.min_players, **options)
+    return encoding_for(game).steps is not None
 
 
 register_all()
 
 
-def load(game_id: str, players: int | None = None, *, turns: bool = False, **options: Any) -> TussleSpielGame:
+def load(
+    game_id: str, players: int | None = None, *, turns: bool = False, steps: bool = False, **options: Any
+) -> TussleSpielGame:
     """``pyspiel.load_game`` for a tussle game id, checking the parameters with tussle's messages.
 
-    ``turns`` loads a game with simultaneous steps in turns (``tussle_fite_turns``).
+    ``turns`` loads a game with simultaneous steps in turns (``tussle_fite_turns``);
+    ``steps`` loads a game with a step-by-step encoding so, a token at a time
+    (``tussle_robo_pigs_steps``; in turns).
 
     >>> load("fight", players=3).num_players()
     3
@@ -625,10 +765,14 @@ def load(game_id: str, players: int | None = None, *, turns: bool = False, **opt
     info = game_info(game_id)
     if turns and info.dynamics != Dynamics.SIMULTANEOUS:
         raise OptionError(f"{game_id} is played in turns already: it has no simultaneous steps")
+    if turns and steps:
+        raise OptionError("steps are taken in turns already: give steps or turns, not both")
+    if steps and spiel_name(game_id) + STEPS not in pyspiel.registered_names():
+        raise OptionError(f"{game_id} has no step-by-step actions")
     params: dict[str, Any] = {"players": players if players is not None else info.min_players}
     for name, value in options.items():
         params[name] = _spiel_value(info.option(name), value)
-    game: TussleSpielGame = pyspiel.load_game(spiel_name(game_id) + (TURNS if turns else ""), params)
+    game: TussleSpielGame = pyspiel.load_game(spiel_name(game_id) + _suffix(turns, steps), params)
     return game
 
 
@@ -644,7 +788,10 @@ def resampler(seed: int | None = None) -> Callable[[Any, int], Any]:
 
     def resample(state: Any, player: int) -> Any:
         clone = state.clone()
-        core = _Core(clone._core.game, clone._core.encoding, state.tussle_state.resample(player, rng))
+        old = clone._core
+        core = _Core(old.game, old.encoding, state.tussle_state.resample(player, rng), old.steps)
+        # Step by step, the player's own tokens so far stay; another's, which it cannot see, go.
+        core.prefix = old.shown_prefix(player).copy()
         core.events = None
         clone._core = core
         return clone
@@ -683,6 +830,8 @@ def play(
     def choose(player: int) -> int:
         seat = seats[player]
         started = time.perf_counter()
+        if isinstance(seat, Agent) and game.step_codec is not None:
+            raise TussleError("tussle agents choose whole actions: load the game without steps to seat them")
         if isinstance(seat, Agent):
             action = seat.act(PlayerView(state.tussle_state, player))
             index = encoding.index(state.tussle_state, player, action)
