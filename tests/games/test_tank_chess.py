@@ -940,3 +940,16 @@ def test_step_by_step_turns_are_exactly_the_listed_ones() -> None:
                 assert chosen == []
                 assert steps.legal_tokens(context, [stray]) == [] and steps.complete(context, [stray]) is None
     assert kinds["ended"] == 6 and min(kinds.values()) >= 6, kinds
+
+
+def test_legal_turns_are_numbered_from_their_ints_as_from_their_notation() -> None:
+    shots = escapes = 0
+    for state in encoded_positions(12, 300):
+        codec = encoding_for(state.game).codec
+        player = state.turn
+        for action in state.legal_actions(player):
+            text = state.action_to_str(player, action)
+            assert codec.action_index(state, player, action) == codec.encode(text), text
+            shots += " x" in text
+            escapes += text.endswith("-off")
+    assert shots >= 100 and escapes >= 10
