@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 import tank_chess_reference as ref
 from hypothesis import given, settings
@@ -23,6 +24,7 @@ from tussle.adapters.encoding import encoding_for
 from tussle.agents import make_agent
 from tussle.agents.base import PlayerView
 from tussle.agents.human import HumanAgent
+from tussle.game import PUBLIC
 from tussle.games.tank_chess import TankChess, TankChessState
 from tussle.games.tank_chess.board import (
     BLACK,
@@ -953,3 +955,14 @@ def test_legal_turns_are_numbered_from_their_ints_as_from_their_notation() -> No
             shots += " x" in text
             escapes += text.endswith("-off")
     assert shots >= 100 and escapes >= 10
+
+
+def test_the_observation_array_written_from_the_state_is_the_observations() -> None:
+    announced = 0
+    for state in encoded_positions(13, 300):
+        enc = encoding_for(state.game)
+        for player in (WHITE, BLACK, PUBLIC):
+            array = enc.observation(state, player)
+            assert np.array_equal(array, enc.features.array(state.observation(player), player))
+            announced += bool(array[-4:].any())
+    assert announced >= 20
