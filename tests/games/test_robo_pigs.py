@@ -868,3 +868,29 @@ def test_rule_agent_uses_only_the_player_view() -> None:
         node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
     ] + [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
     assert not [name for name in imported if name.startswith("tussle.games")]
+
+
+@pytest.mark.parametrize("options", [{}, {"extra_x": True}, {"repair_at": "start"}], ids=str)
+def test_the_observation_array_from_the_state_is_the_observations(options: dict[str, Any]) -> None:
+    np = pytest.importorskip("numpy")
+    from tussle.adapters.encoding import encoding_for
+
+    game = load_game("robo-pigs", round_limit=15, **options)
+    features = encoding_for(game).features
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(12):
+        state = game.new_initial_state()
+        while True:
+            # Every seat and the public view; halfway through a round (one program in) too.
+            for player in (0, 1, PUBLIC):
+                fast = np.zeros(features.size, dtype=np.float32)
+                features.write_state(state, player, fast)
+                slow = features.array(state.observation(player), player)
+                assert np.array_equal(fast, slow), (player, state.observation(player))
+                checked += 1
+            if state.is_terminal():
+                break
+            player = rng.choice(state.to_act())
+            state.apply(player, state.legal_actions(player).sample(rng))
+    assert checked > 500

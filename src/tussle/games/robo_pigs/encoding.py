@@ -20,6 +20,7 @@ from tussle.adapters.encoding import (
     hot,
 )
 from tussle.game import Game, State
+from tussle.games.robo_pigs.rules import SYMBOLS, RoboPigsState
 
 
 def _program_tables() -> tuple[IndexArray, IndexArray]:
@@ -77,10 +78,13 @@ class RoboPigsCodec(ActionCodec):
     def fast_legal(self, state: State, player: int, legal: Sequence[Any]) -> IndexArray | None:
         # A pig writes exactly one X per point of damage (at least that many with
         # extra_x), or repairs when damaged: the docs' count. The caller checks it.
-        pigs = state.observation(player).get("pigs")
-        if not isinstance(pigs, list) or not 0 <= player < len(pigs):
-            return None
-        damage = pigs[player].get("damage")
+        if isinstance(state, RoboPigsState):  # public: read without making the whole observation
+            damage: Any = state.damage[player] if player in (0, 1) else None
+        else:
+            pigs = state.observation(player).get("pigs")
+            if not isinstance(pigs, list) or not 0 <= player < len(pigs):
+                return None
+            damage = pigs[player].get("damage")
         if not isinstance(damage, int) or not 0 <= damage <= 5:
             return None
         table = self._tables.get(damage)
@@ -129,6 +133,36 @@ class RoboPigsFeatures(Features):
             if p < len(programs):
                 self._program(out, 200 + 50 * k, programs[p])
 
+    #: Each command of the rules (their numbering) as its place in :attr:`COMMANDS`.
+    _COLUMN = tuple(map(COMMANDS.index, SYMBOLS))
+
+    def write_state(self, state: State, player: int, out: FloatArray) -> None:
+        """:meth:`write` read straight from the state, without making its observation.
+
+        The same array exactly (tests compare the two): the squares, facings,
+        damage and round everyone sees, the player's own pending program, and
+        the programs of the round just played, which are public once played.
+        """
+        if not isinstance(state, RoboPigsState):
+            super().write_state(state, player, out)
+            return
+        order = (player, 1 - player) if player in (0, 1) else (0, 1)
+        column = self._COLUMN
+        for k, p in enumerate(order):
+            out[64 * k + state.squares[p]] = 1.0
+            out[128 + 4 * k + state.facings[p]] = 1.0
+            hot(out, 136 + 6 * k, state.damage[p], 6)
+        out[148] = frac(state.round, self.round_limit)
+        mine = state._pending[player] if player in (0, 1) else None
+        if mine is not None:
+            out[149] = 1.0
+            for step, command in enumerate(mine):
+                out[150 + step * 10 + column[command]] = 1.0
+        if state.last_programs is not None:
+            for k, p in enumerate(order):
+                for step, command in enumerate(state.last_programs[p]):
+                    out[200 + 50 * k + step * 10 + column[command]] = 1.0
+
 
 class RoboPigsSteps(StepCodec):
     """A program a command at a time: five steps, each one of ten tokens (nine commands and R).
@@ -162,6 +196,8 @@ class RoboPigsSteps(StepCodec):
 
     def start(self, state: State, player: int) -> int:
         """The pig's damage: all that its legal programs depend on (with ``extra_x``)."""
+        if isinstance(state, RoboPigsState):  # public: read without making the whole observation
+            return state.damage[player]
         return int(state.observation(player)["pigs"][player]["damage"])
 
     def legal_tokens(self, context: Any, prefix: Sequence[int]) -> list[int]:
