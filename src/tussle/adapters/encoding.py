@@ -360,6 +360,8 @@ class StepCodec(ABC):
 
     num_tokens: int
     max_steps: int
+    # The last answer of tokens(): an environment asks for the same tokens twice a step.
+    _last: tuple[Any, tuple[int, ...], list[int]] | None = None
 
     def token_label(self, prefix: Sequence[int], token: int) -> str:
         """What ``token`` means after ``prefix`` (for messages)."""
@@ -377,12 +379,22 @@ class StepCodec(ABC):
     def complete(self, context: Any, prefix: Sequence[int]) -> str | None:
         """The action's canonical text once ``prefix`` makes a whole action, else None."""
 
+    def tokens(self, context: Any, prefix: Sequence[int]) -> list[int]:
+        """:meth:`legal_tokens`, remembered for the last context and prefix asked (do not change the list)."""
+        key = tuple(prefix)
+        last = self._last
+        if last is not None and last[0] is context and last[1] == key:
+            return last[2]
+        tokens = self.legal_tokens(context, prefix)
+        self._last = (context, key, tokens)
+        return tokens
+
     def take(self, context: Any, prefix: list[int], token: int) -> str | None:
         """Add ``token`` to ``prefix`` (in place); the action's text if that completes it.
 
         A token that cannot follow ``prefix`` raises :class:`ActionError` and changes nothing.
         """
-        if token not in self.legal_tokens(context, prefix):
+        if token not in self.tokens(context, prefix):
             before = [self.token_label(prefix[:k], t) for k, t in enumerate(prefix)]
             shown = self.token_label(prefix, token)
             raise ActionError(f"token {token} ({shown}) cannot follow [{', '.join(before)}]")

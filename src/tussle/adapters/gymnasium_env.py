@@ -204,7 +204,7 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         if self._over or self.seat not in self.state.to_act():
             return np.zeros(0, dtype=np.int64)
         if self.steps is not None:
-            return np.asarray(self.steps.legal_tokens(self._step_context(), self.prefix), dtype=np.int64)
+            return np.asarray(self.steps.tokens(self._step_context(), self.prefix), dtype=np.int64)
         return np.asarray(self._legal_map().indices, dtype=np.int64)
 
     def _mask(self, legal: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int8]:
@@ -219,11 +219,19 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         return self._context
 
     def _observation(self) -> Observation:
+        steps = self.steps
         if self._base is None:
-            self._base = self.encoding.observation(self.state, self.seat)
+            base = self.encoding.observation(self.state, self.seat).ravel()
+            if steps is not None:  # room for the tokens chosen, one one-hot row per step
+                base = np.concatenate([base, np.zeros(steps.max_steps * steps.num_tokens, np.float32)])
+            self._base = base
         array = self._base.copy()  # the learner's to change: the cache stays as it was
-        if self.steps is not None:
-            array = np.concatenate([array.ravel(), self.steps.chosen_array(self.prefix)])
+        if steps is not None:
+            # The rows of StepCodec.chosen_array, set in place.
+            at = array.size - steps.max_steps * steps.num_tokens
+            for token in self.prefix:
+                array[at + token] = 1.0
+                at += steps.num_tokens
         if self.mask_in_observation:
             return {"observation": array, "action_mask": self._mask()}
         return array

@@ -300,7 +300,7 @@ class _Core:
         acting = self.state.to_act()
         if not acting or acting[0] != player:
             return []
-        return self.steps.legal_tokens(self._step_context(player), self.prefix)
+        return self.steps.tokens(self._step_context(player), self.prefix)
 
     def _step_context(self, player: int) -> Any:
         assert self.steps is not None

@@ -94,6 +94,11 @@ def forfeit_returns(players: int, offenders: set[int]) -> list[float]:
     return [-1.0 / (players - 1) if p in offenders else win for p in range(players)]
 
 
+#: No legal numbers (shared: nobody changes it).
+_NONE = np.zeros(0, dtype=np.int64)
+_NONE.flags.writeable = False
+
+
 class _Table:
     """The game, its encoding, the true state and the chance generator, shared by both environments."""
 
@@ -140,8 +145,10 @@ class _Table:
         #: Parallel, step by step: the actions completed, waiting for the others' to complete.
         self.ready: dict[int, Any] = {}
         self._contexts: dict[int, Any] = {}
-        # Each player's observation array of the current state: the state changes only in apply.
+        # Each player's observation array of the current state (step by step, with room for the
+        # tokens) and its legal numbers: the state changes only in apply, the tokens in a take.
         self._arrays: dict[int, npt.NDArray[np.float32]] = {}
+        self._lists: dict[int, npt.NDArray[np.int64]] = {}
         spaces: dict[str, gymnasium.spaces.Space[Any]] = {
             "observation": gymnasium.spaces.Box(0.0, 1.0, shape, np.float32)
         }
@@ -162,20 +169,23 @@ class _Table:
         if seed is not None:
             self.rng = random.Random(seed)
         self.state = self.game.new_initial_state()
-        self._legal = {}
-        self._contexts = {}
-        self._arrays = {}
+        self._forget()
         self.prefix = {}
         self.ready = {}
         self.settle()
+
+    def _forget(self) -> None:
+        """Drop what was worked out from the state, which has just changed."""
+        self._legal = {}
+        self._contexts = {}
+        self._arrays = {}
+        self._lists = {}
 
     def settle(self) -> None:
         """Draw chance events until a player must act or the game is over."""
         while self.state.is_chance():
             self.state.apply(CHANCE, self.state.sample_chance(self.rng))
-            self._legal = {}
-            self._contexts = {}
-            self._arrays = {}
+            self._forget()
 
     def _context(self, player: int) -> Any:
         assert self.steps is not None
@@ -185,7 +195,7 @@ class _Table:
 
     def _tokens(self, player: int) -> list[int]:
         assert self.steps is not None
-        return self.steps.legal_tokens(self._context(player), self.prefix.get(player, []))
+        return self.steps.tokens(self._context(player), self.prefix.get(player, []))
 
     def legal(self, player: int) -> LegalMap:
         legal = self._legal.get(player)
@@ -221,6 +231,7 @@ class _Table:
             if self.illegal_action == "raise":
                 raise
             return None
+        self._lists.pop(player, None)  # its tokens are others now
         if text is None:
             return PENDING
         self.prefix[player] = []
@@ -228,32 +239,41 @@ class _Table:
 
     def apply(self, player: int, action: Any) -> None:
         self.state.apply(player, action)
-        self._legal = {}
-        self._contexts = {}
-        self._arrays = {}
+        self._forget()
 
     def legal_list(self, player: int, live: bool) -> npt.NDArray[np.int64]:
-        """The numbers ``player`` may choose now (actions, or tokens step by step); empty if none."""
-        if not (live and player in self.state.to_act()) or player in self.ready:
-            return np.zeros(0, dtype=np.int64)
-        if self.steps is not None:
-            return np.asarray(self._tokens(player), dtype=np.int64)
-        return np.asarray(self.legal(player).indices, dtype=np.int64)
+        """The numbers ``player`` may choose now (actions, or tokens step by step); empty if none.
+
+        The same array object until the state or the player's tokens change: do not change it.
+        """
+        if not live or player in self.ready or player not in self.state.to_act():
+            return _NONE
+        numbers = self._lists.get(player)
+        if numbers is None:
+            chosen = self._tokens(player) if self.steps is not None else self.legal(player).indices
+            numbers = self._lists[player] = np.array(chosen, dtype=np.int64)
+            numbers.flags.writeable = False  # shared with the infos: a change would show there
+        return numbers
 
     def observe(self, player: int, live: bool) -> Observation:
+        steps = self.steps
         array = self._arrays.get(player)
         if array is None:
-            array = self._arrays[player] = self.encoding.observation(self.state, player)
+            array = self.encoding.observation(self.state, player).ravel()
+            if steps is not None:  # room for the tokens chosen, one one-hot row per step
+                array = np.concatenate([array, np.zeros(steps.max_steps * steps.num_tokens, np.float32)])
+            self._arrays[player] = array
         array = array.copy()  # the caller's to change: the cache stays as it was
-        if self.steps is not None:
-            array = np.concatenate([array.ravel(), self.steps.chosen_array(self.prefix.get(player, []))])
+        if steps is not None:
+            # The rows of StepCodec.chosen_array, set in place.
+            at = array.size - steps.max_steps * steps.num_tokens
+            for token in self.prefix.get(player, ()):
+                array[at + token] = 1.0
+                at += steps.num_tokens
         if self.sparse:
             return {"observation": array}
-        if self.steps is None and live and player in self.state.to_act() and player not in self.ready:
-            mask = self.encoding.mask(self.legal(player))
-        else:
-            mask = np.zeros(self.action_space.n, dtype=np.int8)
-            mask[self.legal_list(player, live)] = 1
+        mask = np.zeros(self.action_space.n, dtype=np.int8)
+        mask[self.legal_list(player, live)] = 1
         return {"observation": array, "action_mask": mask}
 
     def returns(self) -> list[float]:
