@@ -947,13 +947,20 @@ def test_step_by_step_turns_are_exactly_the_listed_ones() -> None:
 def test_legal_turns_are_numbered_from_their_ints_as_from_their_notation() -> None:
     shots = escapes = 0
     for state in encoded_positions(12, 300):
-        codec = encoding_for(state.game).codec
-        player = state.turn
-        for action in state.legal_actions(player):
-            text = state.action_to_str(player, action)
-            assert codec.action_index(state, player, action) == codec.encode(text), text
-            shots += " x" in text
-            escapes += text.endswith("-off")
+        enc = encoding_for(state.game)
+        codec = enc.codec
+        for player in (WHITE, BLACK):
+            by_text = {}
+            for action in state.legal_actions(player):
+                text = state.action_to_str(player, action)
+                by_text[codec.encode(text)] = action
+                assert codec.action_index(state, player, action) == codec.encode(text), text
+                shots += " x" in text
+                escapes += text.endswith("-off")
+            # The whole list numbered at once, as the environments ask for it, numbers them the same.
+            legal = enc.legal(state, player)
+            assert legal.indices == sorted(by_text)
+            assert all(legal.action(state, index) == action for index, action in by_text.items())
     assert shots >= 100 and escapes >= 10
 
 
