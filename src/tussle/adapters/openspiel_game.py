@@ -181,6 +181,7 @@ class _Core:
     __slots__ = (
         "_chance",
         "_context",
+        "_current",
         "_legal",
         "_recall",
         "_state",
@@ -202,6 +203,8 @@ class _Core:
         self.prefix: list[int] = []
         # What the tokens of this decision depend on (StepCodec.start), read once a decision.
         self._context: Any = None
+        # The pyspiel player to act, once asked (pyspiel asks several times a step).
+        self._current: int | None = None
         self._legal: dict[int, LegalMap] = {}
         self._chance: list[tuple[int, float, Any]] | None = None
         #: The (player, index) events so far as nested pairs, shared by clones; None once resampled.
@@ -354,6 +357,7 @@ class _Core:
         """Take note of an event just applied to the tussle state."""
         self._legal = {}
         self._chance = None
+        self._current = None
         if self.events is not None:
             self.events = (self.events, player, index)
         for seer, recall in self._recall.items():
@@ -522,6 +526,13 @@ class TussleSpielState(pyspiel.State):  # type: ignore[misc]
         return self._core.state
 
     def current_player(self) -> int:
+        core = self._core
+        current = core._current
+        if current is None:
+            current = core._current = self._to_act()
+        return current
+
+    def _to_act(self) -> int:
         acting = self._core.state.to_act()
         if not acting:
             return int(pyspiel.PlayerId.TERMINAL)
