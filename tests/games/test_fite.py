@@ -1228,3 +1228,112 @@ def test_observations_copy_the_last_fight_and_never_share_it() -> None:
                     assert state.observation(p)["last_fight"] == again.last_fight != seen
                     checked += 1
     assert checked > 500
+
+
+# --- the RL encoding's shortcuts ----------------------------------------------------------
+
+#: Option sets the shortcuts are checked under: every power, both turn_dice readings, short games.
+ENCODING_OPTIONS: list[dict[str, Any]] = [
+    {},
+    {"power_a": "cunning", "power_b": "swift"},
+    {"power_a": "swift", "power_b": "swift", "setup_placement": False},
+    {"turn_dice": "any", "power_a": "cunning", "power_b": "cunning", "turn_limit": 100},
+    {"turn_dice": "any", "power_a": "aggressive", "power_b": "fast", "turn_limit": 3},
+    {"power_a": "brutal", "power_b": "tough", "turn_limit": 100},
+]
+
+
+def random_states(options: dict[str, Any], games: int, seed: int) -> list[tuple[str, FiteState]]:
+    """The states of ``games`` seeded random games, each named by what it is.
+
+    One before each event, one after each submission but the last of a
+    simultaneous step (one fighter has chosen, the other not), and the last.
+    """
+    game = load_game("fite", **options)
+    rng = random.Random(seed)
+    out: list[tuple[str, FiteState]] = []
+    for _ in range(games):
+        state = game.new_initial_state()
+        assert isinstance(state, FiteState)
+        while acting := state.to_act():
+            if acting == (CHANCE,):
+                out.append(("roll", state.clone()))
+                state.apply(CHANCE, state.sample_chance(rng))
+                continue
+            out.append(("decision", state.clone()))
+            for i, p in enumerate(acting):
+                state.apply(p, state.legal_actions(p).sample(rng))
+                if i < len(acting) - 1:  # the step waits for the others' choices
+                    out.append(("half-submitted", state.clone()))
+        out.append(("over", state))
+    return out
+
+
+@pytest.mark.parametrize("options", ENCODING_OPTIONS, ids=str)
+def test_the_observation_array_written_from_the_state_is_the_one_written_from_the_observation(
+    options: dict[str, Any],
+) -> None:
+    # FiteFeatures.write_state reads the state's fields for speed; it must show exactly what
+    # the observation shows, hidden choices included, for every seat and the public view.
+    np = pytest.importorskip("numpy")
+    from tussle.adapters.encoding import encoding_for
+
+    features = encoding_for(load_game("fite", **options)).features
+    kinds: dict[str, int] = {}
+    phases = set()
+    for kind, state in random_states(options, games=25, seed=11):
+        kinds[kind] = kinds.get(kind, 0) + 1
+        phases.add(state.observation(PUBLIC)["phase"])
+        for player in (A, B, PUBLIC):
+            slow = np.zeros(features.size, dtype=np.float32)
+            fast = np.zeros(features.size, dtype=np.float32)
+            features.write(state.observation(player), player, slow)
+            features.write_state(state, player, fast)
+            assert np.array_equal(fast, slow), (kind, player, state.observation(player))
+    assert kinds["over"] == 25 and kinds["half-submitted"] > 50 and sum(kinds.values()) > 500
+    assert {"place", "split", "roll", "tactical", "over"} <= phases
+    if options.get("setup_placement", True):
+        assert "setup" in phases
+    if "swift" in options.values():
+        assert "swift" in phases
+
+
+def test_the_array_shortcut_writes_any_float32_array_and_leaves_others_to_the_observation() -> None:
+    np = pytest.importorskip("numpy")
+    from tussle.adapters.encoding import encoding_for
+
+    features = encoding_for(load_game("fite")).features
+    state = play(at_split(), "A:5/4", "B:3/6", "roll:A off 6,5,4,2,2")
+    strided = np.zeros(2 * features.size, dtype=np.float32)[::2]  # a view: the shortcut writes through it
+    wide = np.zeros(features.size, dtype=np.float64)  # not float32: written from the observation
+    for out in (strided, wide):
+        expected = np.zeros(features.size, dtype=out.dtype)
+        features.write(state.observation(A), A, expected)
+        features.write_state(state, A, out)
+        assert np.array_equal(out, expected) and out.any()
+
+
+@pytest.mark.parametrize("options", ENCODING_OPTIONS[:4], ids=str)
+def test_the_encodings_shortcuts_number_actions_and_rolls_as_the_notation_does(
+    options: dict[str, Any],
+) -> None:
+    # FiteEncoding keeps each pool size's numbered roll outcomes, and FiteCodec each fighter's
+    # action numbers: both must give what numbering the notation gives.
+    pytest.importorskip("numpy")
+    from tussle.adapters.encoding import GameEncoding, encoding_for
+
+    encoding = encoding_for(load_game("fite", **options))
+    rolls = 0
+    for kind, state in random_states(options, games=8, seed=5):
+        outcomes = encoding.chance_outcomes(state)
+        assert outcomes == GameEncoding.chance_outcomes(encoding, state)
+        if kind == "roll":
+            rolls += 1
+            outcomes.clear()  # the caller's own list: the next one is whole
+            assert len(encoding.chance_outcomes(state)) == len(state.chance_outcomes()) > 0
+        for p in state.to_act():
+            if p != CHANCE:
+                actions = state.legal_actions(p)
+                numbers = [encoding.codec.action_index(state, p, a) for a in actions]
+                assert numbers == [encoding.codec.encode(state.action_to_str(p, a)) for a in actions]
+    assert rolls > 100

@@ -5,7 +5,9 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, cast
+
+import numpy as np
 
 from tussle.adapters.encoding import (
     ActionCodec,
@@ -17,6 +19,7 @@ from tussle.adapters.encoding import (
     hot,
 )
 from tussle.game import Game, State
+from tussle.games.fite.rules import PLACE, ROLL, ROLL_ORDER, SETUP, FiteState
 
 
 class FiteCodec(ActionCodec):
@@ -51,6 +54,8 @@ class FiteCodec(ActionCodec):
 
     def __init__(self, turn_dice: str = "own") -> None:
         super().__init__()
+        #: Each fighter's actions by their numbers (see :meth:`action_index`).
+        self._by_player: dict[int, dict[Any, int]] = {0: {}, 1: {}}
         # Multisets of one or two dice faces, written highest first.
         self._moved: list[tuple[int, ...]] = [(f,) for f in range(6, 0, -1)] + list(
             itertools.combinations_with_replacement(range(6, 0, -1), 2)
@@ -130,6 +135,24 @@ class FiteCodec(ActionCodec):
         # A fighter's action is written from the action, whose it is and the game's options.
         return (player, action)
 
+    def action_index(self, state: State, player: int, action: Any) -> int:
+        """:meth:`ActionCodec.action_index`, its numbers kept by player: no key to build for each action.
+
+        The adapters number every legal action at every decision; the numbers
+        are the base class's (made from the action's text once).
+        """
+        try:
+            return self._by_player[player][action]
+        except (KeyError, TypeError):
+            pass
+        index = super().action_index(state, player, action)
+        numbers = self._by_player.get(player)
+        if numbers is not None:
+            if len(numbers) > 100_000:  # bounded, as the base class's numbers are
+                numbers.clear()
+            numbers[action] = index
+        return index
+
     def chance_index(self, state: State, outcome: Any) -> int:
         # A roll's number is its faces' alone (the text adds only whose pool it is):
         # no text to write for each of a roll's up to 1,287 outcomes.
@@ -188,6 +211,83 @@ class FiteFeatures(Features):
 
     def __init__(self, turn_limit: int) -> None:
         self.turn_limit = turn_limit or 100
+        self._power_index = {power: i for i, power in enumerate(self.POWERS)}
+
+    def write_state(self, state: State, player: int, out: FloatArray) -> None:
+        """:meth:`write` of ``state.observation(player)``, read straight off the state's fields.
+
+        It exists for speed: the RL adapters write an array at every decision,
+        and making the observation's dict (the last fight's record above all)
+        costs several times the array. It reads only what the observation
+        shows (of the choices not yet revealed, only whether ``player`` has
+        made its own), and a test compares it with :meth:`write` at every
+        state of random games under several options: the arrays are equal.
+        """
+        m = cast("memoryview[float]", out.data)
+        if m.format != "f" or m.ndim != 1 or not isinstance(state, FiteState):
+            super().write_state(state, player, out)
+            return
+        # Through a memoryview an item costs a fraction of numpy's item assignment.
+        mine = player in (0, 1)
+        order = (player, 1 - player) if mine else (0, 1)
+        dice, used, location, face = state.dice, state.used, state.location, state.face
+        powers, power_index = state.powers, self._power_index
+        for k in (0, 1):
+            p = order[k]
+            base = 29 * k
+            if 0 <= dice[p] < 10:
+                m[base + dice[p]] = 1.0
+            power = power_index.get(powers[p])
+            if power is not None:
+                m[base + 10 + power] = 1.0
+            if used[p]:
+                m[base + 17] = 1.0
+            m[base + 19 + location[p]] = 1.0  # -1 (no location yet) is the block's first place
+            m[base + 22 + face[p]] = 1.0  # 0 (no face yet) likewise
+        phase = state.phase
+        m[58 + phase] = 1.0
+        m[65] = _clip(state.turn / self.turn_limit)
+        if mine:
+            if player in state._to_act:
+                m[66] = 1.0
+            if state.pending[player] is not None:
+                m[67] = 1.0
+        if state._result is not None or phase in (SETUP, PLACE):
+            return
+        # The turn so far, as far as it is revealed.
+        m[68] = 1.0
+        swift_to, split, declared, rolls = state.swift_to, state.split, state.declared, state.rolls
+        for k in (0, 1):
+            p = order[k]
+            m[70 + 4 * k + swift_to[p]] = 1.0  # -1 (no Swift move) is the block's first place
+            pools = split[p]
+            if pools is not None:
+                m[77 + 3 * k] = 1.0
+                m[78 + 3 * k] = _EIGHTHS[pools[0]]
+                m[79 + 3 * k] = _EIGHTHS[pools[1]]
+            if declared[p]:
+                m[83 + k] = 1.0
+            off, dfn = rolls[p]
+            if off:
+                m[89 + 14 * k : 96 + 14 * k] = _roll_block(off)
+            if dfn:
+                m[96 + 14 * k : 103 + 14 * k] = _roll_block(dfn)
+        if split[0] is not None:  # the modifiers show with the splits
+            for k in (0, 1):
+                to_off, to_def = state.modifiers(order[k])
+                m[85 + 2 * k] = _clip((to_off + 2) / 5)
+                m[86 + 2 * k] = _clip((to_def + 2) / 5)
+        if state.roll_index == len(ROLL_ORDER):  # the tactical step
+            entitled, tactics = state.entitled, state.tactics
+            for k in (0, 1):
+                p = order[k]
+                m[117 + 3 * k + entitled[p]] = 1.0
+                if tactics[p] is not None:
+                    m[123 + k] = 1.0
+        elif phase == ROLL:
+            fighter, pool = ROLL_ORDER[state.roll_index]
+            m[125 + 2 * (0 if fighter == player else 1) + pool] = 1.0
+            m[129] = _clip(state._size / 8)
 
     def write(self, obs: dict[str, Any], player: int, out: FloatArray) -> None:
         fighters = obs.get("fighters") or []
@@ -253,7 +353,55 @@ class FiteFeatures(Features):
             out[129] = frac(rolling.get("dice"), 8)
 
 
+def _clip(value: float) -> float:
+    """``value`` clipped to [0, 1], as :func:`frac` clips it (quicker than min and max)."""
+    return 1.0 if value > 1.0 else value if value > 0.0 else 0.0
+
+
+#: _EIGHTHS[n]: a pool of n dice, as :func:`frac` writes it.
+_EIGHTHS = tuple(frac(n, 8) for n in range(9))
+_ROLL_BLOCKS: dict[tuple[int, ...], memoryview[float]] = {}
+
+
+def _roll_block(faces: tuple[int, ...]) -> memoryview[float]:
+    """A rolled pool's seven places as :meth:`FiteFeatures.write` writes them: 1, then each count / 8."""
+    block = _ROLL_BLOCKS.get(faces)
+    if block is None:
+        values = np.zeros(7, dtype=np.float32)
+        values[0] = 1.0
+        for face in faces:
+            if isinstance(face, int) and 1 <= face <= 6:
+                values[face] += 1.0 / 8
+        block = cast("memoryview[float]", values.data)
+        if len(_ROLL_BLOCKS) < 4096:  # every roll of 1 to 8 dice fits (3,002)
+            _ROLL_BLOCKS[faces] = block
+    return block
+
+
+class FiteEncoding(GameEncoding):
+    """FITE's encoding, its roll outcomes listed once for each pool size.
+
+    A roll of up to 8 dice has up to 1,287 outcomes, and numbering them all at
+    every roll cost OpenSpiel more than the rest of the game: a roll's
+    outcomes depend on its pool size alone, so the list made for a size
+    (by :meth:`GameEncoding.chance_outcomes`) serves every later roll of it.
+    A test compares the two at every roll of random games.
+    """
+
+    def __init__(self, game: Game, codec: FiteCodec, features: FiteFeatures) -> None:
+        super().__init__(game, codec, features)
+        self._rolls: dict[int, tuple[tuple[int, float, Any], ...]] = {}
+
+    def chance_outcomes(self, state: State) -> list[tuple[int, float, Any]]:
+        if not isinstance(state, FiteState) or state.phase != ROLL or state._result is not None:
+            return super().chance_outcomes(state)
+        outcomes = self._rolls.get(state._size)
+        if outcomes is None:
+            outcomes = self._rolls[state._size] = tuple(super().chance_outcomes(state))
+        return list(outcomes)
+
+
 def encoding(game: Game) -> GameEncoding:
     """The encoding of a FITE game (its ``GameInfo.hooks.encoding``)."""
     codec = FiteCodec(str(game.options["turn_dice"]))
-    return GameEncoding(game, codec, FiteFeatures(int(game.options["turn_limit"] or 0)))
+    return FiteEncoding(game, codec, FiteFeatures(int(game.options["turn_limit"] or 0)))
