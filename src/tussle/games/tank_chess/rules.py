@@ -502,36 +502,59 @@ def lines_of_fire(geo: Geometry, board: list[int], square: int) -> list[dict[str
 
 def can_destroy(geo: Geometry, board: list[int], occ: int, mine: tuple[int, ...], victim: int) -> bool:
     """Whether one of the tanks on ``mine`` could destroy the tank on ``victim`` this turn."""
-    b = list(board)
-    return any(_could_destroy(geo, board, occ, square, victim, scratch=b) for square in mine)
+    lines = _lines_to(geo, board, mine, victim)
+    return any(_could_destroy(geo, board, occ, square, victim, lines=lines) for square in mine)
 
 
 def destroyers(geo: Geometry, board: list[int], occ: int, mine: tuple[int, ...], victim: int) -> list[int]:
     """The squares of the tanks on ``mine`` that could destroy the tank on ``victim`` this turn, in order."""
-    b = list(board)
-    return [square for square in mine if _could_destroy(geo, board, occ, square, victim, scratch=b)]
+    lines = _lines_to(geo, board, mine, victim)
+    return [square for square in mine if _could_destroy(geo, board, occ, square, victim, lines=lines)]
+
+
+#: :func:`fire_tables` of one target, and the bits of its ``fire`` table all together.
+TargetLines = tuple[FireTables, int]
+
+
+def _lines_to(geo: Geometry, board: list[int], mine: tuple[int, ...], victim: int) -> TargetLines | None:
+    """:func:`fire_tables` of ``victim`` for the guns of ``mine`` (None if they are all Heavy Mortars).
+
+    Walked once for all the tanks, each of which then only lifts itself off the
+    board: the announcements are asked for at every observation.
+    """
+    gun = max((GUN[board[s] >> 3 & 7] for s in mine if board[s] >> 3 & 7 != MORTAR), default=0)
+    if not gun:
+        return None
+    tables = fire_tables(geo, board, gun, (victim,))
+    bits = 0
+    for m in tables[0].values():
+        bits |= m
+    return tables, bits
 
 
 def _could_destroy(
-    geo: Geometry, board: list[int], occ: int, square: int, victim: int, *, scratch: list[int]
+    geo: Geometry, board: list[int], occ: int, square: int, victim: int, *, lines: TargetLines | None
 ) -> bool:
-    """Whether the tank on ``square`` could destroy the one on ``victim`` (``scratch``: a board copy)."""
-    b = scratch
-    code = b[square]
+    """Whether the tank on ``square`` could destroy the one on ``victim`` (``lines``: :func:`_lines_to`)."""
+    code = board[square]
     kind = code >> 3 & 7
-    if kind == MORTAR:
+    if kind == MORTAR or lines is None:
         states, _ = cached_reach(geo, board, occ, square, code)
         return any(victim in geo.mortar[st] for st in states)
-    b[square] = 0
-    fire, _ = fire_table(geo, b, GUN[kind], (victim,))
-    b[square] = code
-    if fire:
-        arc = ARC[kind]
-        states, _ = cached_reach(geo, board, occ, square, code)
-        for st in states:
-            m = fire.get(st >> 3)
-            if m and m & arc[st & 7]:
-                return True
+    tables, bits = lines
+    fire, _ = lift(geo, board, tables, square)
+    if fire is not tables[0]:  # lines that the tank's own square stopped go on
+        for more in fire.values():
+            bits |= more
+    lane = 8 * GUN[kind]
+    if not bits >> lane & 255:  # no square from which this gun destroys the victim
+        return False
+    arc = ARC[kind]
+    states, _ = cached_reach(geo, board, occ, square, code)
+    for st in states:
+        m = fire.get(st >> 3)
+        if m and m >> lane & arc[st & 7]:
+            return True
     return False
 
 
