@@ -1354,6 +1354,73 @@ def test_the_docs_list_the_default_deck_and_say_it_is_a_reconstruction() -> None
         assert f"| {a.name} | {a.glory} | {a.text} |" in doc, a.name
 
 
+# --- the observation array ---------------------------------------------------------------------
+
+
+def same_arrays(state: FightState, players: range) -> int:
+    """Check that the array written from the state is the observation's, for each of ``players``."""
+    np = pytest.importorskip("numpy")
+    from tussle.adapters.encoding import Features, encoding_for
+
+    features = encoding_for(state.game).features
+    for p in players:
+        fast = np.zeros(features.size, dtype=np.float32)
+        features.write_state(state, p, fast)
+        slow = np.zeros(features.size, dtype=np.float32)
+        Features.write_state(features, state, p, slow)  # the observation's dict, written
+        assert np.array_equal(fast, slow), (p, np.flatnonzero(fast != slow))
+    return len(players)
+
+
+@pytest.mark.parametrize(
+    ("players", "games", "options"),
+    [
+        (2, 3, {}),
+        (3, 2, {"arenas": "all", "family_rule": "main"}),
+        (4, 1, {"arenas": "current", "family_first": "free"}),
+        (5, 1, {}),
+        (6, 1, {"rounding": "up", "one_digit_switch": "pad"}),
+    ],
+)
+def test_the_array_written_from_the_state_is_the_observations(
+    players: int, games: int, options: dict[str, Any]
+) -> None:
+    """write_state, the adapters' shortcut, writes what the observation does: every viewer, every state."""
+    game = load_game("fight", players=players, **options)
+    assert isinstance(game, Fight)
+    viewers = range(PUBLIC, players)  # the public, chance (seated nowhere), every seat
+    states = 0
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            same_arrays(state, viewers)
+            random_playout(state, rng, stop=1)
+            states += 1
+        same_arrays(state, viewers)
+    assert states > 100
+
+
+def test_the_array_written_from_the_state_with_a_user_deck(tmp_path: Path) -> None:
+    """A deck of other names in another order, most of them Demons: piles of one family past ten."""
+    deck = [*fillers(30, family="Demon", prefix="D"), *fillers(15, prefix="X")]
+    game = make(tmp_path, deck[::-1], players=3, arenas="all")
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        same_arrays(state, range(PUBLIC, 3))
+        random_playout(state, rng, stop=1)
+    same_arrays(state, range(PUBLIC, 3))
+    # Piles bigger than any game here makes, some of their cards known to p1.
+    piled = state.clone()
+    demons = [c for c in range(len(deck)) if game.families[c] == DEMON]
+    piled.scored[1] = demons[:14]
+    piled.hands[2] = demons[14:26]
+    for c in demons[:3]:
+        piled.known[c] |= 1 << 1
+    same_arrays(piled, range(PUBLIC, 3))
+
+
 # --- the rule-of-thumb agent -------------------------------------------------------------------
 
 

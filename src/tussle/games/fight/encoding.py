@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import numpy as np
+
 from tussle.adapters.encoding import (
     ActionCodec,
     EncodingError,
@@ -15,7 +17,10 @@ from tussle.adapters.encoding import (
     frac,
     hot,
 )
-from tussle.game import CHANCE, Game
+from tussle.game import CHANCE, Game, State
+from tussle.games.fight.cards import FAMILIES as CARD_FAMILIES
+from tussle.games.fight.cards import Deck
+from tussle.games.fight.rules import FIGHTS, ST_OVER, STAGE_NAMES, FightState
 
 
 class FightCodec(ActionCodec):
@@ -154,6 +159,11 @@ class FightFeatures(Features):
         self.seat_size = 3 * n + 23
         self.tail = 3 * n + 2 * a + 5 + 1 + 5 + len(self.STAGES) + 1 + players + (players + 1) + 1
         self.size = n + players * self.seat_size + self.tail
+        # For write_state: the deck in play's tables, and where the rules' families and stages stand.
+        self._tables: _DeckTables | None = None
+        self._family_at = _positions(self.FAMILIES, CARD_FAMILIES)
+        self._stage_at = _positions(self.STAGES, STAGE_NAMES)
+        self._tenths = _piled(10)
 
     def _cards(self, out: FloatArray, offset: int, cards: Iterable[Any]) -> None:
         for card in cards:
@@ -227,6 +237,157 @@ class FightFeatures(Features):
         hot(out, t, (leader - me) % players if isinstance(leader, int) else players, players + 1)
         t += players + 1
         out[t] = 1.0 if me in (obs.get("to_act") or []) else 0.0
+
+    def write_state(self, state: State, player: int, out: FloatArray) -> None:
+        """``player``'s array written straight from a Fight! state: exactly :meth:`write`'s, quicker.
+
+        Making the observation's dict and reading it back took about half of an
+        environment's step; this reads the same fields of the state, and the
+        tests check at every step of random games that the array is the same.
+        """
+        players = self.players
+        if not isinstance(state, FightState) or state.game.num_players != players:
+            super().write_state(state, player, out)
+            return
+        tables = self._tables
+        if tables is None or tables.deck is not state.deck:
+            tables = self._tables = _DeckTables(self, state.deck)
+        names, families, arena_names = tables.names, tables.families, tables.arenas
+        n, a = self.n, self.a
+        mask = state._mask(player)
+        known = state.known
+        me = player if 0 <= player < players else 0
+        for c in state.hands[me]:
+            if known[c] & mask and names[c] >= 0:
+                out[names[c]] = 1.0
+        hands, mains, boosts, scored, won = state.hands, state.mains, state.boosts, state.scored, state.won
+        for k in range(players):
+            q = (me + k) % players
+            base = n + k * self.seat_size
+            hand = hands[q]
+            tables.pile(out, base, hand)
+            out[base + 5] = min(1.0, len(hand) / 10)  # frac() of a count, without its checks
+            main = mains[q]
+            if main >= 0:
+                out[base + 6] = 1.0
+                if known[main] & mask and names[main] >= 0:
+                    out[base + 7 + names[main]] = 1.0
+                out[base + 7 + n] = _ratio(state.powers[q], 60)
+            boost = boosts[q]
+            b = base + 8 + n
+            if boost >= 0:
+                out[b] = 1.0
+                if state.boost_up[q]:
+                    out[b + 1] = 1.0
+                out[b + 2 + families[boost]] = 1.0
+                if known[boost] & mask and names[boost] >= 0:
+                    out[b + 7 + names[boost]] = 1.0
+            s = b + 7 + n
+            pile = scored[q]
+            out[s] = min(1.0, len(pile) / 20)
+            tables.pile(out, s + 1, pile)
+            for c in pile:
+                if known[c] & mask and names[c] >= 0:
+                    out[s + 6 + names[c]] = 1.0
+            out[s + 6 + n] = min(1.0, len(won[q]) / 7)
+            out[s + 7 + n] = min(1.0, state.glory(q) / 60)
+        t = n + players * self.seat_size
+        for offset, cards in ((t, state.graveyard), (t + n, state.buffer)):
+            for c in cards:
+                if known[c] & mask and names[c] >= 0:
+                    out[offset + names[c]] = 1.0
+        for c in state.killed:  # named to every viewer
+            if names[c] >= 0:
+                out[t + 2 * n + names[c]] = 1.0
+        t += 3 * n
+        over = state.stage == ST_OVER
+        arena = state.arena
+        if arena >= 0 and not over and arena_names[arena] >= 0:
+            out[t + arena_names[arena]] = 1.0
+        for upcoming in state.arena_seq[state.fight + 1 :]:
+            if arena_names[upcoming] >= 0:
+                out[t + a + arena_names[upcoming]] = 1.0
+        t += 2 * a
+        family_at = self._family_at
+        if state.last_family >= 0 and family_at[state.last_family] >= 0:
+            out[t + family_at[state.last_family]] = 1.0
+        out[t + 5] = min(1.0, len(state.reserves) / max(1, n))
+        if state.top >= 0 and family_at[state.top] >= 0:
+            out[t + 6 + family_at[state.top]] = 1.0
+        t += 11
+        if self._stage_at[state.stage] >= 0:
+            out[t + self._stage_at[state.stage]] = 1.0
+        t += len(self.STAGES)
+        out[t] = min(1.0, min(state.fight + 1, FIGHTS) / 7)
+        t += 1
+        out[t + (state.first - me) % players] = 1.0
+        t += players
+        leader = -1 if over else state.leader()
+        out[t + ((leader - me) % players if leader >= 0 else players)] = 1.0
+        t += players + 1
+        if me in state.to_act():
+            out[t] = 1.0
+
+
+class _DeckTables:
+    """What :meth:`FightFeatures.write_state` reads of one deck, by card number, worked out once."""
+
+    def __init__(self, features: FightFeatures, deck: Deck) -> None:
+        self.deck = deck
+        #: Each Warrior's place among the features' names (-1: none), its family's, its weight (see pile).
+        self.names = tuple(features.warrior.get(w.name, -1) for w in deck.warriors)
+        self.families = tuple(features._family_at[w.family] for w in deck.warriors)
+        # Wide enough that a family's count, at most the whole deck, never carries into the next.
+        self.shift = len(deck.warriors).bit_length()
+        self.weights = tuple(1 << (self.shift * family) for family in self.families)
+        #: Each Arena's place among the features' Arenas (-1: none).
+        self.arenas = tuple(features.arena.get(arena.name, -1) for arena in deck.arenas)
+        self.tenths = features._tenths
+        self.spreads: dict[int, tuple[tuple[int, float], ...]] = {}
+
+    def pile(self, out: FloatArray, offset: int, cards: list[int]) -> None:
+        """The families of ``cards`` as :meth:`FightFeatures._families` writes them (scale 10).
+
+        The cards' weights add up to the count of each family, a field of bits
+        each; what a total writes is worked out the first time it comes up.
+        """
+        total = sum(map(self.weights.__getitem__, cards))
+        spread = self.spreads.get(total)
+        if spread is None:
+            if len(self.spreads) > 100_000:  # bounded, as the codec's caches are
+                self.spreads.clear()
+            spread = self.spreads[total] = self._spread(total)
+        for family, value in spread:
+            out[offset + family] = value
+
+    def _spread(self, total: int) -> tuple[tuple[int, float], ...]:
+        """The (family, value) pairs that cards whose weights add up to ``total`` write."""
+        field, last = (1 << self.shift) - 1, len(self.tenths) - 1
+        counts = [(total >> (self.shift * family)) & field for family in range(len(FightCodec.FAMILIES))]
+        return tuple((family, self.tenths[min(count, last)]) for family, count in enumerate(counts) if count)
+
+
+def _ratio(value: int, scale: int) -> float:
+    """``frac(value, scale)`` for an int: the same float, without the checks."""
+    return float(min(1.0, max(0.0, value / scale)))
+
+
+def _positions(names: Sequence[str], of: Sequence[str]) -> tuple[int, ...]:
+    """Where each of ``of`` stands in ``names`` (-1: nowhere)."""
+    return tuple(names.index(name) if name in names else -1 for name in of)
+
+
+def _piled(scale: int) -> tuple[float, ...]:
+    """What :meth:`FightFeatures._families` leaves after 0, 1, 2... cards of one family, up to 1.0 (and on).
+
+    Worked out by the same float32 sums it does, so the values are the same bit for bit.
+    """
+    cell = np.zeros(1, dtype=np.float32)
+    values = [0.0]
+    while values[-1] < 1.0:
+        cell[0] = min(1.0, cell[0] + 1.0 / scale)
+        values.append(float(cell[0]))
+    return tuple(values)
 
 
 def encoding(game: Game) -> GameEncoding:
