@@ -52,6 +52,7 @@ from tussle.adapters import require
 
 require(__name__, "openspiel", "numpy", "pyspiel")
 
+import bisect
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -183,6 +184,7 @@ class _Core:
         "_context",
         "_current",
         "_legal",
+        "_pairs",
         "_recall",
         "_state",
         "encoding",
@@ -205,6 +207,8 @@ class _Core:
         self._context: Any = None
         # The pyspiel player to act, once asked (pyspiel asks several times a step).
         self._current: int | None = None
+        # The chance outcomes as pyspiel's (index, probability) pairs, once asked.
+        self._pairs: list[tuple[int, float]] | None = None
         self._legal: dict[int, LegalMap] = {}
         self._chance: list[tuple[int, float, Any]] | None = None
         #: The (player, index) events so far as nested pairs, shared by clones; None once resampled.
@@ -332,10 +336,11 @@ class _Core:
     def apply(self, player: int, index: int) -> None:
         state = self.state
         if player == CHANCE:
-            outcomes = {i: outcome for i, _, outcome in self.chance()}
-            if index not in outcomes:
+            chance = self.chance()  # by index: found by bisection, not by a dict of them all
+            at = bisect.bisect_left(chance, index, key=_first)
+            if at == len(chance) or chance[at][0] != index:
                 raise ActionError(f"{index} is not a possible chance outcome now")
-            action = outcomes[index]
+            action = chance[at][2]
         elif self.steps is not None:
             if self.state.to_act()[:1] != (player,):
                 raise ActionError(f"{state.player_name(player)} does not choose now")
@@ -357,6 +362,7 @@ class _Core:
         """Take note of an event just applied to the tussle state."""
         self._legal = {}
         self._chance = None
+        self._pairs = None
         self._current = None
         if self.events is not None:
             self.events = (self.events, player, index)
@@ -388,6 +394,10 @@ class _Recall:
         self.lines.append(_compact(core.state.observation(player)))
         self.arrays.append(core.encoding.observation(core.state, player).ravel())
         self.mine.append(mine)
+
+
+def _first(item: tuple[int, float, Any]) -> int:
+    return item[0]
 
 
 def _bits(number: int, width: int) -> np.ndarray[Any, Any]:
@@ -553,7 +563,10 @@ class TussleSpielState(pyspiel.State):  # type: ignore[misc]
         return self._core.legal(player).indices
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(index, prob) for index, prob, _ in self._core.chance()]
+        core = self._core
+        if core._pairs is None:
+            core._pairs = [(index, prob) for index, prob, _ in core.chance()]
+        return list(core._pairs)
 
     def _apply_action(self, action: int) -> None:
         acting = self._core.state.to_act()
