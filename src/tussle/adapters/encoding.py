@@ -490,17 +490,25 @@ class GameEncoding:
             fast = self.codec.fast_legal(state, player, actions)
             if fast is not None and self._agrees(state, player, actions, fast):
                 return LegalMap(fast.tolist(), player, decode=self.codec.decode)
-        by_index: dict[int, Any] = {}
-        number, fmt = self.codec.action_index, state.action_to_str
-        for action in actions:
-            index = number(state, player, action)
-            if index in by_index:
+        number = self.codec.action_index
+        listed = list(actions)
+        numbers = [number(state, player, action) for action in listed]
+        by_index = dict(zip(numbers, listed, strict=True))
+        if len(by_index) < len(listed):
+            self._shared_index(state, player, listed, numbers)
+        return LegalMap(sorted(by_index), player, actions=by_index)
+
+    def _shared_index(self, state: State, player: int, actions: list[Any], numbers: list[int]) -> None:
+        """Raise the error naming two legal actions given one index (a bug in a codec)."""
+        first: dict[int, Any] = {}
+        fmt = state.action_to_str
+        for index, action in zip(numbers, actions, strict=True):
+            if index in first:
                 raise EncodingError(
-                    f"{self.game.info.id}: {fmt(player, action)!r} and {fmt(player, by_index[index])!r} "
+                    f"{self.game.info.id}: {fmt(player, action)!r} and {fmt(player, first[index])!r} "
                     f"share action index {index}"
                 )
-            by_index[index] = action
-        return LegalMap(sorted(by_index), player, actions=by_index)
+            first[index] = action
 
     def _agrees(self, state: State, player: int, actions: Sequence[Any], fast: IndexArray) -> bool:
         """Whether a codec's shortcut matches the game: the same count, and sampled members inside."""
