@@ -354,7 +354,7 @@ def test_bench_adapters_sets_each_library_beside_the_engine() -> None:
     result = CliRunner().invoke(cli, ["bench", "--adapters", "fite", "-s", "0.05", "--json"])
     assert result.exit_code == 0, result.output
     (row,) = json.loads(result.output)["adapters"]
-    assert row["game"] == "fite" and row["engine_us"] > 0
+    assert row["game"] == "fite" and row["engine_us"] > 0 and row["listing_us"] > 0
     assert (
         set(row["library_us"])
         == set(row["ratios"])
@@ -370,6 +370,6 @@ def test_bench_adapters_sets_each_library_beside_the_engine() -> None:
     steps = json.loads(
         CliRunner().invoke(cli, ["bench", "--adapters", "robo-pigs", "-s", "0.05", "--json"]).output
     )["adapters"][0]
-    assert {"gymnasium-steps", "pettingzoo-steps"} <= set(steps["library_us"])
+    assert {"gymnasium-steps", "pettingzoo-steps", "openspiel-steps"} <= set(steps["library_us"])
     for name, us in row["library_us"].items():
         assert row["ratios"][name] == pytest.approx(us / row["engine_us"], rel=0.01)

@@ -4,7 +4,11 @@ Each measurement plays whole random games for a budget of CPU time and divides
 the time by the decisions made (a player's choice; chance events are played
 but not counted):
 
-- **engine**: tussle's core API alone, ``legal_actions(p).sample`` and ``apply``;
+- **engine**: tussle's core API alone, ``legal_actions(p).sample`` and ``apply``
+  (the yardstick: the ratios are taken against it);
+- **engine, listing** (``listing_us``, for reference): the same with every legal
+  action listed first (``list(legal_actions(p))``), as any agent that sees its
+  options needs; what the environments pay for their legal lists is mostly this;
 - **gymnasium**: :class:`~tussle.adapters.gymnasium_env.TussleGymEnv` against
   random opponents, the learner picking uniformly among ``info["action_mask"]``;
   the opponents' decisions inside the environment count too;
@@ -79,9 +83,16 @@ def _budget(seconds: float, play: Callable[[int], int]) -> Cost:
     return Cost(decisions, time.process_time() - start)
 
 
-def engine_cost(game_id: str, seconds: float) -> Cost:
+def engine_cost(game_id: str, seconds: float, listing: bool = False) -> Cost:
+    """The engine alone; with ``listing``, every legal action listed before one is picked."""
     game = load_game(game_id, **simulation_options(game_id, None))
     rng = random.Random(1)
+
+    def pick(state: Any, p: int) -> Any:
+        if listing:
+            legal = list(state.legal_actions(p))
+            return legal[rng.randrange(len(legal))]
+        return state.legal_actions(p).sample(rng)
 
     def play(_: int) -> int:
         state = game.new_initial_state()
@@ -90,7 +101,7 @@ def engine_cost(game_id: str, seconds: float) -> Cost:
             if acting == (CHANCE,):
                 state.apply(CHANCE, state.sample_chance(rng))
                 continue
-            chosen = [(p, state.legal_actions(p).sample(rng)) for p in acting]
+            chosen = [(p, pick(state, p)) for p in acting]
             for p, action in chosen:
                 state.apply(p, action)
             decisions += len(chosen)
@@ -198,6 +209,8 @@ class Overhead:
     game: str
     engine_us: float
     library_us: dict[str, float]
+    #: The engine with every legal action listed at every decision (for reference).
+    listing_us: float = 0.0
 
     @property
     def ratios(self) -> dict[str, float]:
@@ -207,6 +220,7 @@ class Overhead:
         return {
             **asdict(self),
             "engine_us": round(self.engine_us, 2),
+            "listing_us": round(self.listing_us, 2),
             "library_us": {k: round(v, 2) for k, v in self.library_us.items()},
             "ratios": {k: round(v, 2) for k, v in self.ratios.items()},
         }
@@ -226,4 +240,5 @@ def measure_overhead(game_id: str, seconds: float = 1.0) -> Overhead:
             for name, cost in _COSTS.items()
             if stepwise or name not in STEPWISE
         },
+        engine_cost(game_id, seconds, listing=True).per_decision_us,
     )
