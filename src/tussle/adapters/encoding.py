@@ -408,53 +408,6 @@ class StepCodec(ABC):
         return chosen.ravel()
 
 
-class IndexSteps(StepCodec):
-    """Steps read off the flat action numbers: each legal action's number split into a few tokens.
-
-    For a game whose legal actions are few enough to list (Tank Chess's few
-    hundred turns among 1.7 million numbers) but whose flat space is huge: at
-    each decision the legal numbers are listed once and arranged as a tree by
-    ``split`` (a number's tokens, first to last); a step offers the branches
-    under the tokens chosen so far, and a leaf is the action.
-    """
-
-    def __init__(self, num_tokens: int, max_steps: int, split: Callable[[int], tuple[int, ...]]) -> None:
-        self.num_tokens = num_tokens
-        self.max_steps = max_steps
-        self.split = split
-
-    def start(self, state: State, player: int) -> Any:
-        legal = encoding_for(state.game).legal(state, player)
-        tree: dict[int, Any] = {}
-        for index in legal.indices:
-            *path, last = self.split(index)
-            node = tree
-            for token in path:
-                node = node.setdefault(token, {})
-            node[last] = index
-        return state, legal, tree
-
-    def _node(self, context: Any, prefix: Sequence[int]) -> Any:
-        node = context[2]
-        for token in prefix:
-            if not isinstance(node, dict) or token not in node:
-                return None
-            node = node[token]
-        return node
-
-    def legal_tokens(self, context: Any, prefix: Sequence[int]) -> list[int]:
-        node = self._node(context, prefix)
-        return sorted(node) if isinstance(node, dict) else []
-
-    def complete(self, context: Any, prefix: Sequence[int]) -> str | None:
-        node = self._node(context, prefix)
-        if isinstance(node, int):
-            state, legal, _ = context
-            text: str | None = legal.text(state, node)
-            return text
-        return None
-
-
 class GameEncoding:
     """One game's integer action space and observation arrays (see the module docs)."""
 
