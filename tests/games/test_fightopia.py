@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tussle.games.fightopia.rule_agent as agent_module
-from tussle import CHANCE, ActionError, OptionError, PositionError, Record, load_game
+from tussle import CHANCE, PUBLIC, ActionError, OptionError, PositionError, Record, load_game
 from tussle.agents import make_agent
 from tussle.agents.base import PlayerView
 from tussle.games.fightopia import START, Fightopia, FightopiaState
@@ -700,6 +700,118 @@ def test_reference_generator_agrees_on_random_placements(seed: int, sweep: bool)
     state = Fightopia(pivot_sweep=sweep, ply_limit=0).state_from_position(text)
     assert state.position() == text
     compare_with_reference(state, sweep)
+
+
+# --- the RL encoding's shortcuts ----------------------------------------------------------
+
+#: Options that change the positions reached (pivot_sweep), the ply feature's scale and the
+#: endings (ply_limit, limit_result); 0 has no limit, so its games are cut short by the test.
+ENCODING_OPTIONS: list[dict[str, Any]] = [
+    {"ply_limit": 120},
+    {"ply_limit": 90, "limit_result": "material"},
+    {"ply_limit": 150, "pivot_sweep": True},
+    {"ply_limit": 0, "pivot_sweep": True},
+]
+
+FINISHED = (
+    "3GG3/3GG3/8/8/8/3gg3/V2gg2v/V6v b 9",
+    "8/8/2gg4/2gg4/8/8/V2GG3/V2GG3 b 12",
+    "7v/4gg1v/4gg2/8/2v5/ppvp4/GGVp4/GGVp4 w 30",
+)
+
+
+def encoding_states(options: dict[str, Any], games: int, seed: int) -> list[FightopiaState]:
+    """Every state of seeded random games (the undrawn start and the ends too), then random placements."""
+    game = Fightopia(**options)
+    rng = random.Random(seed)
+    # Finished whatever the limit: a Giant home, no Tanks left, no legal action.
+    states = [game.state_from_position(text) for text in FINISHED]
+    for _ in range(games):
+        state = game.new_initial_state()
+        states.append(state.clone())
+        while not state.is_terminal() and state.ply < 400:
+            player = state.to_act()[0]
+            choice = state.sample_chance(rng) if player == CHANCE else state.legal_actions(player).sample(rng)
+            state.apply(player, choice)
+            states.append(state.clone())
+    placed = 0
+    while placed < 100:  # plies 0 to 99: past a low limit too, where the game is over
+        text = random_position(rng)
+        if text is not None:
+            states.append(game.state_from_position(text))
+            placed += 1
+    return states
+
+
+@pytest.mark.parametrize("options", ENCODING_OPTIONS, ids=str)
+def test_the_observation_array_written_from_the_state_is_the_one_written_from_the_observation(
+    options: dict[str, Any],
+) -> None:
+    # FightopiaFeatures.write_state reads the bitboards for speed; it must give exactly the
+    # array written from the observation, for both players, chance and the public view.
+    np = pytest.importorskip("numpy")
+    from tussle.adapters.encoding import Features, encoding_for
+
+    features = encoding_for(load_game("fightopia", **options)).features
+    assert type(features).write_state is not Features.write_state  # the shortcut is what is tested
+    states = encoding_states(options, games=4, seed=7)
+    for state in states:
+        for player in (0, 1, CHANCE, PUBLIC):
+            slow = np.zeros(features.size, dtype=np.float32)
+            fast = np.zeros(features.size, dtype=np.float32)
+            features.write(state.observation(player), player, slow)
+            features.write_state(state, player, fast)
+            assert np.array_equal(fast, slow), (state.position(), player)
+    over = [s for s in states if s.is_terminal()]
+    assert len(states) >= 300 and len(over) >= (7 if options["ply_limit"] else 3)
+    assert {s.side for s in states} == {-1, 0, 1}
+    # Any float array, a strided view included, is written as the observation's.
+    state = states[len(states) // 2]
+    for out in (np.zeros(2 * features.size, dtype=np.float32)[::2], np.zeros(features.size)):
+        expected = np.zeros(features.size, dtype=out.dtype)
+        features.write(state.observation(1), 1, expected)
+        features.write_state(state, 1, out)
+        assert np.array_equal(out, expected) and out.any()
+
+
+@pytest.mark.parametrize("options", ENCODING_OPTIONS[:3], ids=str)
+def test_the_encoding_numbers_legal_actions_as_the_general_way_does(options: dict[str, Any]) -> None:
+    # FightopiaEncoding.legal numbers the moves in one pass over the codec's numbers.
+    pytest.importorskip("numpy")
+    from tussle.adapters.encoding import GameEncoding, encoding_for
+
+    encoding = encoding_for(load_game("fightopia", **options))
+    checked = 0
+    for state in encoding_states(options, games=2, seed=3):
+        for player in (0, 1):
+            fast, slow = encoding.legal(state, player), GameEncoding.legal(encoding, state, player)
+            assert fast.indices == slow.indices
+            assert [fast.action(state, i) for i in fast.indices] == [
+                slow.action(state, i) for i in slow.indices
+            ]
+            numbers = [encoding.codec.action_index(state, player, a) for a in state.legal_actions(player)]
+            assert numbers == [
+                encoding.codec.encode(state.action_to_str(player, a)) for a in state.legal_actions(player)
+            ]
+            checked += len(fast)
+    assert checked > 5000
+
+
+def test_two_moves_on_one_number_are_caught_by_the_quick_numbering_too() -> None:
+    pytest.importorskip("numpy")
+    from tussle.adapters.encoding import EncodingError
+    from tussle.games.fightopia.encoding import FightopiaCodec, FightopiaEncoding, FightopiaFeatures
+
+    class Collapsing(FightopiaCodec):
+        def _encode(self, text: str) -> int:
+            return 0
+
+    game = Fightopia()
+    encoding = FightopiaEncoding(game, Collapsing(), FightopiaFeatures(0))
+    state = play(game.new_initial_state(), "first black")
+    for _ in range(2):  # numbering the moves, then with the numbers kept
+        with pytest.raises(EncodingError, match="share action index 0"):
+            encoding.legal(state, 1)
 
 
 # --- views, rendering, records ---------------------------------------------------------

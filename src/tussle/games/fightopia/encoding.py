@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
+
+import numpy as np
 
 from tussle.adapters.encoding import (
     STEP_INDEX,
@@ -13,12 +15,20 @@ from tussle.adapters.encoding import (
     Features,
     FloatArray,
     GameEncoding,
+    LegalMap,
     board_index,
     frac,
     parse_square,
     square_name,
 )
-from tussle.game import Game
+from tussle.game import Game, State
+from tussle.games.fightopia.board import BLACK, GIANT_MASK, TANK_MASK, WHITE
+from tussle.games.fightopia.rules import FightopiaState
+
+#: A Giant's squares on its plane (the second of a side's four 64-square planes), by corner.
+_GIANT_BITS = tuple(mask << 64 for mask in GIANT_MASK)
+#: A Tank's squares on its plane, by code: the third plane along a file (code & 1), the fourth along a rank.
+_TANK_BITS = tuple(mask << (128 if code & 1 else 192) for code, mask in enumerate(TANK_MASK))
 
 
 class FightopiaCodec(ActionCodec):
@@ -46,6 +56,26 @@ class FightopiaCodec(ActionCodec):
         # A move (an int) is written from the move alone.
         key: Hashable = action
         return key
+
+    def action_index(self, state: State, player: int, action: Any) -> int:
+        # The base class's numbers, looked up with the move as its own key (no call to action_key).
+        index = self._numbers.get(action)
+        if index is None:
+            index = super().action_index(state, player, action)
+        return index
+
+    def by_index(self, state: State, player: int, actions: Sequence[Any]) -> dict[int, Any]:
+        """``player``'s legal ``actions`` by their numbers (:meth:`action_index` of each).
+
+        Moves numbered before (all but a few, after the first games) are read in one
+        pass over the numbers kept, without a call per move. Two moves on one number
+        (a codec's bug) leave the dict shorter than ``actions``.
+        """
+        numbers = self._numbers
+        try:
+            return {numbers[action]: action for action in actions}
+        except KeyError:
+            return {self.action_index(state, player, action): action for action in actions}
 
     @staticmethod
     def _sq(text: str) -> tuple[int, int]:
@@ -176,7 +206,61 @@ class FightopiaFeatures(Features):
         out[513] = 1.0 if obs.get("to_move") is None and not obs.get("result") else 0.0
         out[514] = frac(obs.get("ply"), self.ply_limit)
 
+    def write_state(self, state: State, player: int, out: FloatArray) -> None:
+        """:meth:`write` of ``state.observation(player)``, read straight off the state's bitboards.
+
+        It exists for speed: the observation's dict, its position text and its square
+        names cost several times the game's own step, and the RL environments build
+        an array at every decision. The array is exactly :meth:`write`'s (tests compare
+        the two for every player at every step of many games).
+        """
+        if not isinstance(state, FightopiaState):
+            super().write_state(state, player, out)
+            return
+        # Each side's planes as one 256-bit int (Pawns, Giant, Tanks along a file, along a rank);
+        # the player's own side first, the other's 256 bits above. A non-player (such as the
+        # public view) owns nothing: every piece is then on the enemy planes.
+        pawns, giants, tanks = state.pawns, state.giants, state.tanks
+        white = pawns[WHITE] | _GIANT_BITS[giants[WHITE]]
+        for code in tanks[WHITE]:
+            white |= _TANK_BITS[code]
+        black = pawns[BLACK] | _GIANT_BITS[giants[BLACK]]
+        for code in tanks[BLACK]:
+            black |= _TANK_BITS[code]
+        if player == WHITE:
+            bits = white | black << 256
+        elif player == BLACK:
+            bits = black | white << 256
+        else:
+            bits = (white | black) << 256
+        out[:512] = np.unpackbits(np.frombuffer(bits.to_bytes(64, "little"), np.uint8), bitorder="little")
+        out[512] = 1.0 if player in state.to_act() else 0.0
+        out[513] = 1.0 if state.side < 0 and state.result() is None else 0.0
+        out[514] = min(1.0, max(0.0, state.ply / self.ply_limit))
+
+
+class FightopiaEncoding(GameEncoding):
+    """:class:`GameEncoding` with a quicker :meth:`legal`, which the environments ask for at every decision.
+
+    The general loop calls the codec once per move; here the moves are numbered in one
+    pass. A test compares the two on every position of random games.
+    """
+
+    def __init__(self, game: Game, codec: FightopiaCodec, features: FightopiaFeatures) -> None:
+        super().__init__(game, codec, features)
+        self.codec: FightopiaCodec = codec
+
+    def legal(self, state: State, player: int) -> LegalMap:
+        """What :meth:`GameEncoding.legal` gives; two moves on one number (a codec's bug) are left
+        to it, which names them."""
+        actions = state.legal_actions(player)
+        by_index = self.codec.by_index(state, player, actions)
+        if len(by_index) != len(actions):
+            return super().legal(state, player)
+        return LegalMap(sorted(by_index), player, actions=by_index)
+
 
 def encoding(game: Game) -> GameEncoding:
     """The encoding of a Fightopia game (its ``GameInfo.hooks.encoding``)."""
-    return GameEncoding(game, FightopiaCodec(), FightopiaFeatures(int(game.options["ply_limit"] or 0)))
+    features = FightopiaFeatures(int(game.options["ply_limit"] or 0))
+    return FightopiaEncoding(game, FightopiaCodec(), features)
