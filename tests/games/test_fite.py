@@ -1327,6 +1327,7 @@ def test_the_encodings_shortcuts_number_actions_and_rolls_as_the_notation_does(
     for kind, state in random_states(options, games=8, seed=5):
         outcomes = encoding.chance_outcomes(state)
         assert outcomes == GameEncoding.chance_outcomes(encoding, state)
+        assert list(encoding.chance_pairs(state)) == [(i, p) for i, p, _ in outcomes]
         if kind == "roll":
             rolls += 1
             outcomes.clear()  # the caller's own list: the next one is whole

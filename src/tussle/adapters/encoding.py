@@ -492,6 +492,13 @@ class GameEncoding:
         out.sort(key=lambda item: item[0])
         return out
 
+    def chance_pairs(self, state: State) -> Sequence[tuple[int, float]]:
+        """:meth:`chance_outcomes` as (index, probability) pairs, as OpenSpiel lists them (do not change it).
+
+        A game whose outcomes repeat may keep the pairs too (FITE's rolls, by pool size).
+        """
+        return [(index, prob) for index, prob, _ in self.chance_outcomes(state)]
+
     def observation(self, state: State, player: int) -> FloatArray:
         """``player``'s observation of ``state`` as a fresh float32 array of :attr:`observation_shape`."""
         out = np.zeros(self.features.size, dtype=np.float32)

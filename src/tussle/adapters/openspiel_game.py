@@ -208,7 +208,7 @@ class _Core:
         # The pyspiel player to act, once asked (pyspiel asks several times a step).
         self._current: int | None = None
         # The chance outcomes as pyspiel's (index, probability) pairs, once asked.
-        self._pairs: list[tuple[int, float]] | None = None
+        self._pairs: Sequence[tuple[int, float]] | None = None
         self._legal: dict[int, LegalMap] = {}
         self._chance: list[tuple[int, float, Any]] | None = None
         #: The (player, index) events so far as nested pairs, shared by clones; None once resampled.
@@ -565,7 +565,7 @@ class TussleSpielState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         core = self._core
         if core._pairs is None:
-            core._pairs = [(index, prob) for index, prob, _ in core.chance()]
+            core._pairs = core.encoding.chance_pairs(core.state)
         return list(core._pairs)
 
     def _apply_action(self, action: int) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -391,14 +391,31 @@ class FiteEncoding(GameEncoding):
     def __init__(self, game: Game, codec: FiteCodec, features: FiteFeatures) -> None:
         super().__init__(game, codec, features)
         self._rolls: dict[int, tuple[tuple[int, float, Any], ...]] = {}
+        self._pairs: dict[int, tuple[tuple[int, float], ...]] = {}
+
+    def _roll_size(self, state: State) -> int | None:
+        """The pool size of a pending roll, or None for any other chance event."""
+        if not isinstance(state, FiteState) or state.phase != ROLL or state._result is not None:
+            return None
+        return state._size
 
     def chance_outcomes(self, state: State) -> list[tuple[int, float, Any]]:
-        if not isinstance(state, FiteState) or state.phase != ROLL or state._result is not None:
+        size = self._roll_size(state)
+        if size is None:
             return super().chance_outcomes(state)
-        outcomes = self._rolls.get(state._size)
+        outcomes = self._rolls.get(size)
         if outcomes is None:
-            outcomes = self._rolls[state._size] = tuple(super().chance_outcomes(state))
+            outcomes = self._rolls[size] = tuple(super().chance_outcomes(state))
         return list(outcomes)
+
+    def chance_pairs(self, state: State) -> Sequence[tuple[int, float]]:
+        size = self._roll_size(state)
+        if size is None:
+            return super().chance_pairs(state)
+        pairs = self._pairs.get(size)
+        if pairs is None:
+            pairs = self._pairs[size] = tuple(super().chance_pairs(state))
+        return pairs
 
 
 def encoding(game: Game) -> GameEncoding:
