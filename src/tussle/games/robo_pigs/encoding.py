@@ -190,6 +190,7 @@ class RoboPigsSteps(StepCodec):
 
     def __init__(self, extra_x: bool) -> None:
         self.extra_x = extra_x
+        self._known: dict[tuple[int, int, int, bool], list[int]] = {}
 
     def token_label(self, prefix: Sequence[int], token: int) -> str:
         return repr(self.labels[token]) if 0 <= token < len(self.labels) else str(token)
@@ -201,7 +202,15 @@ class RoboPigsSteps(StepCodec):
         return int(state.observation(player)["pigs"][player]["damage"])
 
     def legal_tokens(self, context: Any, prefix: Sequence[int]) -> list[int]:
-        damage = int(context)
+        # What is legal next depends on the damage, the steps taken, the X among them and
+        # whether the program is a repair: few cases, each worked out once.
+        key = (int(context), len(prefix), prefix.count(self.X), bool(prefix) and prefix[0] == self.R)
+        tokens = self._known.get(key)
+        if tokens is None:
+            tokens = self._known[key] = self._legal_tokens(int(context), prefix)
+        return list(tokens)
+
+    def _legal_tokens(self, damage: int, prefix: Sequence[int]) -> list[int]:
         if prefix and prefix[0] == self.R:
             return [self.R] if len(prefix) < self.max_steps else []
         if len(prefix) >= self.max_steps:
