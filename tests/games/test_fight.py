@@ -1449,3 +1449,84 @@ def test_rule_agent_beats_random_with_four_players() -> None:
     games = list(run_match("fight", ["rule", "random", "random", "random"], 4, seed=11))
     wins = sum(1 for g in games if g.ranking[0] == 1 and g.ranking.count(1) == 1)
     assert wins >= 3
+
+
+# --- the action and chance numbers -------------------------------------------------------------
+
+
+def same_numbers(encoding: Any, state: FightState) -> int:
+    """Check that every chance outcome's and legal action's number is its notation's; how many checked.
+
+    At a chance node the encoding's list of the outcomes (numbered from one table) is checked too.
+    """
+    codec = encoding.codec
+    if state.to_act() == (CHANCE,):
+        table = state.chance_outcomes()
+        for outcome, _ in table:
+            text = state.action_to_str(CHANCE, outcome)
+            assert codec.chance_index(state, outcome) == codec.encode_chance(text), text
+        by_text = sorted(
+            ((codec.encode_chance(state.action_to_str(CHANCE, o)), prob, o) for o, prob in table if prob > 0),
+            key=lambda item: item[0],
+        )
+        assert encoding.chance_outcomes(state) == by_text
+        assert list(encoding.chance_pairs(state)) == [(i, p) for i, p, _ in by_text]
+        return len(table)
+    checked = 0
+    for p in state.to_act():
+        for action in state.legal_actions(p):
+            text = state.action_to_str(p, action)
+            assert codec.action_index(state, p, action) == codec.encode(text), (p, text)
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize(
+    ("players", "games", "options"),
+    [
+        (2, 300, {}),
+        (3, 200, {"arenas": "all", "family_rule": "main"}),
+        (4, 160, {"arenas": "current", "family_first": "free"}),
+        (5, 120, {}),
+    ],
+)
+def test_action_and_chance_numbers_are_the_notations(
+    players: int, games: int, options: dict[str, Any]
+) -> None:
+    """The encoding's shortcuts (numbers read off the action or the card) give the numbers of the texts."""
+    pytest.importorskip("numpy")
+    from tussle.games.fight.encoding import FightEncoding, encoding
+
+    game = load_game("fight", players=players, **options)
+    assert isinstance(game, Fight)
+    enc = encoding(game)  # a fresh encoding, not the adapters' one: nothing numbered before
+    assert isinstance(enc, FightEncoding)
+    kinds: Counter[str] = Counter()
+    for seed in range(games):
+        rng = random.Random(1000 * players + seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.to_act() == (CHANCE,):
+                outcome = state.chance_outcomes()[0][0]
+                kinds[state.action_to_str(CHANCE, outcome).split()[0]] += 1
+            same_numbers(enc, state)
+            random_playout(state, rng, stop=1)
+    assert {"draw", "top", "arena"} <= set(kinds)
+
+
+def test_action_and_chance_numbers_with_a_user_deck(tmp_path: Path) -> None:
+    """A deck of other names in another order: the numbers still are the texts'."""
+    pytest.importorskip("numpy")
+    from tussle.games.fight.encoding import encoding
+
+    deck = [*fillers(30, family="Demon", prefix="D"), *fillers(15, prefix="X")]
+    game = make(tmp_path, deck[::-1], players=3, arenas="all")
+    enc = encoding(game)
+    checked = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            checked += same_numbers(enc, state)
+            random_playout(state, rng, stop=1)
+    assert checked > 1000

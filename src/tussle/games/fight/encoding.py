@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Hashable, Iterable, Sequence
+from operator import itemgetter
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -20,7 +21,7 @@ from tussle.adapters.encoding import (
 from tussle.game import CHANCE, Game, State
 from tussle.games.fight.cards import FAMILIES as CARD_FAMILIES
 from tussle.games.fight.cards import Deck
-from tussle.games.fight.rules import FIGHTS, ST_OVER, STAGE_NAMES, FightState
+from tussle.games.fight.rules import FIGHTS, ST_OVER, STAGE_NAMES, STEP_ARENA, STEP_TOP, FightState
 
 
 class FightCodec(ActionCodec):
@@ -50,6 +51,78 @@ class FightCodec(ActionCodec):
         self._score = self._activate + 1 + players
         self.num_actions = self._score + 1
         self.num_chance = n + len(self.FAMILIES) + len(self.arenas)
+        # For chance_numbers: the tables of the deck last seen, and of every deck seen by id
+        # (the deck kept with them, so that its id is not reused).
+        self._deck: Deck | None = None
+        self._tables = _ChanceTables((), (), ())
+        self._decks: dict[int, tuple[Deck, _ChanceTables]] = {}
+
+    def action_key(self, player: int, action: Any) -> Hashable:
+        # An action, (main, boost) or an int, is written from itself and the deck's names alone.
+        key: Hashable = action
+        return key
+
+    def action_index(self, state: State, player: int, action: Any) -> int:
+        # The base class's numbers, looked up with the action as its own key (no call to action_key).
+        try:
+            index = self._numbers.get(action)
+        except TypeError:  # not hashable: not a Fight! action; the notation says what it is
+            index = None
+        if index is None:
+            index = super().action_index(state, player, action)
+        return index
+
+    def chance_numbers(self, state: State) -> tuple[int, ...] | None:
+        """The numbers of the pending chance event's outcomes by outcome, or None if not known here.
+
+        An outcome is a Warrior's number for a draw, a family's for ``top`` and
+        an Arena's for ``arena``, by the step pending, as
+        :meth:`FightState.action_to_str` reads it; its number is what
+        :meth:`encode_chance` gives its text (-1: a card this codec has no name for).
+        """
+        if not isinstance(state, FightState) or not state.queue:
+            return None
+        deck = state.deck
+        if deck is not self._deck:
+            self._use(deck)
+        step = state.queue[0]
+        if step == STEP_TOP:
+            return self._tables.families
+        if step == STEP_ARENA:
+            return self._tables.arenas
+        return self._tables.warriors  # a draw, whatever it is drawn into
+
+    def chance_index(self, state: State, outcome: Any) -> int:
+        """The number of a chance outcome read off the card (or family) number: the notation's.
+
+        A draw has as many outcomes as the Reserves have Warriors (some 28 on
+        average), and writing each one's text at every chance node cost about a
+        quarter of an OpenSpiel environment's time. Anything but a card number
+        this codec has a name for goes through the text.
+        """
+        numbers = self.chance_numbers(state)
+        if numbers is not None and type(outcome) is int and 0 <= outcome < len(numbers):
+            index = numbers[outcome]
+            if index >= 0:
+                return index
+        return super().chance_index(state, outcome)
+
+    def _use(self, deck: Deck) -> None:
+        """Make ``deck``'s tables the ones :meth:`chance_numbers` reads (worked out once a deck)."""
+        entry = self._decks.get(id(deck))
+        if entry is None or entry[0] is not deck:
+            if len(self._decks) > 64:  # bounded: a few decks at a time, in practice one
+                self._decks.clear()
+            n, f = len(self.warriors), len(self.FAMILIES)
+            tables = _ChanceTables(
+                tuple(self._warrior.get(w.name, -1) for w in deck.warriors),
+                tuple(
+                    n + self.FAMILIES.index(name) if name in self.FAMILIES else -1 for name in CARD_FAMILIES
+                ),
+                tuple(n + f + self._arena[a.name] if a.name in self._arena else -1 for a in deck.arenas),
+            )
+            entry = self._decks[id(deck)] = (deck, tables)
+        self._deck, self._tables = entry
 
     def _encode(self, text: str) -> int:
         if text == "activate":
@@ -102,6 +175,14 @@ class FightCodec(ActionCodec):
         if index < n + len(self.FAMILIES):
             return f"top {self.FAMILIES[index - n]}"
         return f"arena {self.arenas[index - n - len(self.FAMILIES)]}"
+
+
+class _ChanceTables(NamedTuple):
+    """The chance numbers of one deck's outcomes, by card (or family) number; -1 where there is none."""
+
+    warriors: tuple[int, ...]
+    families: tuple[int, ...]
+    arenas: tuple[int, ...]
 
 
 def fight_cards(game: Game, limit: int = 10_000) -> tuple[list[str], list[str]]:
@@ -367,6 +448,9 @@ class _DeckTables:
         return tuple((family, self.tenths[min(count, last)]) for family, count in enumerate(counts) if count)
 
 
+_first = itemgetter(0)
+
+
 def _ratio(value: int, scale: int) -> float:
     """``frac(value, scale)`` for an int: the same float, without the checks."""
     return float(min(1.0, max(0.0, value / scale)))
@@ -390,10 +474,48 @@ def _piled(scale: int) -> tuple[float, ...]:
     return tuple(values)
 
 
+class FightEncoding(GameEncoding):
+    """Fight!'s encoding: a chance event's outcomes numbered from one table (see FightCodec.chance_numbers).
+
+    Numbering each of a draw's some 28 outcomes by a call of its own cost about
+    as much as writing its text; the table, read for all of them in one pass,
+    gives the same numbers (a test compares them at every chance node of random games).
+    """
+
+    def __init__(self, game: Game, codec: FightCodec, features: FightFeatures) -> None:
+        super().__init__(game, codec, features)
+        self.fight_codec = codec
+
+    def chance_outcomes(self, state: State) -> list[tuple[int, float, Any]]:
+        numbers = self.fight_codec.chance_numbers(state)
+        if numbers is not None:
+            try:  # a Fight! state's outcomes are card (or family) numbers, never negative
+                out = [(numbers[o], prob, o) for o, prob in state.chance_outcomes() if prob > 0]
+            except (IndexError, TypeError):  # not a card number: the codec's own way
+                return super().chance_outcomes(state)
+            out.sort(key=_first)
+            if not out or out[0][0] >= 0:  # every card named (-1, no name, would sort first)
+                return out
+        return super().chance_outcomes(state)
+
+    def chance_pairs(self, state: State) -> Sequence[tuple[int, float]]:
+        # As chance_outcomes, without the outcomes: OpenSpiel asks for these at every chance node.
+        numbers = self.fight_codec.chance_numbers(state)
+        if numbers is not None:
+            try:
+                pairs = [(numbers[o], prob) for o, prob in state.chance_outcomes() if prob > 0]
+            except (IndexError, TypeError):
+                return super().chance_pairs(state)
+            pairs.sort(key=_first)
+            if not pairs or pairs[0][0] >= 0:
+                return pairs
+        return super().chance_pairs(state)
+
+
 def encoding(game: Game) -> GameEncoding:
     """The encoding of a Fight! game (its ``GameInfo.hooks.encoding``)."""
     warriors, arenas = fight_cards(game)
-    return GameEncoding(
+    return FightEncoding(
         game,
         FightCodec(warriors, arenas, game.num_players),
         FightFeatures(warriors, arenas, game.num_players),
