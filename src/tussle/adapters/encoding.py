@@ -492,10 +492,15 @@ class GameEncoding:
         out.sort(key=lambda item: item[0])
         return out
 
+    #: Whether :meth:`chance_pairs` is quicker than :meth:`chance_outcomes` (kept, not made).
+    keeps_pairs = False
+
     def chance_pairs(self, state: State) -> Sequence[tuple[int, float]]:
         """:meth:`chance_outcomes` as (index, probability) pairs, as OpenSpiel lists them (do not change it).
 
-        A game whose outcomes repeat may keep the pairs too (FITE's rolls, by pool size).
+        A game whose outcomes repeat may keep the pairs too (FITE's rolls, by
+        pool size), and say so with :attr:`keeps_pairs`; otherwise the OpenSpiel
+        adapter makes the pairs from the outcomes it lists to apply one.
         """
         return [(index, prob) for index, prob, _ in self.chance_outcomes(state)]
 

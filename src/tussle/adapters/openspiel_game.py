@@ -565,7 +565,10 @@ class TussleSpielState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         core = self._core
         if core._pairs is None:
-            core._pairs = core.encoding.chance_pairs(core.state)
+            if core.encoding.keeps_pairs:
+                core._pairs = core.encoding.chance_pairs(core.state)
+            else:  # from the outcomes that applying one needs anyway: listed once
+                core._pairs = [(index, prob) for index, prob, _ in core.chance()]
         return list(core._pairs)
 
     def _apply_action(self, action: int) -> None:

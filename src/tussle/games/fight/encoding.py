@@ -498,19 +498,6 @@ class FightEncoding(GameEncoding):
                 return out
         return super().chance_outcomes(state)
 
-    def chance_pairs(self, state: State) -> Sequence[tuple[int, float]]:
-        # As chance_outcomes, without the outcomes: OpenSpiel asks for these at every chance node.
-        numbers = self.fight_codec.chance_numbers(state)
-        if numbers is not None:
-            try:
-                pairs = [(numbers[o], prob) for o, prob in state.chance_outcomes() if prob > 0]
-            except (IndexError, TypeError):
-                return super().chance_pairs(state)
-            pairs.sort(key=_first)
-            if not pairs or pairs[0][0] >= 0:
-                return pairs
-        return super().chance_pairs(state)
-
 
 def encoding(game: Game) -> GameEncoding:
     """The encoding of a Fight! game (its ``GameInfo.hooks.encoding``)."""

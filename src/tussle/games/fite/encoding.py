@@ -388,6 +388,8 @@ class FiteEncoding(GameEncoding):
     A test compares the two at every roll of random games.
     """
 
+    keeps_pairs = True
+
     def __init__(self, game: Game, codec: FiteCodec, features: FiteFeatures) -> None:
         super().__init__(game, codec, features)
         self._rolls: dict[int, tuple[tuple[int, float, Any], ...]] = {}
