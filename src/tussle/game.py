@@ -731,14 +731,19 @@ class State(ABC):
         return ""
 
     def player_name(self, player: int) -> str:
+        """How messages name ``player``: a seat, chance, or the public view's spectator."""
         if player == CHANCE:
             return "chance"
+        if player == PUBLIC:
+            return "a spectator"
         return f"player {player}"
 
     def _out_of_turn(self, player: int, acting: tuple[int, ...]) -> str:
         if not acting:
             return "the game is over"
         who = ", ".join(self.player_name(p) for p in acting)
+        if player == PUBLIC:
+            return f"a spectator never acts (to act: {who})"
         return f"it is not {self.player_name(player)}'s turn (to act: {who})"
 
     def _describe(self, player: int, action: Any) -> str:

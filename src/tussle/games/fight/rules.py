@@ -383,7 +383,7 @@ class FightState(State):
         return ()
 
     def player_name(self, player: int) -> str:
-        return "chance" if player == CHANCE else f"p{player}"
+        return f"p{player}" if 0 <= player < self.game.num_players else super().player_name(player)
 
     def _advance(self) -> None:
         """Run the deterministic parts of the game up to the next decision or chance event."""
