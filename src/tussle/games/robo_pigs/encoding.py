@@ -193,7 +193,7 @@ class RoboPigsSteps(StepCodec):
         self._known: dict[tuple[int, int, int, bool], list[int]] = {}
 
     def token_label(self, prefix: Sequence[int], token: int) -> str:
-        return repr(self.labels[token]) if 0 <= token < len(self.labels) else str(token)
+        return self.labels[token] if 0 <= token < len(self.labels) else str(token)
 
     def start(self, state: State, player: int) -> int:
         """The pig's damage: all that its legal programs depend on (with ``extra_x``)."""
