@@ -332,8 +332,23 @@ def test_a_bad_token_is_refused_and_changes_nothing() -> None:
     with pytest.raises(ActionError, match=r"token 9 \(R\) cannot follow \[\^\]"):
         state.apply_action(9)
     assert state.history() == [0] and state._core.prefix == [0]
-    with pytest.raises(TussleError, match="tussle agents choose whole actions"):
-        og.play(game, [make_agent("random", game.tussle_game, 0), make_agent("random", game.tussle_game, 1)])
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options"), [("robo-pigs", {"round_limit": 3}), ("tank-chess", {"ply_limit": 8})]
+)
+def test_tussle_agents_play_step_by_step_a_token_at_a_time(game_id: str, options: dict[str, Any]) -> None:
+    game = og.load(game_id, steps=True, **options)
+    agents = [make_agent("rule", game.tussle_game, p, seed=p) for p in (0, 1)]
+    moves: list[tuple[int, int]] = []
+    final = og.play(game, agents, seed=4, on_move=lambda p, a, _: moves.append((p, a)))
+    assert final.is_terminal() and sum(final.returns()) == pytest.approx(0.0)
+    # Every token was a decision of its own, and the same agents choose the same whole actions
+    # as in the game played a whole action at a time (in turns, as step by step is).
+    assert [a for _, a in moves] == final.history()
+    flat = og.load(game_id, turns=game_id == "robo-pigs", **options)
+    again = og.play(flat, [make_agent("rule", flat.tussle_game, p, seed=p) for p in (0, 1)], seed=4)
+    assert again.tussle_state.render() == final.tussle_state.render()
 
 
 def test_a_bad_action_is_refused_and_changes_nothing() -> None:

@@ -379,6 +379,13 @@ class StepCodec(ABC):
     def complete(self, context: Any, prefix: Sequence[int]) -> str | None:
         """The action's canonical text once ``prefix`` makes a whole action, else None."""
 
+    def tokens_of(self, text: str) -> list[int] | None:
+        """The tokens that choose the action written ``text``, when the codec can tell; else None.
+
+        This is how an agent that chooses whole actions plays step by step.
+        """
+        return None
+
     def tokens(self, context: Any, prefix: Sequence[int]) -> list[int]:
         """:meth:`legal_tokens`, remembered for the last context and prefix asked (do not change the list)."""
         key = tuple(prefix)

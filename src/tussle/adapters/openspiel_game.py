@@ -839,7 +839,9 @@ def play(
     own :class:`~tussle.agents.base.PlayerView` of the tussle state) or an
     OpenSpiel bot (anything with ``step(state) -> action``). Chance outcomes
     are drawn with ``seed``. ``on_move(player, action, seconds)`` is called
-    after every decision with the time it took.
+    after every decision with the time it took. Step by step, a tussle agent
+    chooses a whole action at its first token, which is then played a token
+    a decision (the time on the first).
 
     >>> from tussle.agents import make_agent
     >>> g = load("fightopia", ply_limit=6)
@@ -852,14 +854,25 @@ def play(
 
     rng = random.Random(seed)
     encoding = game.encoding
+    steps = game.step_codec
     state: TussleSpielState = game.new_initial_state()
+    # Step by step: the tokens still to play of the action a tussle agent chose.
+    queued: dict[int, list[int]] = {}
 
     def choose(player: int) -> int:
         seat = seats[player]
         started = time.perf_counter()
-        if isinstance(seat, Agent) and game.step_codec is not None:
-            raise TussleError("tussle agents choose whole actions: load the game without steps to seat them")
-        if isinstance(seat, Agent):
+        if isinstance(seat, Agent) and steps is not None:
+            if not queued.get(player):
+                action = seat.act(PlayerView(state.tussle_state, player))
+                tokens = steps.tokens_of(state.tussle_state.action_to_str(player, action))
+                if not tokens:
+                    raise TussleError(
+                        f"{game.game_id} cannot write an action as its tokens: seat no tussle agent"
+                    )
+                queued[player] = tokens
+            index = queued[player].pop(0)
+        elif isinstance(seat, Agent):
             action = seat.act(PlayerView(state.tussle_state, player))
             index = encoding.index(state.tussle_state, player, action)
         else:

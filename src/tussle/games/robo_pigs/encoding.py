@@ -195,6 +195,16 @@ class RoboPigsSteps(StepCodec):
     def token_label(self, prefix: Sequence[int], token: int) -> str:
         return self.labels[token] if 0 <= token < len(self.labels) else str(token)
 
+    def tokens_of(self, text: str) -> list[int] | None:
+        """A program's commands as tokens; the repair program is R and then R four times.
+
+        >>> RoboPigsSteps(extra_x=False).tokens_of("F ^ TR v H")
+        [6, 0, 5, 1, 7]
+        """
+        labels = self.labels
+        tokens = [labels.index(c) for c in text.split() if c in labels]
+        return tokens if len(tokens) == self.max_steps == len(text.split()) else None
+
     def start(self, state: State, player: int) -> int:
         """The pig's damage: all that its legal programs depend on (with ``extra_x``)."""
         if isinstance(state, RoboPigsState):  # public: read without making the whole observation

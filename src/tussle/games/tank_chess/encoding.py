@@ -12,6 +12,7 @@ from tussle.adapters.encoding import (
     FACINGS,
     STEP_INDEX,
     ActionCodec,
+    EncodingError,
     Features,
     FloatArray,
     GameEncoding,
@@ -199,6 +200,17 @@ class TankChessSteps(StepCodec):
         rest, shot = divmod(index, len(codec.SHOTS))
         origin, move = divmod(rest, self.OFF)
         return (origin, move, shot)
+
+    def tokens_of(self, text: str) -> list[int] | None:
+        """A turn's tokens, from its number in the flat space.
+
+        >>> TankChessSteps(TankChessCodec(16)).tokens_of("Lc3-d5NE xg8")
+        [34, 585, 4]
+        """
+        try:
+            return list(self.split(self.codec.encode(text)))
+        except EncodingError:
+            return None
 
     def start(self, state: State, player: int) -> _Choice:
         return _Choice(self.codec, state, player)
