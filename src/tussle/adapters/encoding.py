@@ -408,11 +408,21 @@ class StepCodec(ABC):
         prefix.append(token)
         return self.complete(context, prefix)
 
-    def chosen_array(self, prefix: Sequence[int]) -> FloatArray:
-        """The tokens of ``prefix`` as one one-hot row per step, flattened (all 0 past the prefix)."""
-        chosen = np.zeros((self.max_steps, self.num_tokens), dtype=np.float32)
-        chosen[np.arange(len(prefix)), list(prefix)] = 1.0
-        return chosen.ravel()
+    @property
+    def chosen_size(self) -> int:
+        """The floats an observation gains for the tokens chosen: one one-hot row per step."""
+        return self.max_steps * self.num_tokens
+
+    def with_room(self, array: FloatArray) -> FloatArray:
+        """``array`` flattened, followed by :attr:`chosen_size` zeros for the tokens chosen."""
+        return np.concatenate([array.ravel(), np.zeros(self.chosen_size, dtype=np.float32)])
+
+    def mark_chosen(self, out: FloatArray, prefix: Sequence[int]) -> None:
+        """Set the tokens of ``prefix`` in the last :attr:`chosen_size` floats of ``out`` (zeros there)."""
+        at = out.size - self.chosen_size
+        for token in prefix:
+            out[at + token] = 1.0
+            at += self.num_tokens
 
 
 class GameEncoding:

@@ -127,7 +127,7 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         choices = self.encoding.num_actions
         if self.steps is not None:
             # The observation says which tokens are chosen so far: one row per step.
-            shape = (int(np.prod(shape)) + self.steps.max_steps * self.steps.num_tokens,)
+            shape = (int(np.prod(shape)) + self.steps.chosen_size,)
             choices = self.steps.num_tokens
         array = gymnasium.spaces.Box(0.0, 1.0, shape, np.float32)
         self.observation_space: gymnasium.spaces.Space[Any] = array
@@ -221,17 +221,11 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
     def _observation(self) -> Observation:
         steps = self.steps
         if self._base is None:
-            base = self.encoding.observation(self.state, self.seat).ravel()
-            if steps is not None:  # room for the tokens chosen, one one-hot row per step
-                base = np.concatenate([base, np.zeros(steps.max_steps * steps.num_tokens, np.float32)])
-            self._base = base
+            base = self.encoding.observation(self.state, self.seat)
+            self._base = steps.with_room(base) if steps is not None else base
         array = self._base.copy()  # the learner's to change: the cache stays as it was
         if steps is not None:
-            # The rows of StepCodec.chosen_array, set in place.
-            at = array.size - steps.max_steps * steps.num_tokens
-            for token in self.prefix:
-                array[at + token] = 1.0
-                at += steps.num_tokens
+            steps.mark_chosen(array, self.prefix)
         if self.mask_in_observation:
             return {"observation": array, "action_mask": self._mask()}
         return array

@@ -684,7 +684,7 @@ class TussleObserver:
         if kind == "observation":
             size = int(np.prod(encoding.observation_shape))
             if steps is not None:
-                size += steps.max_steps * steps.num_tokens
+                size += steps.chosen_size
             self.tensor = np.zeros(size, dtype=np.float32)
             self.dict = {"observation": self.tensor}
         elif kind == "information":
@@ -694,9 +694,10 @@ class TussleObserver:
     def set_from(self, state: TussleSpielState, player: int) -> None:
         if self.kind == "observation":
             array = self._encoding.observation(state.tussle_state, player).ravel()
-            if self._steps is not None:
-                self.tensor[array.size :] = self._steps.chosen_array(state._core.shown_prefix(player))
             self.tensor[: array.size] = array
+            if self._steps is not None:
+                self.tensor[array.size :] = 0.0
+                self._steps.mark_chosen(self.tensor, state._core.shown_prefix(player))
         elif self.kind == "information":
             self.tensor[:] = state._core.information_tensor(player, self._layout)
 

@@ -138,7 +138,7 @@ class _Table:
                 raise OptionError(f"{game_id} has no step-by-step actions; use actions='flat'")
             self.steps = self.encoding.steps
             # The tokens chosen so far, one one-hot row per step, after the observation.
-            shape = (int(np.prod(shape)) + self.steps.max_steps * self.steps.num_tokens,)
+            shape = (int(np.prod(shape)) + self.steps.chosen_size,)
             choices = self.steps.num_tokens
         #: Each player's tokens of the action it is choosing step by step.
         self.prefix: dict[int, list[int]] = {}
@@ -259,17 +259,11 @@ class _Table:
         steps = self.steps
         array = self._arrays.get(player)
         if array is None:
-            array = self.encoding.observation(self.state, player).ravel()
-            if steps is not None:  # room for the tokens chosen, one one-hot row per step
-                array = np.concatenate([array, np.zeros(steps.max_steps * steps.num_tokens, np.float32)])
-            self._arrays[player] = array
+            array = self.encoding.observation(self.state, player)
+            self._arrays[player] = array = steps.with_room(array) if steps is not None else array
         array = array.copy()  # the caller's to change: the cache stays as it was
         if steps is not None:
-            # The rows of StepCodec.chosen_array, set in place.
-            at = array.size - steps.max_steps * steps.num_tokens
-            for token in self.prefix.get(player, ()):
-                array[at + token] = 1.0
-                at += steps.num_tokens
+            steps.mark_chosen(array, self.prefix.get(player, ()))
         if self.sparse:
             return {"observation": array}
         mask = np.zeros(self.action_space.n, dtype=np.int8)
