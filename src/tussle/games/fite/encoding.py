@@ -378,6 +378,10 @@ def _roll_block(faces: tuple[int, ...]) -> memoryview[float]:
     return block
 
 
+#: A roll's outcomes (index, probability, outcome) and the same as (index, probability) pairs.
+_Roll = tuple[tuple[tuple[int, float, Any], ...], tuple[tuple[int, float], ...]]
+
+
 class FiteEncoding(GameEncoding):
     """FITE's encoding, its roll outcomes listed once for each pool size.
 
@@ -392,32 +396,26 @@ class FiteEncoding(GameEncoding):
 
     def __init__(self, game: Game, codec: FiteCodec, features: FiteFeatures) -> None:
         super().__init__(game, codec, features)
-        self._rolls: dict[int, tuple[tuple[int, float, Any], ...]] = {}
-        self._pairs: dict[int, tuple[tuple[int, float], ...]] = {}
+        # Each pool size's roll: its outcomes, and the same as OpenSpiel's pairs.
+        self._rolls: dict[int, _Roll] = {}
 
-    def _roll_size(self, state: State) -> int | None:
-        """The pool size of a pending roll, or None for any other chance event."""
+    def _roll(self, state: State) -> _Roll | None:
+        """The pending roll's outcomes and pairs, made once per pool size; None for any other chance event."""
         if not isinstance(state, FiteState) or state.phase != ROLL or state._result is not None:
             return None
-        return state._size
+        kept = self._rolls.get(state._size)
+        if kept is None:
+            outcomes = tuple(super().chance_outcomes(state))
+            kept = self._rolls[state._size] = (outcomes, tuple((i, p) for i, p, _ in outcomes))
+        return kept
 
     def chance_outcomes(self, state: State) -> list[tuple[int, float, Any]]:
-        size = self._roll_size(state)
-        if size is None:
-            return super().chance_outcomes(state)
-        outcomes = self._rolls.get(size)
-        if outcomes is None:
-            outcomes = self._rolls[size] = tuple(super().chance_outcomes(state))
-        return list(outcomes)
+        kept = self._roll(state)
+        return super().chance_outcomes(state) if kept is None else list(kept[0])
 
     def chance_pairs(self, state: State) -> Sequence[tuple[int, float]]:
-        size = self._roll_size(state)
-        if size is None:
-            return super().chance_pairs(state)
-        pairs = self._pairs.get(size)
-        if pairs is None:
-            pairs = self._pairs[size] = tuple(super().chance_pairs(state))
-        return pairs
+        kept = self._roll(state)
+        return super().chance_pairs(state) if kept is None else kept[1]
 
 
 def encoding(game: Game) -> GameEncoding:
