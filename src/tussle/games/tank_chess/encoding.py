@@ -68,10 +68,11 @@ class TankChessCodec(ActionCodec):
             ((st >> 3) % size * 11 + (st >> 3) // size) * 8 + (st & 7) for st in range(size * size * 8)
         ]
         self._start_key = [(square % size * 11 + square // size - 60) * 8 for square in range(size * size)]
-        #: A turn without a shot from each square is numbered (_from[square] + _end_key[end state]) * 7.
-        self._from = [square * 121 * 8 - key for square, key in enumerate(self._start_key)]
-        # The same as arrays, for numbering a whole list at once; an escape's end (ESCAPE) gets 0.
-        self._from_array = np.array(self._from, dtype=np.int64)
+        # A turn without a shot from each square is numbered (_from_array[square] + _end_key[end
+        # state]) * 7, worked out for a whole list at once; an escape's end (ESCAPE) gets 0.
+        self._from_array = np.array(
+            [square * 121 * 8 - key for square, key in enumerate(self._start_key)], dtype=np.int64
+        )
         self._end_array = np.zeros(ESCAPE + 1, dtype=np.int64)
         self._end_array[: len(self._end_key)] = self._end_key
 
@@ -87,14 +88,9 @@ class TankChessCodec(ActionCodec):
         if type(action) is int:
             start = action & 511
             end = action >> 9 & 4095
-            if start < self._squares:
-                if end == ESCAPE:
-                    if action >> 21 == NO_TARGET:
-                        return self._off + start
-                elif end < self._states:
-                    index = (self._from[start] + self._end_key[end]) * 7
-                    target = action >> 21
-                    return index if target == NO_TARGET else index + self.shot(end, target)
+            escape = end == ESCAPE and action >> 21 == NO_TARGET
+            if start < self._squares and (escape or end < self._states):
+                return int(self.numbers([action])[0])  # a turn on the board: numbered as lists are
         return super().action_index(state, player, action)
 
     def _encode(self, text: str) -> int:
