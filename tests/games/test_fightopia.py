@@ -776,15 +776,17 @@ def test_the_observation_array_written_from_the_state_is_the_one_written_from_th
 
 @pytest.mark.parametrize("options", ENCODING_OPTIONS[:3], ids=str)
 def test_the_encoding_numbers_legal_actions_as_the_general_way_does(options: dict[str, Any]) -> None:
-    # FightopiaEncoding.legal numbers the moves in one pass over the codec's numbers.
+    # GameEncoding.legal numbers the moves in one pass over the numbers the codec keeps:
+    # the same as numbering them one by one.
     pytest.importorskip("numpy")
-    from tussle.adapters.encoding import GameEncoding, encoding_for
+    from tussle.adapters.encoding import LegalMap, encoding_for
 
     encoding = encoding_for(load_game("fightopia", **options))
     checked = 0
     for state in encoding_states(options, games=2, seed=3):
         for player in (0, 1):
-            fast, slow = encoding.legal(state, player), GameEncoding.legal(encoding, state, player)
+            by_one = {encoding.codec.action_index(state, player, a): a for a in state.legal_actions(player)}
+            fast, slow = encoding.legal(state, player), LegalMap(sorted(by_one), player, actions=by_one)
             assert fast.indices == slow.indices
             assert [fast.action(state, i) for i in fast.indices] == [
                 slow.action(state, i) for i in slow.indices
@@ -799,15 +801,15 @@ def test_the_encoding_numbers_legal_actions_as_the_general_way_does(options: dic
 
 def test_two_moves_on_one_number_are_caught_by_the_quick_numbering_too() -> None:
     pytest.importorskip("numpy")
-    from tussle.adapters.encoding import EncodingError
-    from tussle.games.fightopia.encoding import FightopiaCodec, FightopiaEncoding, FightopiaFeatures
+    from tussle.adapters.encoding import EncodingError, GameEncoding
+    from tussle.games.fightopia.encoding import FightopiaCodec, FightopiaFeatures
 
     class Collapsing(FightopiaCodec):
         def _encode(self, text: str) -> int:
             return 0
 
     game = Fightopia()
-    encoding = FightopiaEncoding(game, Collapsing(), FightopiaFeatures(0))
+    encoding = GameEncoding(game, Collapsing(), FightopiaFeatures(0))
     state = play(game.new_initial_state(), "first black")
     for _ in range(2):  # numbering the moves, then with the numbers kept
         with pytest.raises(EncodingError, match="share action index 0"):

@@ -110,11 +110,16 @@ class ActionCodec(ABC):
 
     num_actions: int = 0
     num_chance: int = 0
+    #: What an action's text depends on besides this codec's game, where not the state too:
+    #: ``"action"`` (the action alone) or ``"player"`` (the action and whose it is). Each
+    #: action is then written out once and its number kept; None (the default) writes it
+    #: at every call.
+    numbered_by: str | None = None
 
     def __init__(self) -> None:
         self._cache: dict[str, int] = {}
         self._chance_cache: dict[str, int] = {}
-        self._numbers: dict[Hashable, int] = {}
+        self._numbers: dict[int, dict[Hashable, int]] = {}
 
     def encode(self, text: str) -> int:
         """The index of a player action written ``text`` (canonical notation)."""
@@ -136,29 +141,32 @@ class ActionCodec(ABC):
     def action_index(self, state: State, player: int, action: Any) -> int:
         """The index of ``player``'s legal action ``action``: its notation's, written once where it can be.
 
-        Where the codec's :meth:`action_key` says what an action's text depends
-        on, each action is written out once and its number kept; otherwise it is
-        written at every call (writing every legal action at every decision can
-        cost more than the game).
+        Where :attr:`numbered_by` says what an action's text depends on, each
+        action is written out once and its number kept; otherwise it is written
+        at every call (writing every legal action at every decision can cost
+        more than the game).
         """
-        key = self.action_key(player, action)
-        if key is None:
+        if self.numbered_by is None:
             return self.encode(state.action_to_str(player, action))
-        index = self._numbers.get(key)
+        numbers = self.kept_numbers(player)
+        try:
+            index = numbers.get(action)
+        except TypeError:  # not hashable: none of this game's actions; its text says what it is
+            return self.encode(state.action_to_str(player, action))
         if index is None:
             index = self.encode(state.action_to_str(player, action))
-            if len(self._numbers) > 100_000:  # bounded, as the text cache is
-                self._numbers.clear()
-            self._numbers[key] = index
+            if len(numbers) > 100_000:  # bounded, as the text cache is
+                numbers.clear()
+            numbers[action] = index
         return index
 
-    def action_key(self, player: int, action: Any) -> Hashable | None:
-        """All that ``player``'s action's text depends on besides this codec's game, or None if the state too.
-
-        None by default. FITE's actions are written from the action and whose it
-        is; Fightopia's from the move alone.
-        """
-        return None
+    def kept_numbers(self, player: int) -> dict[Hashable, int]:
+        """The numbers kept of ``player``'s actions (everyone's, when :attr:`numbered_by` is ``"action"``)."""
+        seat = player if self.numbered_by == "player" else 0
+        numbers = self._numbers.get(seat)
+        if numbers is None:
+            numbers = self._numbers[seat] = {}
+        return numbers
 
     def chance_index(self, state: State, outcome: Any) -> int:
         """The index of ``state``'s chance outcome ``outcome``: its notation's, unless the codec knows better.
@@ -460,8 +468,19 @@ class GameEncoding:
             fast = self.codec.fast_legal(state, player, actions)
             if fast is not None and self._agrees(state, player, actions, fast):
                 return LegalMap(fast.tolist(), player, decode=self.codec.decode)
-        number = self.codec.action_index
+        codec = self.codec
+        if codec.numbered_by is not None:
+            # Read at once from the numbers the codec keeps, when it has them all (after a
+            # game's first few decisions); two actions on one number go the general way.
+            kept = codec.kept_numbers(player)
+            try:
+                quick = {kept[action]: action for action in actions}
+            except (KeyError, TypeError):  # one not numbered yet, or not this game's
+                quick = {}
+            if quick and len(quick) == len(actions):
+                return LegalMap(sorted(quick), player, actions=quick)
         listed = list(actions)
+        number = codec.action_index
         numbers = [number(state, player, action) for action in listed]
         by_index = dict(zip(numbers, listed, strict=True))
         if len(by_index) < len(listed):

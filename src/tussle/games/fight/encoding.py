@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -51,26 +51,13 @@ class FightCodec(ActionCodec):
         self._score = self._activate + 1 + players
         self.num_actions = self._score + 1
         self.num_chance = n + len(self.FAMILIES) + len(self.arenas)
+        # An action, (main, boost) or an int, is written from itself and the deck's names alone.
+        self.numbered_by = "action"
         # For chance_numbers: the tables of the deck last seen, and of every deck seen by id
         # (the deck kept with them, so that its id is not reused).
         self._deck: Deck | None = None
         self._tables = _ChanceTables((), (), ())
         self._decks: dict[int, tuple[Deck, _ChanceTables]] = {}
-
-    def action_key(self, player: int, action: Any) -> Hashable:
-        # An action, (main, boost) or an int, is written from itself and the deck's names alone.
-        key: Hashable = action
-        return key
-
-    def action_index(self, state: State, player: int, action: Any) -> int:
-        # The base class's numbers, looked up with the action as its own key (no call to action_key).
-        try:
-            index = self._numbers.get(action)
-        except TypeError:  # not hashable: not a Fight! action; the notation says what it is
-            index = None
-        if index is None:
-            index = super().action_index(state, player, action)
-        return index
 
     def chance_numbers(self, state: State) -> tuple[int, ...] | None:
         """The numbers of the pending chance event's outcomes by outcome, or None if not known here.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -15,7 +14,6 @@ from tussle.adapters.encoding import (
     Features,
     FloatArray,
     GameEncoding,
-    LegalMap,
     board_index,
     frac,
     parse_square,
@@ -51,31 +49,7 @@ class FightopiaCodec(ActionCodec):
         super().__init__()
         self.num_actions = self.SHOT + 128 * 8
         self.num_chance = 2
-
-    def action_key(self, player: int, action: Any) -> Hashable:
-        # A move (an int) is written from the move alone.
-        key: Hashable = action
-        return key
-
-    def action_index(self, state: State, player: int, action: Any) -> int:
-        # The base class's numbers, looked up with the move as its own key (no call to action_key).
-        index = self._numbers.get(action)
-        if index is None:
-            index = super().action_index(state, player, action)
-        return index
-
-    def by_index(self, state: State, player: int, actions: Sequence[Any]) -> dict[int, Any]:
-        """``player``'s legal ``actions`` by their numbers (:meth:`action_index` of each).
-
-        Moves numbered before (all but a few, after the first games) are read in one
-        pass over the numbers kept, without a call per move. Two moves on one number
-        (a codec's bug) leave the dict shorter than ``actions``.
-        """
-        numbers = self._numbers
-        try:
-            return {numbers[action]: action for action in actions}
-        except KeyError:
-            return {self.action_index(state, player, action): action for action in actions}
+        self.numbered_by = "action"  # a move (an int) is written from the move alone
 
     @staticmethod
     def _sq(text: str) -> tuple[int, int]:
@@ -239,28 +213,7 @@ class FightopiaFeatures(Features):
         out[514] = min(1.0, max(0.0, state.ply / self.ply_limit))
 
 
-class FightopiaEncoding(GameEncoding):
-    """:class:`GameEncoding` with a quicker :meth:`legal`, which the environments ask for at every decision.
-
-    The general loop calls the codec once per move; here the moves are numbered in one
-    pass. A test compares the two on every position of random games.
-    """
-
-    def __init__(self, game: Game, codec: FightopiaCodec, features: FightopiaFeatures) -> None:
-        super().__init__(game, codec, features)
-        self.codec: FightopiaCodec = codec
-
-    def legal(self, state: State, player: int) -> LegalMap:
-        """What :meth:`GameEncoding.legal` gives; two moves on one number (a codec's bug) are left
-        to it, which names them."""
-        actions = state.legal_actions(player)
-        by_index = self.codec.by_index(state, player, actions)
-        if len(by_index) != len(actions):
-            return super().legal(state, player)
-        return LegalMap(sorted(by_index), player, actions=by_index)
-
-
 def encoding(game: Game) -> GameEncoding:
     """The encoding of a Fightopia game (its ``GameInfo.hooks.encoding``)."""
     features = FightopiaFeatures(int(game.options["ply_limit"] or 0))
-    return FightopiaEncoding(game, FightopiaCodec(), features)
+    return GameEncoding(game, FightopiaCodec(), features)

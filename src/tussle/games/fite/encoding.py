@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -54,8 +54,8 @@ class FiteCodec(ActionCodec):
 
     def __init__(self, turn_dice: str = "own") -> None:
         super().__init__()
-        #: Each fighter's actions by their numbers (see :meth:`action_index`).
-        self._by_player: dict[int, dict[Any, int]] = {0: {}, 1: {}}
+        # A fighter's action is written from the action, whose it is and the game's options.
+        self.numbered_by = "player"
         # Multisets of one or two dice faces, written highest first.
         self._moved: list[tuple[int, ...]] = [(f,) for f in range(6, 0, -1)] + list(
             itertools.combinations_with_replacement(range(6, 0, -1), 2)
@@ -130,28 +130,6 @@ class FiteCodec(ActionCodec):
 
     def _encode_chance(self, text: str) -> int:
         return self._roll_index[self._faces(text.rsplit(" ", maxsplit=1)[-1])]
-
-    def action_key(self, player: int, action: Any) -> Hashable:
-        # A fighter's action is written from the action, whose it is and the game's options.
-        return (player, action)
-
-    def action_index(self, state: State, player: int, action: Any) -> int:
-        """:meth:`ActionCodec.action_index`, its numbers kept by player: no key to build for each action.
-
-        The adapters number every legal action at every decision; the numbers
-        are the base class's (made from the action's text once).
-        """
-        try:
-            return self._by_player[player][action]
-        except (KeyError, TypeError):
-            pass
-        index = super().action_index(state, player, action)
-        numbers = self._by_player.get(player)
-        if numbers is not None:
-            if len(numbers) > 100_000:  # bounded, as the base class's numbers are
-                numbers.clear()
-            numbers[action] = index
-        return index
 
     def chance_index(self, state: State, outcome: Any) -> int:
         # A roll's number is its faces' alone (the text adds only whose pool it is):
