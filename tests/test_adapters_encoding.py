@@ -118,6 +118,21 @@ def test_random_playouts_number_every_action(
     assert playout(enc, seed=1, check_every=every) > 0
 
 
+def test_a_legal_map_is_kept_for_an_actions_object_a_game_shares_between_states() -> None:
+    # FITE's placing step offers one shared table of actions: both seats, every game.
+    enc = encoding_for(load_game("fite"))
+    first, second = load_game("fite").new_initial_state(), load_game("fite").new_initial_state()
+    assert first.legal_actions(0) is second.legal_actions(0)
+    kept = enc.legal(first, 0)
+    assert enc.legal(second, 0) is kept
+    assert enc.legal(second, 1) is not kept  # another player: its own map, naming it in errors
+    assert enc.legal(second, 1).indices == kept.indices
+    numbers = kept.array()
+    assert numbers.tolist() == kept.indices and kept.array() is numbers
+    with pytest.raises(ValueError, match="read-only"):
+        numbers[0] = 1
+
+
 def test_encodings_are_built_once_per_game_and_options() -> None:
     assert encoding_for(load_game("fite")) is encoding_for(load_game("fite"))
     assert encoding_for(load_game("tank-chess", size=20)) is not encoding_for(load_game("tank-chess"))

@@ -171,6 +171,16 @@ def test_action_strings_name_legal_actions_and_describe_the_rest() -> None:
     )  # not legal: what 0 means
 
 
+def test_a_legal_list_is_the_callers_to_change() -> None:
+    # Two FITE states share one map of their placing actions: changing one list changes neither.
+    game = og.load("fite")
+    first, second = game.new_initial_state(), game.new_initial_state()
+    listed = first.legal_actions(0)
+    expected = list(listed)
+    listed.clear()
+    assert first.legal_actions(0) == second.legal_actions(0) == expected != []
+
+
 def short_game(game_id: str) -> Any:
     return og.load(game_id, ply_limit=6)
 

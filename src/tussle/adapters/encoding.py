@@ -299,11 +299,12 @@ def _board_index(text: str, size: int) -> int | None:
 class LegalMap:
     """The legal actions of one player at one moment, by index.
 
-    ``indices`` is sorted. :meth:`action` gives the action an index stands
-    for in the state the map was made from (or an identical copy of it).
+    ``indices`` is sorted, and may be shared with other maps' users: do not
+    change it. :meth:`action` gives the action an index stands for in the state
+    the map was made from (or an identical copy of it).
     """
 
-    __slots__ = ("_actions", "_decode", "_player", "_set", "indices")
+    __slots__ = ("_actions", "_array", "_decode", "_player", "_set", "indices")
 
     def __init__(
         self,
@@ -317,6 +318,14 @@ class LegalMap:
         self._actions = actions
         self._decode = decode
         self._set: frozenset[int] | None = None
+        self._array: IndexArray | None = None
+
+    def array(self) -> IndexArray:
+        """``indices`` as a read-only int64 array, made once (a map may be shared: do not change it)."""
+        if self._array is None:
+            self._array = np.array(self.indices, dtype=np.int64)
+            self._array.flags.writeable = False
+        return self._array
 
     def __len__(self) -> int:
         return len(self.indices)
@@ -447,6 +456,10 @@ class GameEncoding:
         self.num_actions = codec.num_actions
         self.num_chance = codec.num_chance
         self.observation_shape: tuple[int, ...] = (features.size,)
+        # Legal maps by the very actions object a state gave, where a codec numbers actions by
+        # themselves: games that keep tables of actions shared between states (FITE's steps,
+        # Fight!'s) give the same object again, and the same object has the same numbers.
+        self._maps: dict[tuple[int, int], tuple[Any, LegalMap]] = {}
 
     def label(self, index: int) -> str:
         """What action number ``index`` stands for (see :meth:`ActionCodec.label`)."""
@@ -470,6 +483,10 @@ class GameEncoding:
                 return LegalMap(fast.tolist(), player, decode=self.codec.decode)
         codec = self.codec
         if codec.numbered_by is not None:
+            key = (player, id(actions))
+            kept_map = self._maps.get(key)
+            if kept_map is not None and kept_map[0] is actions:
+                return kept_map[1]
             # Read at once from the numbers the codec keeps, when it has them all (after a
             # game's first few decisions); two actions on one number go the general way.
             kept = codec.kept_numbers(player)
@@ -478,14 +495,22 @@ class GameEncoding:
             except (KeyError, TypeError):  # one not numbered yet, or not this game's
                 quick = {}
             if quick and len(quick) == len(actions):
-                return LegalMap(sorted(quick), player, actions=quick)
+                return self._keep(actions, LegalMap(sorted(quick), player, actions=quick))
         listed = list(actions)
         number = codec.action_index
         numbers = [number(state, player, action) for action in listed]
         by_index = dict(zip(numbers, listed, strict=True))
         if len(by_index) < len(listed):
             self._shared_index(state, player, listed, numbers)
-        return LegalMap(sorted(by_index), player, actions=by_index)
+        legal = LegalMap(sorted(by_index), player, actions=by_index)
+        return self._keep(actions, legal) if codec.numbered_by is not None else legal
+
+    def _keep(self, actions: Any, legal: LegalMap) -> LegalMap:
+        """Keep ``legal`` for the very object ``actions``, to give it again (see :meth:`legal`)."""
+        if len(self._maps) >= 256:  # bounded; holding the object keeps its id unique
+            self._maps.clear()
+        self._maps[legal._player, id(actions)] = (actions, legal)
+        return legal
 
     def _shared_index(self, state: State, player: int, actions: list[Any], numbers: list[int]) -> None:
         """Raise the error naming two legal actions given one index (a bug in a codec)."""

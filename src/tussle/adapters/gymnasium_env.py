@@ -205,7 +205,7 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
             return np.zeros(0, dtype=np.int64)
         if self.steps is not None:
             return np.asarray(self.steps.tokens(self._step_context(), self.prefix), dtype=np.int64)
-        return np.asarray(self._legal_map().indices, dtype=np.int64)
+        return self._legal_map().array().copy()  # the caller's to change; the map's is shared
 
     def _mask(self, legal: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int8]:
         mask = np.zeros(self._choices, dtype=np.int8)

@@ -560,7 +560,7 @@ class TussleSpielState(pyspiel.State):  # type: ignore[misc]
             return [self._pass] if self._pass is not None and acting and acting != (CHANCE,) else []
         if self._core.steps is not None:
             return self._core.tokens(player)
-        return self._core.legal(player).indices
+        return list(self._core.legal(player).indices)  # the caller's: the map's list is shared
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         core = self._core

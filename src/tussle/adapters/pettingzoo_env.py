@@ -250,9 +250,11 @@ class _Table:
             return _NONE
         numbers = self._lists.get(player)
         if numbers is None:
-            chosen = self._tokens(player) if self.steps is not None else self.legal(player).indices
-            numbers = self._lists[player] = np.array(chosen, dtype=np.int64)
-            numbers.flags.writeable = False  # shared with the infos: a change would show there
+            if self.steps is None:
+                numbers = self._lists[player] = self.legal(player).array()
+            else:
+                numbers = self._lists[player] = np.array(self._tokens(player), dtype=np.int64)
+                numbers.flags.writeable = False  # shared with the infos: a change would show there
         return numbers
 
     def observe(self, player: int, live: bool) -> Observation:
