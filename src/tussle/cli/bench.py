@@ -50,7 +50,8 @@ from tussle.registry import game_ids, game_info
     type=click.IntRange(min=1),
     default=5,
     show_default=True,
-    help="Interleaved rounds of playouts (each game and yardstick in turn); rates are min/median/max.",
+    help="Interleaved rounds of playouts (each game and yardstick in turn); rates are min/median/max "
+    "(--adapters: each way's best round).",
 )
 @click.option(
     "--search",
@@ -165,7 +166,7 @@ def bench(
       tussle bench --adapters fite robo-pigs
     """
     if adapters:
-        _bench_adapters(list(game_list), seconds, as_json)
+        _bench_adapters(list(game_list), seconds, rounds, as_json)
         return
     if scaling:
         _bench_scaling(list(game_list), vs_games if vs_games != 10 else 4000, cpus, as_json)
@@ -352,7 +353,7 @@ def _bench_scaling(game_list: list[str], games: int, cpus: str | None, as_json: 
     console.print(f"overhead of a chunk beyond its games: {overhead}", markup=False)
 
 
-def _bench_adapters(game_list: list[str], seconds: float, as_json: bool) -> None:
+def _bench_adapters(game_list: list[str], seconds: float, rounds: int, as_json: bool) -> None:
     chosen = game_list or game_ids()
     for game_id in chosen:
         game_info(game_id)
@@ -361,14 +362,14 @@ def _bench_adapters(game_list: list[str], seconds: float, as_json: bool) -> None
     rows = []
     with progress(len(chosen), "adapters against the engine") as advance:
         for game_id in chosen:
-            rows.append(measure_overhead(game_id, seconds).to_json())
+            rows.append(measure_overhead(game_id, seconds, rounds).to_json())
             advance()
     if as_json:
-        click.echo(json.dumps({"seconds": seconds, "adapters": rows}))
+        click.echo(json.dumps({"seconds": seconds, "rounds": rounds, "adapters": rows}))
         return
     # Ratios only in the columns (the microseconds are in --json), so the table fits a terminal.
     table = _table(
-        f"time per decision against the engine's, {seconds:g} CPU s each "
+        f"time per decision against the engine's, {seconds:g} CPU s each, best of {rounds} rounds "
         "(gym: Gymnasium, pz: PettingZoo, spiel: OpenSpiel)"
     )
     table.add_column("game", no_wrap=True)
