@@ -310,6 +310,7 @@ class _TableEnv:
         self.metadata = {**type(self).metadata, "name": f"tussle_{game_id.replace('-', '_')}_v0"}
         self.render_mode = render_mode
         self.possible_agents: list[str] = list(self._table.agents)
+        self._seat_of = {agent: p for p, agent in enumerate(self.possible_agents)}
         self.agents: list[str] = []
 
     @property
@@ -401,7 +402,7 @@ class TussleAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
     def _tell(self) -> None:
         """Put the legal numbers of the agent to act in its infos (``legal_actions``)."""
         agent = self.agent_selection
-        player = self.possible_agents.index(agent)
+        player = self._seat_of[agent]
         self.infos[agent] = {
             **self.infos[agent],
             "legal_actions": self._table.legal_list(player, not self._over),
@@ -426,16 +427,16 @@ class TussleAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
             ended[agent] = True
 
     def observe(self, agent: str) -> Observation:
-        return self._table.observe(self.possible_agents.index(agent), not self._over)
+        return self._table.observe(self._seat_of[agent], not self._over)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        player = self.possible_agents.index(agent)
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        player = self._seat_of[agent]
+        # Only the end of a game pays: every reward and running total is 0 until then, so
+        # PettingZoo's clearing and adding up (a loop over the agents each) wait for the end.
         chosen = self._table.choose(player, action)
         if chosen is None:
             self.infos[agent] = {
@@ -451,7 +452,8 @@ class TussleAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
             self._steps += 1
             self._select()
         self._tell()
-        self._accumulate_rewards()
+        if self._over:
+            self._accumulate_rewards()
 
 
 class TussleParallelEnv(_TableEnv, ParallelEnv):  # type: ignore[misc]
