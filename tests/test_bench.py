@@ -377,6 +377,8 @@ def test_bench_adapters_sets_each_library_beside_the_engine() -> None:
     assert {"gymnasium-steps", "pettingzoo-steps", "openspiel-steps"} <= set(steps["library_us"])
     for name, us in row["library_us"].items():
         assert row["ratios"][name] == pytest.approx(us / row["engine_us"], rel=0.01)
+    assert report["target"] == 3.0
+    assert row["over_target"] == [name for name, ratio in row["ratios"].items() if ratio > 3.0]
 
 
 def test_each_way_counts_its_best_round(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -402,3 +404,23 @@ def test_each_way_counts_its_best_round(monkeypatch: pytest.MonkeyPatch) -> None
     assert result.engine_us == pytest.approx(2.0) and result.listing_us == pytest.approx(3.0)
     assert result.library_us == {"gymnasium": pytest.approx(6.0)}
     assert result.ratios["gymnasium"] == pytest.approx(3.0)
+    assert result.over_target == []  # 3x is within the target
+    assert overhead.Overhead("fite", 2.0, {"a": 6.0, "b": 6.2}).over_target == ["b"]
+
+
+def test_the_adapters_table_marks_what_is_over_the_target(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tussle.adapters import overhead
+
+    figures = {"fite": {"gymnasium": 5.0, "openspiel": 9.0}, "fightopia": {"gymnasium": 4.0}}
+    monkeypatch.setattr(
+        overhead,
+        "measure_overhead",
+        lambda game_id, seconds, rounds: overhead.Overhead(game_id, 2.0, figures[game_id]),
+    )
+    result = CliRunner().invoke(cli, ["bench", "--adapters", "fite", "fightopia"])
+    assert result.exit_code == 0, result.output
+    assert "2.5x " in result.output and "4.5x*" in result.output and "2.0x " in result.output
+    assert "* over the target of 3x the engine's time per decision: 1 of 3" in result.output
+    figures["fite"]["openspiel"] = 6.0
+    result = CliRunner().invoke(cli, ["bench", "--adapters", "fite", "fightopia"])
+    assert "every environment within 3x the engine's time per decision" in result.output

@@ -60,6 +60,8 @@ LIBRARIES = (
     "openspiel",
     "openspiel-steps",
 )
+#: The most an environment's time per decision should be, as a multiple of the engine's.
+TARGET = 3.0
 #: The ways measured only on games with a step-by-step encoding.
 STEPWISE = ("gymnasium-steps", "pettingzoo-steps", "openspiel-steps")
 _second = itemgetter(1)
@@ -224,6 +226,11 @@ class Overhead:
     def ratios(self) -> dict[str, float]:
         return {name: us / self.engine_us for name, us in self.library_us.items()}
 
+    @property
+    def over_target(self) -> list[str]:
+        """The ways whose time per decision is more than :data:`TARGET` times the engine's."""
+        return [name for name, ratio in self.ratios.items() if ratio > TARGET]
+
     def to_json(self) -> dict[str, Any]:
         return {
             **asdict(self),
@@ -231,6 +238,7 @@ class Overhead:
             "listing_us": round(self.listing_us, 2),
             "library_us": {k: round(v, 2) for k, v in self.library_us.items()},
             "ratios": {k: round(v, 2) for k, v in self.ratios.items()},
+            "over_target": self.over_target,
         }
 
 

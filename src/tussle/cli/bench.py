@@ -357,7 +357,7 @@ def _bench_adapters(game_list: list[str], seconds: float, rounds: int, as_json: 
     chosen = game_list or game_ids()
     for game_id in chosen:
         game_info(game_id)
-    from tussle.adapters.overhead import LIBRARIES, measure_overhead
+    from tussle.adapters.overhead import LIBRARIES, TARGET, measure_overhead
 
     rows = []
     with progress(len(chosen), "adapters against the engine") as advance:
@@ -365,7 +365,7 @@ def _bench_adapters(game_list: list[str], seconds: float, rounds: int, as_json: 
             rows.append(measure_overhead(game_id, seconds, rounds).to_json())
             advance()
     if as_json:
-        click.echo(json.dumps({"seconds": seconds, "rounds": rounds, "adapters": rows}))
+        click.echo(json.dumps({"seconds": seconds, "rounds": rounds, "target": TARGET, "adapters": rows}))
         return
     # Ratios only in the columns (the microseconds are in --json), so the table fits a terminal.
     table = _table(
@@ -381,7 +381,8 @@ def _bench_adapters(game_list: list[str], seconds: float, rounds: int, as_json: 
         table.add_column(short[head] + (f"\n{mode}" if mode else ""), justify="right", no_wrap=True)
 
     def ratio(value: float) -> str:
-        return f"{value:.0f}x" if value >= 100 else f"{value:.1f}x"
+        shown = f"{value:.0f}x" if value >= 100 else f"{value:.1f}x"
+        return shown + ("*" if value > TARGET else "")
 
     for row in rows:
         table.add_row(
@@ -391,7 +392,16 @@ def _bench_adapters(game_list: list[str], seconds: float, rounds: int, as_json: 
                 *(ratio(row["ratios"][n]) if n in row["ratios"] else "-" for n in LIBRARIES),
             )
         )
-    stdout_console().print(table)
+    console = stdout_console()
+    console.print(table)
+    over = sum(len(row["over_target"]) for row in rows)
+    measured = sum(len(row["ratios"]) for row in rows)
+    verdict = (
+        f"every environment within {TARGET:g}x the engine's time per decision"
+        if not over
+        else f"* over the target of {TARGET:g}x the engine's time per decision: {over} of {measured}"
+    )
+    console.print(verdict, markup=False)
 
 
 def _bench_server(games: int, db_url: str | None, seed: int, as_json: bool) -> None:
