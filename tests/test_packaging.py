@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -42,6 +43,13 @@ def test_the_wheel_and_sdist_build_and_pass_twine_check(tmp_path: Path) -> None:
         names = set(archive.namelist())
         metadata = Parser().parsestr(archive.read(next(n for n in names if n.endswith("/METADATA"))).decode())
     assert metadata["License-Expression"] == "MIT"
+    # The package index shows the description with no repository beside it: a relative link or
+    # picture there would lead nowhere, so it has none, and it is the page written for it.
+    description = metadata.get_payload()
+    assert metadata["Description-Content-Type"] == "text/markdown"
+    assert description.strip() == (ROOT / "docs" / "package-index.md").read_text(encoding="utf-8").strip()
+    targets = re.findall(r"\]\(([^)]*)\)", description) + re.findall(r"<(?:img|a)\b[^>]*>", description)
+    assert all(t.startswith(("https://", "http://")) for t in targets), targets
     assert any(n.endswith("/licenses/LICENSE") for n in names)
     assert "Typing :: Typed" in metadata.get_all("Classifier", [])
     extras = set(metadata.get_all("Provides-Extra", []))
