@@ -45,7 +45,7 @@ def test_the_wheel_and_sdist_build_and_pass_twine_check(tmp_path: Path) -> None:
     assert metadata["License-Expression"] == "MIT"
     # The package index shows the description with no repository beside it: a relative link or
     # picture there would lead nowhere, so it has none, and it is the page written for it.
-    description = metadata.get_payload()
+    description = str(metadata.get_payload())
     assert metadata["Description-Content-Type"] == "text/markdown"
     assert description.strip() == (ROOT / "docs" / "package-index.md").read_text(encoding="utf-8").strip()
     targets = re.findall(r"\]\(([^)]*)\)", description) + re.findall(r"<(?:img|a)\b[^>]*>", description)
