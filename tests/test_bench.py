@@ -378,7 +378,7 @@ def test_bench_adapters_sets_each_library_beside_the_engine() -> None:
     for name, us in row["library_us"].items():
         assert row["ratios"][name] == pytest.approx(us / row["engine_us"], rel=0.01)
     assert report["target"] == 3.0
-    assert row["over_target"] == [name for name, ratio in row["ratios"].items() if ratio > 3.0]
+    assert row["over_target"] == [name for name, ratio in row["ratios"].items() if round(ratio, 1) > 3.0]
 
 
 def test_each_way_counts_its_best_round(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -405,7 +405,8 @@ def test_each_way_counts_its_best_round(monkeypatch: pytest.MonkeyPatch) -> None
     assert result.library_us == {"gymnasium": pytest.approx(6.0)}
     assert result.ratios["gymnasium"] == pytest.approx(3.0)
     assert result.over_target == []  # 3x is within the target
-    assert overhead.Overhead("fite", 2.0, {"a": 6.0, "b": 6.2}).over_target == ["b"]
+    # Judged at the table's precision: 3.04x shows as 3.0x, within the target; 3.06x as 3.1x.
+    assert overhead.Overhead("fite", 2.0, {"a": 6.08, "b": 6.2, "c": 6.12}).over_target == ["b", "c"]
 
 
 def test_the_adapters_table_marks_what_is_over_the_target(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -382,7 +382,7 @@ def _bench_adapters(game_list: list[str], seconds: float, rounds: int, as_json: 
 
     def ratio(value: float) -> str:
         shown = f"{value:.0f}x" if value >= 100 else f"{value:.1f}x"
-        return shown + ("*" if value > TARGET else "")
+        return shown + ("*" if round(value, 1) > TARGET else "")
 
     for row in rows:
         table.add_row(
