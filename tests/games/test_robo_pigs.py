@@ -858,8 +858,10 @@ def test_rule_agent_parameters() -> None:
         make_agent("rule:depth=3", game, 0)
     with pytest.raises(AgentError, match="not a whole number"):
         make_agent("rule:samples=many", game, 0)
-    with pytest.raises(AgentError, match="between 1 and"):
+    with pytest.raises(AgentError, match="samples=0 is below the minimum 1"):
         make_agent("rule:samples=0", game, 0)
+    with pytest.raises(AgentError, match="candidates=20000 is above the maximum 10000"):
+        make_agent("rule:candidates=20000", game, 0)
 
 
 def test_rule_agent_uses_only_the_player_view() -> None:

@@ -844,8 +844,10 @@ def test_the_rule_agent_takes_a_win_and_checks_its_parameters() -> None:
     assert state.action_to_str(WHITE, agent.act(PlayerView(state, WHITE))).endswith("xh12")
     with pytest.raises(AgentError, match="unknown parameter"):
         make_agent("rule:depth=2", game, WHITE)
-    with pytest.raises(AgentError, match="whole number"):
+    with pytest.raises(AgentError, match="lookahead=0 is below the minimum 1"):
         make_agent("rule:lookahead=0", game, WHITE)
+    with pytest.raises(AgentError, match="lookahead='two' is not a whole number"):
+        make_agent("rule:lookahead=two", game, WHITE)
 
 
 def test_the_last_move_is_told_in_words_with_what_it_destroyed() -> None:

@@ -30,8 +30,9 @@ from __future__ import annotations
 from typing import Any
 
 from tussle.agents.base import Agent, PlayerView
-from tussle.errors import ActionError, AgentError
+from tussle.errors import ActionError
 from tussle.game import Game, State
+from tussle.search.common import Param, parse_params
 
 # The eight free commands in the rule text's notation, and how often the biased
 # generator picks each: attacks most, then moves, then turns.
@@ -47,7 +48,13 @@ _LINE_BONUS = 0.25
 
 _DELTA = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
 
-_DEFAULTS = {"candidates": 96, "samples": 16, "finalists": 6, "variations": 6}
+#: The agent's parameters (``rule:candidates=96,samples=16``), read as every agent's are.
+PARAMS: dict[str, Param] = {
+    "candidates": Param("int", 96, "programs tried in the first round of comparison", 1, 10_000),
+    "samples": Param("int", 16, "opponent programs each candidate is tried against", 1, 10_000),
+    "finalists": Param("int", 6, "how many of the best are varied and re-checked", 1, 10_000),
+    "variations": Param("int", 6, "one-command variations of each finalist", 1, 10_000),
+}
 
 
 def _pigs(position: str) -> list[tuple[int, int, str, int]]:
@@ -83,18 +90,7 @@ class RoboPigsRuleAgent(Agent):
         params: dict[str, str] | None = None,
     ) -> None:
         super().__init__(game, player, seed, spec)
-        settings = dict(_DEFAULTS)
-        for key, value in (params or {}).items():
-            if key not in settings:
-                known = ", ".join(sorted(_DEFAULTS))
-                raise AgentError(f"agent {self.spec!r}: unknown parameter {key!r} (parameters: {known})")
-            try:
-                number = int(value)
-            except ValueError:
-                raise AgentError(f"agent {self.spec!r}: {key}={value!r} is not a whole number") from None
-            if not 1 <= number <= 10_000:
-                raise AgentError(f"agent {self.spec!r}: {key}={number} must be between 1 and 10000")
-            settings[key] = number
+        settings = parse_params(self.spec, PARAMS, params)
         self.candidates = settings["candidates"]
         self.samples = settings["samples"]
         self.finalists = settings["finalists"]

@@ -30,9 +30,9 @@ import re
 from typing import Any
 
 from tussle.agents.base import Agent, PlayerView
-from tussle.errors import AgentError
 from tussle.game import Game, State
 from tussle.games.tank_chess.rules import TankChessState
+from tussle.search.common import Param, parse_params
 
 #: What destroying a tank is worth, by type letter.
 VALUES = {"L": 3.0, "M": 5.0, "H": 8.0, "C": 1000.0, "D": 7.0, "R": 6.0}
@@ -44,7 +44,10 @@ _APPROACH = 0.4  # per square another tank gets closer to the enemy Command tank
 _FILES = "abcdefghijklmnopqrst"
 _MOVE = re.compile(r"([A-Z])([a-t]\d+)-(?:(off)|([a-t]\d+)([NESW]+))(?: x([a-t]\d+))?")
 
-_DEFAULTS = {"lookahead": 8}
+#: The agent's parameters (``rule:lookahead=8``), read as every agent's are.
+PARAMS: dict[str, Param] = {
+    "lookahead": Param("int", 8, "how many of the best turns get a one-reply look-ahead", 1, 1000),
+}
 #: While every turn tried so far loses at once, keep looking, up to this many.
 _DESPERATE = 60
 
@@ -70,14 +73,7 @@ class TankChessRuleAgent(Agent):
         params: dict[str, str] | None = None,
     ) -> None:
         super().__init__(game, player, seed, spec)
-        settings = dict(_DEFAULTS)
-        for key, value in (params or {}).items():
-            if key not in settings:
-                known = ", ".join(sorted(_DEFAULTS))
-                raise AgentError(f"agent {self.spec!r}: unknown parameter {key!r} (parameters: {known})")
-            if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= 1000:
-                raise AgentError(f"agent {self.spec!r}: {key}={value!r} is not a whole number from 1 to 1000")
-            settings[key] = int(value)
+        settings = parse_params(self.spec, PARAMS, params)
         self.lookahead = settings["lookahead"]
 
     def act(self, view: PlayerView) -> Any:
