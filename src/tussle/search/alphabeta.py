@@ -30,9 +30,10 @@ from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from tussle.agents.base import PlayerView
+from tussle.agents.params import Param
 from tussle.errors import AgentError
 from tussle.game import CHANCE, Dynamics, Game, Information, State
-from tussle.search.common import Param, SearchAgent
+from tussle.search.common import SearchAgent
 
 #: A won game's score before the distance to it is taken off; evaluations lie in -1..1.
 WIN = 100.0

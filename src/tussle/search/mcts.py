@@ -31,10 +31,11 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from tussle.agents.base import PlayerView
+from tussle.agents.params import Param
 from tussle.errors import AgentError
 from tussle.game import CHANCE, ChanceMode, Dynamics, Game, Information, State
 from tussle.search.bandits import PrefixBandit, RegretBandit, UcbBandit
-from tussle.search.common import Param, SearchAgent
+from tussle.search.common import SearchAgent
 from tussle.search.policy import GamePolicy
 
 #: Action sets larger than this are never listed whole by the tree: they are

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from tussle.agents.params import Param
 from tussle.errors import AgentError
 from tussle.game import Dynamics, Game
-from tussle.search.common import Param
 from tussle.search.mcts import TREE_PARAMS, TreeAgent
 
 SIMULTANEOUS_PARAMS: dict[str, Param] = {

@@ -30,9 +30,9 @@ from __future__ import annotations
 from typing import Any
 
 from tussle.agents.base import Agent, PlayerView
+from tussle.agents.params import Param, parse_params
 from tussle.errors import ActionError
 from tussle.game import Game, State
-from tussle.search.common import Param, parse_params
 
 # The eight free commands in the rule text's notation, and how often the biased
 # generator picks each: attacks most, then moves, then turns.

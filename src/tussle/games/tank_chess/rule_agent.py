@@ -30,9 +30,9 @@ import re
 from typing import Any
 
 from tussle.agents.base import Agent, PlayerView
+from tussle.agents.params import Param, parse_params
 from tussle.game import Game, State
 from tussle.games.tank_chess.rules import TankChessState
-from tussle.search.common import Param, parse_params
 
 #: What destroying a tank is worth, by type letter.
 VALUES = {"L": 3.0, "M": 5.0, "H": 8.0, "C": 1000.0, "D": 7.0, "R": 6.0}
