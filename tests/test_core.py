@@ -31,6 +31,7 @@ from tussle import (
     TussleError,
     UnknownGameError,
 )
+from tussle.game import MAX_DOCUMENT_CHARS, document_hint, looks_like_path
 
 # --- options ------------------------------------------------------------------
 
@@ -95,10 +96,34 @@ def test_str_options_take_only_text() -> None:
         NAME.parse(3)
 
 
+LAYOUT = Option("layout", "document", "", "a start position", documents=("basic", "open-field"))
+
+
+def test_document_options_take_a_documents_text_or_a_shipped_name() -> None:
+    assert LAYOUT.parse("size=16\nwhite=Ch1N") == "size=16\nwhite=Ch1N"  # as given, never a file
+    assert LAYOUT.parse(" OPEN-field ") == "open-field" and LAYOUT.parse("  \n") == ""
+    assert LAYOUT.parse("x" * MAX_DOCUMENT_CHARS) == "x" * MAX_DOCUMENT_CHARS
+    with pytest.raises(OptionError, match=r"^option layout: a document of 65,537 characters is too long "):
+        LAYOUT.parse("x" * (MAX_DOCUMENT_CHARS + 1))
+    with pytest.raises(OptionError, match="option layout: 3 is not a string"):
+        LAYOUT.parse(3)
+
+
+def test_a_file_name_given_for_a_document_gets_a_hint_that_games_read_no_file() -> None:
+    for value in ("/etc/shadow", "decks/mine.toml", "duel.txt", "C:\\setups\\duel"):
+        assert looks_like_path(value), value
+        assert "a game reads no file" in document_hint("g", "layout", value)
+    for value in ("basic", "size=16 white=Ch1N", "[[warrior]]\nname = 'a/b.c'", ""):
+        assert not looks_like_path(value) and not document_hint("g", "layout", value), value
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
         ({"kind": "float"}, "kind 'float' is not one of"),
+        ({"kind": "str", "default": "", "documents": ("a",)}, "only a document option ships documents"),
+        ({"kind": "document", "default": "", "documents": ("two words",)}, "is not a name"),
+        ({"kind": "document", "default": "mine"}, "a document's default is empty or a name it ships"),
         ({"kind": "choice", "default": "a"}, "a choice needs choices"),
         ({"kind": "int", "default": "x"}, "bad default"),
         ({"kind": "int", "default": 0, "minimum": 1}, "bad default"),

@@ -76,11 +76,20 @@ class Information(enum.StrEnum):
 class Option:
     """One game option: its name, type, default, help and allowed values.
 
-    ``kind`` is one of ``bool``, ``int``, ``str`` or ``choice``. Values given
-    as strings (from the command line) are converted.
+    ``kind`` is one of ``bool``, ``int``, ``str``, ``choice`` or ``document``.
+    Values given as strings (from the command line) are converted.
+
+    A ``document`` option's value is a document's text itself (a position, a
+    deck), at most :data:`MAX_DOCUMENT_CHARS` characters, or the name of one
+    of the ``documents`` the game ships; empty is the game's own default. A
+    game never opens a file that an option names: the local commands read a
+    file given to them and pass its text on.
 
     >>> Option("ply_limit", "int", 0, "end as a draw after this many plies", minimum=0).parse("40")
     40
+    >>> layout = Option("layout", "document", "", "the start position", documents=("basic",))
+    >>> layout.parse(" Basic "), layout.parse("white=Ch1N black=Ci16S")
+    ('basic', 'white=Ch1N black=Ci16S')
     """
 
     name: str
@@ -90,8 +99,10 @@ class Option:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    documents: tuple[str, ...] = ()
+    """The names of the documents the game ships, for a ``document`` option (Tank Chess's ``basic``)."""
 
-    KINDS: ClassVar[tuple[str, ...]] = ("bool", "int", "str", "choice")
+    KINDS: ClassVar[tuple[str, ...]] = ("bool", "int", "str", "choice", "document")
 
     def __post_init__(self) -> None:
         # A badly declared option is a bug in the game, caught when it is imported.
@@ -99,6 +110,13 @@ class Option:
             raise ValueError(f"option {self.name}: kind {self.kind!r} is not one of {', '.join(self.KINDS)}")
         if self.kind == "choice" and not self.choices:
             raise ValueError(f"option {self.name}: a choice needs choices")
+        if self.documents and self.kind != "document":
+            raise ValueError(f"option {self.name}: only a document option ships documents")
+        for name in self.documents:
+            if not DOCUMENT_NAME.fullmatch(name):
+                raise ValueError(f"option {self.name}: {name!r} is not a name ({DOCUMENT_NAME.pattern})")
+        if self.kind == "document" and self.default not in ("", *self.documents):
+            raise ValueError(f"option {self.name}: a document's default is empty or a name it ships")
         if not self.name.isidentifier() or self.name == "players":
             raise ValueError(f"option {self.name!r}: the name must be an identifier other than 'players'")
         try:
@@ -143,7 +161,61 @@ class Option:
             raise OptionError(f"{where}: {shorten(str(value))} is not one of {', '.join(self.choices)}")
         if not isinstance(value, str):
             raise OptionError(f"{where}: {shorten(value)} is not a string")
+        if self.kind == "document":
+            if len(value) > MAX_DOCUMENT_CHARS:
+                raise OptionError(
+                    f"{where}: a document of {len(value):,} characters is too long "
+                    f"(at most {MAX_DOCUMENT_CHARS:,})"
+                )
+            name = self.document_name(value)
+            if name is not None:
+                return name
+            return "" if not value.strip() else value
         return value
+
+    def document_name(self, value: str) -> str | None:
+        """The shipped document that ``value`` names (in any case, spaces around), or None.
+
+        >>> Option("deck", "document", "", "a deck", documents=("mini",)).document_name(" MINI")
+        'mini'
+        """
+        text = value.strip().lower()
+        return next((name for name in self.documents if name.lower() == text), None)
+
+
+#: The longest document a ``document`` option takes (a deck, a layout); the built-in Fight! deck
+#: is under 10,000 characters.
+MAX_DOCUMENT_CHARS = 64 * 1024
+#: What a document's name may be: a word of letters, digits, ``_``, ``-`` and ``.``, as a file's name is.
+DOCUMENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+# One word with a folder separator or a file name's ending, and nothing a document has (spaces, '='):
+# what a person who meant a file gives.
+_PATH_LIKE = re.compile(r"[^\s=]*[/\\][^\s=]*|[^\s=/\\]+\.[A-Za-z0-9]{1,5}")
+
+
+def looks_like_path(value: str) -> bool:
+    """Whether ``value`` reads as a file's name rather than as a document's text.
+
+    >>> looks_like_path("/etc/passwd"), looks_like_path("duel.txt"), looks_like_path("white=Ch1N black=Ci16S")
+    (True, True, False)
+    """
+    return bool(_PATH_LIKE.fullmatch(value.strip()))
+
+
+def document_hint(game_id: str, option: str, value: str) -> str:
+    """What to add to the error of a document option whose value is a file's name: games open no file.
+
+    >>> print(document_hint("tank-chess", "setup", "duel.txt")[2:])
+    a game reads no file: give the text itself (local commands read one: tussle play tank-chess -o setup=FILE)
+    >>> document_hint("tank-chess", "setup", "size=16 white=Ch1N")
+    ''
+    """
+    if not looks_like_path(value):
+        return ""
+    return (
+        f"; a game reads no file: give the text itself "
+        f"(local commands read one: tussle play {game_id} -o {option}=FILE)"
+    )
 
 
 #: The longest action text any game reads; real ones are a few dozen characters.
@@ -499,7 +571,9 @@ class Game(ABC):
 
     info: ClassVar[GameInfo]
 
-    def __init__(self, players: int | None = None, **options: Any) -> None:
+    # ``self`` positional-only: an option named "self" (from a record or a client) is an unknown
+    # option, not a clash of arguments.
+    def __init__(self, /, players: int | None = None, **options: Any) -> None:
         info = self.info
         count = info.min_players if players is None else _as_int(players)
         if count is None:

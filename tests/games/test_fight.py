@@ -23,7 +23,7 @@ import tussle.games.fight.rule_agent as agent_module
 from tussle import ActionError, AgentError, OptionError, Record, load_game
 from tussle.agents import make_agent
 from tussle.agents.random_agent import RandomAgent
-from tussle.game import CHANCE, PUBLIC
+from tussle.game import CHANCE, MAX_DOCUMENT_CHARS, PUBLIC
 from tussle.games.fight import Fight, FightState, default_deck, load_deck
 from tussle.games.fight.cards import (
     ALIEN,
@@ -31,7 +31,6 @@ from tussle.games.fight.cards import (
     DEMON,
     FAMILIES,
     HUMAN,
-    MAX_DECK_BYTES,
     MAX_DIGITS,
     MAX_EFFECTS,
     MAX_NESTING,
@@ -82,16 +81,13 @@ ARENAS = [
 ]
 
 
-def write_deck(
-    tmp_path: Path, warriors: list[dict[str, Any]], arenas: list[dict[str, Any]] | None = None
-) -> str:
-    path = tmp_path / "deck.json"
-    path.write_text(json.dumps({"warrior": warriors, "arena": arenas or ARENAS}), encoding="utf-8")
-    return str(path)
+def deck_text(warriors: list[dict[str, Any]], arenas: list[dict[str, Any]] | None = None) -> str:
+    """A deck's text (JSON), as the option takes it."""
+    return json.dumps({"warrior": warriors, "arena": arenas or ARENAS})
 
 
-def make(tmp_path: Path, warriors: list[dict[str, Any]], players: int = 2, **options: Any) -> Fight:
-    game = load_game("fight", players=players, deck=write_deck(tmp_path, warriors), **options)
+def make(warriors: list[dict[str, Any]], players: int = 2, **options: Any) -> Fight:
+    game = load_game("fight", players=players, deck=deck_text(warriors), **options)
     assert isinstance(game, Fight)
     return game
 
@@ -132,14 +128,14 @@ def names(state: FightState, cards: list[int]) -> list[str]:
 
 
 def two_player(
-    tmp_path: Path, mine: dict[str, Any], theirs: dict[str, Any], boosts: list[dict[str, Any]], **options: Any
+    mine: dict[str, Any], theirs: dict[str, Any], boosts: list[dict[str, Any]], **options: Any
 ) -> FightState:
     """p0 holds ``mine``, the ``boosts`` and M1.. of its family; p1 ``theirs`` and T1..T4; Arena: Pit."""
     theirs_family = theirs["family"]
     p1_rest = fillers(4, family=theirs_family, prefix="T")
     p0_rest = fillers(4 - len(boosts), family=mine["family"], prefix="M")
     extra = fillers(20, prefix="X") + fillers(3, family="Demon", prefix="G")
-    game = make(tmp_path, [mine, *boosts, *p0_rest, theirs, *p1_rest, *extra], **options)
+    game = make([mine, *boosts, *p0_rest, theirs, *p1_rest, *extra], **options)
     p0 = [mine["name"], *(b["name"] for b in boosts), *(w["name"] for w in p0_rest)]
     p1 = [theirs["name"], *(w["name"] for w in p1_rest)]
     return deal(game, [p0, p1], top="Human")
@@ -202,18 +198,18 @@ def test_number_operations_of_the_clarifications() -> None:
     assert replace_digit(12, 2, 8) == 18
 
 
-def test_minus_ten_to_all_animals_20_becomes_10(tmp_path: Path) -> None:
+def test_minus_ten_to_all_animals_20_becomes_10() -> None:
     hunter = warrior("Hunter", "Human", 3, {"do": "add", "amount": -10, "family": "Animal"})
-    state = two_player(tmp_path, warrior("Tiger", "Animal", 20), warrior("Bot", "Robot", 20), [hunter])
+    state = two_player(warrior("Tiger", "Animal", 20), warrior("Bot", "Robot", 20), [hunter])
     act(state, "main Tiger boost Hunter", "main Bot boost T1", "activate")
     assert power_of(state, 0) == 10  # the Animal
     assert power_of(state, 1) == 20  # the Robot is no Animal
     assert state.deck.warrior("Hunter").text == "-10 to all Animals"
 
 
-def test_all_nines_become_zero_19_becomes_10_and_9_dies(tmp_path: Path) -> None:
+def test_all_nines_become_zero_19_becomes_10_and_9_dies() -> None:
     eater = warrior("Eater", "Robot", 3, {"do": "replace_digit", "from": 9, "to": 0})
-    state = two_player(tmp_path, warrior("Nineteen", "Human", 19), warrior("Nine", "Robot", 9), [eater])
+    state = two_player(warrior("Nineteen", "Human", 19), warrior("Nine", "Robot", 9), [eater])
     act(state, "main Nineteen boost Eater", "main Nine boost T1", "activate")
     assert power_of(state, 0) == 10
     # 9 becomes 0: below 1, the Warrior is killed and removed to the Graveyard.
@@ -222,11 +218,10 @@ def test_all_nines_become_zero_19_becomes_10_and_9_dies(tmp_path: Path) -> None:
     assert state.observation(0)["killed"] == ["Nine"]
 
 
-def test_multiply_digits_14_becomes_4_and_54_becomes_20(tmp_path: Path) -> None:
+def test_multiply_digits_14_becomes_4_and_54_becomes_20() -> None:
     lift = warrior("Lift", "Human", 3, {"do": "add", "amount": 40, "target": "own"})
     calc = warrior("Calc", "Robot", 3, {"do": "multiply_digits"})
     game = make(
-        tmp_path,
         [
             warrior("Fourteen", "Animal", 14),
             lift,
@@ -247,11 +242,10 @@ def test_multiply_digits_14_becomes_4_and_54_becomes_20(tmp_path: Path) -> None:
     assert fought(state) == [20, 4]
 
 
-def test_switch_digits_29_becomes_92_and_46_becomes_64(tmp_path: Path) -> None:
+def test_switch_digits_29_becomes_92_and_46_becomes_64() -> None:
     push = warrior("Push", "Human", 3, {"do": "add", "amount": 23, "target": "opponent"})
     flip = warrior("Flip", "Robot", 3, {"do": "reverse_digits"})
     game = make(
-        tmp_path,
         [
             warrior("TwentyNine", "Animal", 29),
             push,
@@ -276,7 +270,7 @@ def test_switch_digits_29_becomes_92_and_46_becomes_64(tmp_path: Path) -> None:
     assert fought(state) == [92, 64]
 
 
-def test_plus_fifty_percent_32_becomes_48_for_your_main_only(tmp_path: Path) -> None:
+def test_plus_fifty_percent_32_becomes_48_for_your_main_only() -> None:
     # A composed ability: +10 to your Main Warrior, then +50% to it.
     drill = warrior(
         "Drill",
@@ -284,29 +278,26 @@ def test_plus_fifty_percent_32_becomes_48_for_your_main_only(tmp_path: Path) -> 
         3,
         [{"do": "add", "amount": 10, "target": "own"}, {"do": "percent", "amount": 150, "target": "own"}],
     )
-    state = two_player(tmp_path, warrior("Cadet", "Animal", 22), warrior("Foe", "Robot", 22), [drill])
+    state = two_player(warrior("Cadet", "Animal", 22), warrior("Foe", "Robot", 22), [drill])
     act(state, "main Cadet boost Drill", "main Foe boost T1", "activate")
     assert power_of(state, 0) == 48
     assert power_of(state, 1) == 22
 
 
-def test_plus_fifty_percent_rounds_down_by_default_and_up_as_an_option(tmp_path: Path) -> None:
+def test_plus_fifty_percent_rounds_down_by_default_and_up_as_an_option() -> None:
     holt = warrior("Holt", "Human", 3, {"do": "percent", "amount": 150, "target": "own"})
-    state = two_player(tmp_path, warrior("Odd15", "Animal", 15), warrior("Foe", "Robot", 2), [holt])
+    state = two_player(warrior("Odd15", "Animal", 15), warrior("Foe", "Robot", 2), [holt])
     act(state, "main Odd15 boost Holt", "main Foe boost T1", "activate")
     assert power_of(state, 0) == 22
-    state = two_player(
-        tmp_path, warrior("Odd15", "Animal", 15), warrior("Foe", "Robot", 2), [holt], rounding="up"
-    )
+    state = two_player(warrior("Odd15", "Animal", 15), warrior("Foe", "Robot", 2), [holt], rounding="up")
     act(state, "main Odd15 boost Holt", "main Foe boost T1", "activate")
     assert power_of(state, 0) == 23
 
 
-def test_switching_one_digit_keeps_it_unless_padded(tmp_path: Path) -> None:
+def test_switching_one_digit_keeps_it_unless_padded() -> None:
     flip = warrior("Flip", "Robot", 3, {"do": "reverse_digits"})
     for option, expected in (("keep", (7, 3)), ("pad", (70, 3))):
         state = two_player(
-            tmp_path,
             warrior("Seven", "Animal", 7),
             warrior("Thirty", "Demon", 30),
             [flip],
@@ -356,7 +347,7 @@ def test_the_default_deck_has_the_components_of_the_text() -> None:
 # --- the text's four-player example fight ----------------------------------------
 
 
-def test_the_four_player_example_fight(tmp_path: Path) -> None:
+def test_the_four_player_example_fight() -> None:
     """Mark, Sofia, Phillip and Joan (seats 0 to 3) fight in the Arena closest to 25.
 
     Mark activates +10 to an opponent's Main Warrior on Phillip; Sofia scores her
@@ -381,7 +372,7 @@ def test_the_four_player_example_fight(tmp_path: Path) -> None:
         *fillers(8, family="Robot", prefix="R"),
         *fillers(3, family="Demon", prefix="G"),
     ]
-    game = make(tmp_path, deck, players=4)
+    game = make(deck, players=4)
     hands = [
         ["Mark's Warrior", "Mark's Helper", "K1", "K2", "K3"],
         ["Sofia's Warrior", "Sofia's Helper", "K4", "K5", "K6"],
@@ -474,7 +465,7 @@ def test_arena_visibility_options() -> None:
         assert len(state.arena_seq) == 7 and len(set(state.arena_seq)) == 7
 
 
-def family_game(tmp_path: Path, **options: Any) -> FightState:
+def family_game(**options: Any) -> FightState:
     """p0 plays a Robot; p1 then holds Robots and others (set per test)."""
     deck = [
         warrior("Robo", "Robot", 10),
@@ -484,7 +475,7 @@ def family_game(tmp_path: Path, **options: Any) -> FightState:
         *fillers(25, prefix="X"),
         *fillers(3, family="Demon", prefix="G"),
     ]
-    game = make(tmp_path, deck, **options)
+    game = make(deck, **options)
     return deal(game, [["Robo", "H1", "H2", "H3", "H4"], ["R1", "R2", "R3", "A1", "A2"]], top="Human")
 
 
@@ -492,15 +483,15 @@ def plays(state: FightState, p: int) -> set[tuple[str, str]]:
     return {(name_of(state, m), name_of(state, b)) for m, b in state.legal_actions(p)}
 
 
-def test_family_rule_both_warriors_differ_from_the_last_main(tmp_path: Path) -> None:
-    state = family_game(tmp_path)
+def test_family_rule_both_warriors_differ_from_the_last_main() -> None:
+    state = family_game()
     act(state, "main Robo boost H1")
     assert plays(state, 1) == {("A1", "A2"), ("A2", "A1")}
     with pytest.raises(ActionError, match="last Main Warrior played was a Robot"):
         state.parse_action(1, "main R1 boost A1")
 
 
-def test_family_rule_with_one_other_family_it_must_be_played(tmp_path: Path) -> None:
+def test_family_rule_with_one_other_family_it_must_be_played() -> None:
     deck = [
         warrior("Robo", "Robot", 10),
         *fillers(4, family="Human", prefix="H"),
@@ -509,13 +500,13 @@ def test_family_rule_with_one_other_family_it_must_be_played(tmp_path: Path) -> 
         *fillers(25, prefix="X"),
         *fillers(3, family="Demon", prefix="G"),
     ]
-    state = deal(make(tmp_path, deck), [["Robo", "H1", "H2", "H3", "H4"], ["R1", "R2", "R3", "R4", "A1"]])
+    state = deal(make(deck), [["Robo", "H1", "H2", "H3", "H4"], ["R1", "R2", "R3", "R4", "A1"]])
     act(state, "top Human", "main Robo boost H1")
     legal = plays(state, 1)
     assert len(legal) == 8 and all("A1" in pair for pair in legal)
 
 
-def test_family_rule_when_you_cannot_you_may_play_the_same_family(tmp_path: Path) -> None:
+def test_family_rule_when_you_cannot_you_may_play_the_same_family() -> None:
     deck = [
         warrior("Robo", "Robot", 10),
         *fillers(4, family="Human", prefix="H"),
@@ -523,19 +514,19 @@ def test_family_rule_when_you_cannot_you_may_play_the_same_family(tmp_path: Path
         *fillers(25, prefix="X"),
         *fillers(3, family="Demon", prefix="G"),
     ]
-    state = deal(make(tmp_path, deck), [["Robo", "H1", "H2", "H3", "H4"], ["R1", "R2", "R3", "R4", "R5"]])
+    state = deal(make(deck), [["Robo", "H1", "H2", "H3", "H4"], ["R1", "R2", "R3", "R4", "R5"]])
     act(state, "top Human", "main Robo boost H1")
     assert len(plays(state, 1)) == 20
 
 
-def test_family_rule_option_main_only(tmp_path: Path) -> None:
-    state = family_game(tmp_path, family_rule="main")
+def test_family_rule_option_main_only() -> None:
+    state = family_game(family_rule="main")
     act(state, "main Robo boost H1")
     legal = plays(state, 1)
     assert ("A1", "R1") in legal and all(main.startswith("A") for main, _ in legal)
 
 
-def test_first_player_is_bound_by_the_previous_fight_or_free(tmp_path: Path) -> None:
+def test_first_player_is_bound_by_the_previous_fight_or_free() -> None:
     deck = [
         warrior("Robo", "Robot", 10),
         *fillers(4, family="Human", prefix="H"),
@@ -545,7 +536,7 @@ def test_first_player_is_bound_by_the_previous_fight_or_free(tmp_path: Path) -> 
         *fillers(3, family="Demon", prefix="G"),
     ]
     for option, bound in (("previous", True), ("free", False)):
-        game = make(tmp_path, deck, family_first=option)
+        game = make(deck, family_first=option)
         state = deal(game, [["Robo", "H1", "H2", "H3", "H4"], ["R1", "R2", "A1", "A2", "A3"]], top="Human")
         act(state, "main Robo boost H1", "main A1 boost A2", "score", "score")
         rng = random.Random(3)
@@ -557,14 +548,14 @@ def test_first_player_is_bound_by_the_previous_fight_or_free(tmp_path: Path) -> 
         assert ("A3" not in mains) == bound, option
 
 
-def test_tie_goes_to_the_player_closest_to_the_first_player(tmp_path: Path) -> None:
+def test_tie_goes_to_the_player_closest_to_the_first_player() -> None:
     deck = [
         *[warrior(f"Twenty{i}", fam, 20) for i, fam in enumerate(("Human", "Animal", "Robot"))],
         *fillers(12, family="Demon", prefix="D"),
         *fillers(25, family="Alien", prefix="X"),
         *fillers(3, family="Demon", prefix="G"),
     ]
-    game = make(tmp_path, deck, players=3)
+    game = make(deck, players=3)
     hands = [
         ["Twenty0", "D1", "D2", "D3", "D4"],
         ["Twenty1", "D5", "D6", "D7", "D8"],
@@ -597,9 +588,9 @@ def test_tie_order_runs_clockwise_from_the_first_player() -> None:
     assert state.leader() == 0
 
 
-def test_nobody_wins_when_every_main_warrior_is_killed(tmp_path: Path) -> None:
+def test_nobody_wins_when_every_main_warrior_is_killed() -> None:
     eater = warrior("Eater", "Robot", 3, {"do": "replace_digit", "from": 9, "to": 0})
-    state = two_player(tmp_path, warrior("Nine", "Human", 9), warrior("Ninety", "Animal", 9), [eater])
+    state = two_player(warrior("Nine", "Human", 9), warrior("Ninety", "Animal", 9), [eater])
     act(state, "main Nine boost Eater", "main Ninety boost T1", "activate")
     assert state.mains == [-1, -1] and state.leader() == -1
     act(state, "score")
@@ -608,15 +599,15 @@ def test_nobody_wins_when_every_main_warrior_is_killed(tmp_path: Path) -> None:
     assert state.glory(1) == 1  # the scored Boost still counts
 
 
-def test_nobody_wins_when_no_main_warrior_meets_the_condition(tmp_path: Path) -> None:
-    state = two_player(tmp_path, warrior("Two", "Human", 2), warrior("Four", "Animal", 4), [])
+def test_nobody_wins_when_no_main_warrior_meets_the_condition() -> None:
+    state = two_player(warrior("Two", "Human", 2), warrior("Four", "Animal", 4), [])
     state.arena_seq[0] = state.deck.arena_ids["odd"]  # highest odd power: 2 and 4 cannot win
     act(state, "main Two boost M1", "main Four boost T1", "score", "score")
     assert state.won == [[], []]
 
 
-def test_scoring_a_boost_is_one_glory_and_stays_face_down(tmp_path: Path) -> None:
-    state = two_player(tmp_path, warrior("Tiger", "Animal", 20), warrior("Bot", "Robot", 25), [])
+def test_scoring_a_boost_is_one_glory_and_stays_face_down() -> None:
+    state = two_player(warrior("Tiger", "Animal", 20), warrior("Bot", "Robot", 25), [])
     act(state, "main Tiger boost M1", "main Bot boost T1", "score")
     assert state.observation(1)["seats"][0]["scored"] == [{"family": "Animal"}]
     assert state.observation(0)["seats"][0]["scored"][0]["name"] == "M1"
@@ -624,8 +615,8 @@ def test_scoring_a_boost_is_one_glory_and_stays_face_down(tmp_path: Path) -> Non
     assert state.glory(0) == 1 and state.glory(1) == 1 + 7  # Bot is closest to 25
 
 
-def test_boost_is_hidden_until_activated(tmp_path: Path) -> None:
-    state = two_player(tmp_path, warrior("Tiger", "Animal", 20), warrior("Bot", "Robot", 25), [])
+def test_boost_is_hidden_until_activated() -> None:
+    state = two_player(warrior("Tiger", "Animal", 20), warrior("Bot", "Robot", 25), [])
     act(state, "main Tiger boost M1")
     assert state.observation(1)["seats"][0]["boost"] == {"activated": False, "family": "Animal"}
     assert state.observation(1)["seats"][0]["main"]["name"] == "Tiger"
@@ -633,7 +624,7 @@ def test_boost_is_hidden_until_activated(tmp_path: Path) -> None:
     assert state.observation(1)["seats"][0]["boost"]["name"] == "M1"
 
 
-def report_game(tmp_path: Path) -> FightState:
+def report_game() -> FightState:
     """Four seats: p0 steals p1's face-down Boost, p2's Boost kills its own Main, p3 scores its Boost."""
     deck = [
         warrior("Tiger", "Animal", 20),
@@ -651,7 +642,7 @@ def report_game(tmp_path: Path) -> FightState:
         *fillers(20, prefix="X"),
         *fillers(3, family="Demon", prefix="G"),
     ]
-    game = make(tmp_path, deck, players=4, family_rule="main")
+    game = make(deck, players=4, family_rule="main")
     hands = [
         ["Tiger", "Broker", "M1", "M2", "M3"],
         ["Bot", "Humble", "T1", "T2", "T3"],
@@ -666,8 +657,8 @@ def report_game(tmp_path: Path) -> FightState:
     return state
 
 
-def test_the_views_tell_how_the_last_fight_ended(tmp_path: Path) -> None:
-    state = report_game(tmp_path)
+def test_the_views_tell_how_the_last_fight_ended() -> None:
+    state = report_game()
     last = last_fight(state, 2)
     assert (last["fight"], last["arena"]["name"], last["winner"], last["glory"]) == (1, "Pit", 0, 7)
     tiger, bot, nine, nineteen = (seat["main"] for seat in last["seats"])
@@ -702,8 +693,8 @@ def test_the_views_tell_how_the_last_fight_ended(tmp_path: Path) -> None:
     assert "Fight 1 ended" in state.observation_text(1)
 
 
-def test_the_last_fight_shows_nothing_hidden(tmp_path: Path) -> None:
-    state = report_game(tmp_path)
+def test_the_last_fight_shows_nothing_hidden() -> None:
+    state = report_game()
     for viewer in range(4):
         last = last_fight(state, viewer)
         # A face-down Boost is named only to whoever knows it: p1's to its owner and the thief.
@@ -723,8 +714,8 @@ def test_the_last_fight_shows_nothing_hidden(tmp_path: Path) -> None:
     assert "Humble" in state.render() and "Secret" in state.render()
 
 
-def test_the_public_view_names_only_what_is_shown_to_everybody(tmp_path: Path) -> None:
-    state = report_game(tmp_path)
+def test_the_public_view_names_only_what_is_shown_to_everybody() -> None:
+    state = report_game()
     public = state.observation(PUBLIC)
     assert public == state.public_observation() and public["player"] == PUBLIC
     seats = public["seats"]
@@ -761,8 +752,8 @@ def test_the_public_view_names_only_what_is_shown_to_everybody(tmp_path: Path) -
         assert mine["graveyard"] == public["graveyard"]
 
 
-def test_resampling_for_the_public_redraws_every_card_not_shown_to_everybody(tmp_path: Path) -> None:
-    state = report_game(tmp_path)
+def test_resampling_for_the_public_redraws_every_card_not_shown_to_everybody() -> None:
+    state = report_game()
     public, text = state.observation(PUBLIC), state.observation_text(PUBLIC)
     redrawn = set()
     for seed in range(8):
@@ -791,7 +782,7 @@ def test_hands_are_hidden_from_the_others_but_their_backs_show_the_family() -> N
     assert all(n in state.render() for h in state.hands for n in names(state, h))
 
 
-def test_steal_a_human_or_demon_boost(tmp_path: Path) -> None:
+def test_steal_a_human_or_demon_boost() -> None:
     broker = warrior("Broker", "Demon", 5, {"do": "steal_boost", "family": ["Human", "Demon"]})
     deck = [
         warrior("Main0", "Animal", 10),
@@ -806,7 +797,7 @@ def test_steal_a_human_or_demon_boost(tmp_path: Path) -> None:
         *fillers(20, prefix="X"),
         *fillers(3, family="Demon", prefix="G"),
     ]
-    game = make(tmp_path, deck, players=3)
+    game = make(deck, players=3)
     hands = [
         ["Main0", "Broker", "M1", "M2", "M3"],
         ["Main1", "Humble", "T1", "T2", "T3"],
@@ -828,7 +819,7 @@ def test_steal_a_human_or_demon_boost(tmp_path: Path) -> None:
     assert state.observation(2)["seats"][0]["scored"][0] == {"family": "Human"}
 
 
-def test_draw_five_score_aliens_when_reserves_run_dry_reshuffles(tmp_path: Path) -> None:
+def test_draw_five_score_aliens_when_reserves_run_dry_reshuffles() -> None:
     blip = warrior("Blip", "Human", 5, {"do": "draw_score", "count": 5, "family": "Alien"})
     deck = [
         warrior("Main0", "Animal", 10),
@@ -839,7 +830,7 @@ def test_draw_five_score_aliens_when_reserves_run_dry_reshuffles(tmp_path: Path)
         warrior("Al1", "Alien", 3),
         warrior("Al2", "Alien", 3),
     ]
-    game = make(tmp_path, deck)  # 15 Warriors: 2 in the Reserves after the setup
+    game = make(deck)  # 15 Warriors: 2 in the Reserves after the setup
     state = deal(game, [["Main0", "Blip", "M1", "M2", "M3"], ["T1", "T2", "T3", "T4", "T5"]], top="Alien")
     act(state, "main Main0 boost Blip", "main T1 boost T2", "activate", "draw Al1", "draw Al2")
     # The Reserves are depleted: the Graveyard (G1..G3) is the new Reserves, and with
@@ -851,13 +842,13 @@ def test_draw_five_score_aliens_when_reserves_run_dry_reshuffles(tmp_path: Path)
     assert names(state, state.graveyard) == ["G1", "G2", "G3"]
 
 
-def test_reshuffle_refills_the_graveyard_with_three(tmp_path: Path) -> None:
+def test_reshuffle_refills_the_graveyard_with_three() -> None:
     deck = [
         *fillers(7, family="Animal", prefix="M"),
         *fillers(7, family="Robot", prefix="T"),
         *fillers(3, family="Demon", prefix="G"),
     ]
-    game = make(tmp_path, deck)  # 17 Warriors: 4 Reserves after the setup
+    game = make(deck)  # 17 Warriors: 4 Reserves after the setup
     hands = [["M1", "M2", "M3", "M4", "M5"], ["T1", "T2", "T3", "T4", "T5"]]
     state = deal(game, hands, top="Animal")
     act(state, "main M1 boost M2", "main T1 boost T2", "activate", "activate")
@@ -931,11 +922,11 @@ def test_tie_on_glory_goes_to_the_most_scored_warriors() -> None:
     assert result.returns[0] == result.returns[1] > 0 > result.returns[2]
 
 
-def test_swap_and_set_and_filters(tmp_path: Path) -> None:
+def test_swap_and_set_and_filters() -> None:
     chameleon = warrior(
         "Chameleon", "Animal", 3, [{"do": "swap"}, {"do": "set", "amount": 0, "max_power": 5}]
     )
-    state = two_player(tmp_path, warrior("Small", "Human", 4), warrior("Big", "Robot", 28), [chameleon])
+    state = two_player(warrior("Small", "Human", 4), warrior("Big", "Robot", 28), [chameleon])
     act(state, "main Small boost Chameleon", "main Big boost T1", "activate p1")
     # Swapped (28 and 4), then every Main Warrior of power 5 or less is set to 0: killed.
     assert state.powers[0] == 28 and state.mains[1] == -1
@@ -944,8 +935,8 @@ def test_swap_and_set_and_filters(tmp_path: Path) -> None:
 # --- notation -----------------------------------------------------------------------
 
 
-def test_notation_examples_and_round_trips(tmp_path: Path) -> None:
-    state = two_player(tmp_path, warrior("Tiger King", "Animal", 20), warrior("Bot", "Robot", 25), [])
+def test_notation_examples_and_round_trips() -> None:
+    state = two_player(warrior("Tiger King", "Animal", 20), warrior("Bot", "Robot", 25), [])
     action = state.parse_action(0, "  MAIN tiger king   Boost m1 ")
     assert state.action_to_str(0, action) == "main Tiger King boost M1"
     act(state, "main Tiger King boost M1", "main Bot boost T1")
@@ -967,8 +958,8 @@ def test_notation_examples_and_round_trips(tmp_path: Path) -> None:
         ("main Tiger", "play a Main Warrior and a Boost Warrior"),
     ],
 )
-def test_bad_play_texts_are_refused_and_change_nothing(tmp_path: Path, text: str, message: str) -> None:
-    state = two_player(tmp_path, warrior("Tiger", "Animal", 20), warrior("Bot", "Robot", 25), [])
+def test_bad_play_texts_are_refused_and_change_nothing(text: str, message: str) -> None:
+    state = two_player(warrior("Tiger", "Animal", 20), warrior("Bot", "Robot", 25), [])
     before = state.render(), [state.observation(p) for p in range(2)]
     with pytest.raises(ActionError, match=re.escape(message)) as info:
         state.apply_str(0, text)
@@ -976,8 +967,8 @@ def test_bad_play_texts_are_refused_and_change_nothing(tmp_path: Path, text: str
     assert (state.render(), [state.observation(p) for p in range(2)]) == before
 
 
-def test_bad_resolve_and_chance_texts(tmp_path: Path) -> None:
-    state = two_player(tmp_path, warrior("Tiger", "Animal", 20), warrior("Bot", "Robot", 25), [])
+def test_bad_resolve_and_chance_texts() -> None:
+    state = two_player(warrior("Tiger", "Animal", 20), warrior("Bot", "Robot", 25), [])
     act(state, "main Tiger boost M1", "main Bot boost T1")
     for text in ("main Tiger boost M1", "activate pX", "activate p1", "fold"):
         with pytest.raises(ActionError):
@@ -1045,7 +1036,7 @@ def test_resample_keeps_what_the_player_saw(seed: int, players: int, stop: int) 
         assert other.result() is not None
 
 
-def backs_game(tmp_path: Path) -> Fight:
+def backs_game() -> Fight:
     """p1 holds two Animals apart in hand (A1 at position 0, A2 at 2); p0 plays Humans."""
     deck = [
         *fillers(5, family="Human", prefix="H"),
@@ -1057,7 +1048,7 @@ def backs_game(tmp_path: Path) -> Fight:
         *fillers(25, prefix="X"),
         *fillers(3, family="Demon", prefix="G"),
     ]
-    return make(tmp_path, deck)
+    return make(deck)
 
 
 def others_views(state: FightState, owner: int) -> list[Any]:
@@ -1066,8 +1057,8 @@ def others_views(state: FightState, owner: int) -> list[Any]:
     ]
 
 
-def test_backs_in_hand_do_not_tell_which_card_left_the_hand(tmp_path: Path) -> None:
-    game = backs_game(tmp_path)
+def test_backs_in_hand_do_not_tell_which_card_left_the_hand() -> None:
+    game = backs_game()
     views = []
     for boost in ("A1", "A2"):  # the first Animal in p1's hand, or the second
         state = deal(game, [["H1", "H2", "H3", "H4", "H5"], ["A1", "R1", "A2", "D1", "L1"]], top="Human")
@@ -1078,8 +1069,8 @@ def test_backs_in_hand_do_not_tell_which_card_left_the_hand(tmp_path: Path) -> N
     assert views[0] == views[1]
 
 
-def test_hands_dealt_in_another_order_look_the_same_to_the_others(tmp_path: Path) -> None:
-    game = backs_game(tmp_path)
+def test_hands_dealt_in_another_order_look_the_same_to_the_others() -> None:
+    game = backs_game()
     p0 = ["H1", "H2", "H3", "H4", "H5"]
     one = deal(game, [p0, ["A1", "R1", "A2", "D1", "L1"]], top="Human")
     two = deal(game, [p0, ["L1", "A2", "D1", "R1", "A1"]], top="Human")
@@ -1105,11 +1096,10 @@ def test_bad_deck_fixtures_are_refused_with_one_line_naming_the_card() -> None:
         "fight_bad_arena.toml": "arena #1 'Golden Hall': glory 9 is not 4 to 8",
     }
     for name, message in cases.items():
-        path = str(DATA / name)
         with pytest.raises(OptionError) as info:
-            load_game("fight", deck=path)
+            load_game("fight", deck=(DATA / name).read_text(encoding="utf-8"))
         text = str(info.value)
-        assert message in text and "\n" not in text, text
+        assert text.startswith("option deck: ") and message in text and "\n" not in text, text
 
 
 @pytest.mark.parametrize(
@@ -1129,15 +1119,15 @@ def test_bad_deck_fixtures_are_refused_with_one_line_naming_the_card() -> None:
         ({"wings": 2}, "unknown key 'wings'"),
     ],
 )
-def test_bad_warriors_are_refused(tmp_path: Path, change: dict[str, Any], message: str) -> None:
+def test_bad_warriors_are_refused(change: dict[str, Any], message: str) -> None:
     good = warrior("Twice", "Human", 5)
     bad = {**warrior("Second", "Robot", 5), **change}
     with pytest.raises(OptionError, match=r"deck .*warrior #2") as info:
-        parse_deck({"warrior": [good, bad], "arena": ARENAS}, "mine.json")
+        parse_deck({"warrior": [good, bad], "arena": ARENAS}, "deck mine.json")
     assert message in str(info.value)
 
 
-def test_bad_arenas_and_files(tmp_path: Path) -> None:
+def test_bad_arenas_and_texts() -> None:
     with pytest.raises(OptionError, match="arena #1 'Pit': condition goal 'closest' needs a value"):
         parse_deck(
             {
@@ -1146,31 +1136,95 @@ def test_bad_arenas_and_files(tmp_path: Path) -> None:
             },
             "x",
         )
-    path = tmp_path / "bad.toml"
-    path.write_text("[[warrior]\nname = 1\n", encoding="utf-8")
-    with pytest.raises(OptionError, match="not valid TOML"):
-        load_deck(str(path))
-    path = tmp_path / "deck.yaml"
-    path.write_text("warrior: []\n", encoding="utf-8")
-    with pytest.raises(OptionError, match=r"unknown deck format '\.yaml'"):
-        load_deck(str(path))
-    small = write_deck(tmp_path, fillers(12))
-    with pytest.raises(OptionError, match="it has 12 Warriors; 2 players need at least 13"):
-        load_game("fight", deck=small)
-    few = tmp_path / "few.json"
-    few.write_text(json.dumps({"warrior": fillers(40), "arena": ARENAS[:6]}), encoding="utf-8")
-    with pytest.raises(OptionError, match="it has 6 Arenas; a game needs 7"):
-        load_game("fight", deck=str(few))
+    with pytest.raises(OptionError, match=r"^deck: not valid TOML"):
+        load_deck("[[warrior]\nname = 1\n")
+    with pytest.raises(OptionError, match=r"^deck: not valid JSON: Expecting"):
+        load_deck('{"warrior": [}')
+    with pytest.raises(OptionError, match=r"^option deck: not valid TOML"):
+        load_game("fight", deck="warrior: []\n")  # YAML is neither
+    with pytest.raises(OptionError, match=r"^option deck: it has 12 Warriors; 2 players need at least 13"):
+        load_game("fight", deck=deck_text(fillers(12)))
+    with pytest.raises(OptionError, match=r"^option deck: it has 6 Arenas; a game needs 7"):
+        load_game("fight", deck=deck_text(fillers(40), ARENAS[:6]))
 
 
-def test_a_user_deck_plays_and_replays(tmp_path: Path) -> None:
+def test_a_deck_option_never_opens_a_file(tmp_path: Path) -> None:
+    # A file's name is no deck: the game reads no file, and says where one is read.
+    path = tmp_path / "mine.toml"
+    path.write_text((DATA / "fight_bad_power.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    for name in (str(path), "/etc/passwd", "deck.json"):
+        with pytest.raises(OptionError) as info:
+            load_game("fight", deck=name)
+        text = str(info.value)
+        assert text.startswith("option deck: not valid TOML") and "\n" not in text, text
+        assert "a game reads no file" in text and "tussle play fight -o deck=FILE" in text, text
+        assert "Overcharged" not in text and ":0:0:" not in text, text
+
+
+def test_local_commands_read_a_deck_file(tmp_path: Path) -> None:
+    from test_bad_input import invoke, one_line_error
+    from tussle.cli.common import load_with_options
+
+    deck = [warrior(f"Zork{i}", FILLER_FAMILIES[i % 5], 1 + i) for i in range(20)]
+    toml = tmp_path / "zork.toml"
+    toml.write_text(
+        "".join(
+            f'[[warrior]]\nname = "{w["name"]}"\nfamily = "{w["family"]}"\npower = {w["power"]}\n'
+            'ability = { do = "add", amount = 1, target = "own" }\n'
+            for w in deck
+        )
+        + "".join(
+            f'[[arena]]\nname = "{a["name"]}"\nglory = {a["glory"]}\ncondition = {{ goal = "highest" }}\n'
+            for a in ARENAS
+        ),
+        encoding="utf-8",
+    )
+    js = tmp_path / "zork.json"
+    js.write_text(deck_text(deck), encoding="utf-8")
+    for path in (toml, js):
+        game = load_with_options("fight", 2, {"deck": str(path)})
+        assert isinstance(game, Fight) and game.deck.warrior("Zork7").power == 8
+    bad = one_line_error(invoke("step", "fight", "-o", f"deck={DATA / 'fight_bad_power.toml'}"))
+    assert "option deck: warrior #2 'Overcharged': power 31 is not 1 to 30" in bad
+    missing = one_line_error(invoke("step", "fight", "-o", f"deck={tmp_path / 'gone.toml'}"))
+    assert f"option deck: cannot read {tmp_path / 'gone.toml'}: No such file or directory" in missing
+
+
+def test_a_game_with_a_user_deck_replays_without_the_file(tmp_path: Path) -> None:
+    from test_bad_input import invoke
+
+    path = tmp_path / "mine.json"
+    path.write_text(deck_text(fillers(40)), encoding="utf-8")
+    played = invoke(
+        "match",
+        "fight",
+        "random",
+        "random",
+        "-n",
+        "1",
+        "-o",
+        f"deck={path}",
+        "--record",
+        str(tmp_path / "games"),
+    )
+    assert played.exit_code == 0, played.output
+    assert "deck=(a text of" in played.stdout, played.stdout
+    (record,) = (tmp_path / "games").glob("fight-*.json")
+    assert json.loads(record.read_text(encoding="utf-8"))["options"]["deck"] == deck_text(fillers(40))
+    path.unlink()
+    replayed = invoke("replay", str(record), "--json")
+    assert replayed.exit_code == 0, replayed.output
+    assert json.loads(replayed.stdout)["finished"]
+
+
+def test_a_user_deck_plays_and_replays() -> None:
     deck = [
         warrior(
             f"W{i}", FILLER_FAMILIES[i % 5], 1 + i % 30, {"do": "add", "amount": -7, "target": "opponent"}
         )
         for i in range(40)
     ]
-    game = make(tmp_path, deck, players=4)
+    game = make(deck, players=4)
     agents = [RandomAgent(game, p, seed=p) for p in range(4)]
     state, record = play_game(game, agents, seed=1)
     assert state.is_terminal()
@@ -1178,55 +1232,48 @@ def test_a_user_deck_plays_and_replays(tmp_path: Path) -> None:
     assert replayed.render() == state.render()
 
 
-def refused(path: Path | str, *phrases: str) -> str:
-    """Building a game with the deck at ``path`` fails with one line naming the file and each phrase."""
+def refused(text: str, *phrases: str) -> str:
+    """Building a game with the deck ``text`` fails with one line naming the option and each phrase."""
     with pytest.raises(OptionError) as info:
-        load_game("fight", deck=str(path))
-    text = str(info.value)
-    assert "\n" not in text and text.startswith(f"deck {path}"), text
+        load_game("fight", deck=text)
+    message = str(info.value)
+    assert "\n" not in message and message.startswith("option deck: "), message
     for phrase in phrases:
-        assert phrase in text, text
-    return text
+        assert phrase in message, message
+    return message
 
 
-def deck_text(warriors: list[dict[str, Any]]) -> str:
-    return json.dumps({"warrior": warriors, "arena": ARENAS})
-
-
-def test_a_deck_nested_deeper_than_the_limit_is_refused(tmp_path: Path) -> None:
-    deep = tmp_path / "deep.json"
-    deep.write_text('{"warrior": ' + "[" * 100_000 + "]" * 100_000 + ', "arena": []}', encoding="utf-8")
-    refused(deep, f"nested more than {MAX_NESTING} levels deep")
-    deep = tmp_path / "deep.toml"
-    deep.write_text("warrior = " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
-    refused(deep, f"nested more than {MAX_NESTING} levels deep")
-    deep = tmp_path / "inline.toml"
-    deep.write_text("warrior = " + "{a = " * 3000 + "1" + "}" * 3000 + "\n", encoding="utf-8")
-    refused(deep, f"nested more than {MAX_NESTING} levels deep")
+def test_a_deck_nested_deeper_than_the_limit_is_refused() -> None:
+    # Far deeper than Python's parsers follow, and within the length of a document.
+    deep = 30_000
+    refused(
+        '{"warrior": ' + "[" * deep + "]" * deep + ', "arena": []}',
+        f"nested more than {MAX_NESTING} levels deep",
+    )
+    refused("warrior = " + "[" * deep + "]" * deep + "\n", f"nested more than {MAX_NESTING} levels deep")
+    refused(
+        "warrior = " + "{a = " * 3000 + "1" + "}" * 3000 + "\n", f"nested more than {MAX_NESTING} levels deep"
+    )
     # Deep enough to break the limit but not the parser: the message says where.
     family: Any = "Human"
     for _ in range(20):
         family = [family]
-    nested = tmp_path / "nested.json"
-    nested.write_text(deck_text([warrior("A", "Human", 5, {"do": "add", "amount": 1, "family": family})]))
+    nested = deck_text([warrior("A", "Human", 5, {"do": "add", "amount": 1, "family": family})])
     refused(nested, "warrior #1 ability family #1", f"nested more than {MAX_NESTING} levels deep")
     # The format's own nesting (a family list in an effect in an ability list) is well within it.
-    fine = tmp_path / "fine.json"
     ability = [{"do": "add", "amount": 1, "family": ["Human", "Robot"]}, {"do": "sum_digits"}]
-    fine.write_text(deck_text([warrior(f"W{i}", "Human", 5, ability) for i in range(20)]))
-    assert load_deck(str(fine)).warriors[0].ability[0].families == family_mask((HUMAN, ROBOT))
+    fine = deck_text([warrior(f"W{i}", "Human", 5, ability) for i in range(20)])
+    assert load_deck(fine).warriors[0].ability[0].families == family_mask((HUMAN, ROBOT))
 
 
-def test_an_ability_with_too_many_effects_is_refused(tmp_path: Path) -> None:
-    many = tmp_path / "many.json"
-    many.write_text(deck_text([warrior("Pump", "Human", 5, [{"do": "percent", "amount": 1000}] * 5000)]))
-    refused(many, "warrior #1 'Pump'", f"ability has 5000 effects; the limit is {MAX_EFFECTS} effects")
-    one_over = tmp_path / "nine.json"
-    one_over.write_text(deck_text([warrior("Pump", "Human", 5, [{"do": "sum_digits"}] * (MAX_EFFECTS + 1))]))
+def test_an_ability_with_too_many_effects_is_refused() -> None:
+    many = deck_text([warrior("Pump", "Human", 5, [{"do": "percent", "amount": 1000}] * 1000)])
+    refused(many, "warrior #1 'Pump'", f"ability has 1000 effects; the limit is {MAX_EFFECTS} effects")
+    one_over = deck_text([warrior("Pump", "Human", 5, [{"do": "sum_digits"}] * (MAX_EFFECTS + 1))])
     refused(one_over, f"ability has {MAX_EFFECTS + 1} effects")
 
 
-def test_with_the_limits_no_power_reaches_the_bound(tmp_path: Path) -> None:
+def test_with_the_limits_no_power_reaches_the_bound() -> None:
     """The worst a deck can do: six Boosts of the most effects, each multiplying every power by 10."""
     pump = [{"do": "percent", "amount": 1000}] * MAX_EFFECTS
     families = ("Human", "Animal", "Robot", "Demon", "Alien", "Human")
@@ -1234,7 +1281,7 @@ def test_with_the_limits_no_power_reaches_the_bound(tmp_path: Path) -> None:
     deck += [warrior(f"Pump{p}", families[p], 1, pump) for p in range(6)]
     deck += [warrior(f"Rest{p}{i}", families[p], 1) for p in range(6) for i in range(3)]
     deck += fillers(20, prefix="X") + fillers(3, family="Demon", prefix="G")
-    game = make(tmp_path, deck, players=6, family_first="free", family_rule="main")
+    game = make(deck, players=6, family_first="free", family_rule="main")
     hands = [[f"Main{p}", f"Pump{p}", *(f"Rest{p}{i}" for i in range(3))] for p in range(6)]
     state = deal(game, hands, top="Human")
     # Every Main of another family than the one before: Human, Animal, Robot, Demon, Alien, Human.
@@ -1245,57 +1292,68 @@ def test_with_the_limits_no_power_reaches_the_bound(tmp_path: Path) -> None:
     assert "Main0" in state.observation_text(0)
 
 
-def test_a_deck_that_is_not_a_regular_file_is_refused(tmp_path: Path) -> None:
+def test_a_deck_file_that_is_not_a_regular_file_is_refused_by_the_commands(tmp_path: Path) -> None:
+    from tussle.cli.common import read_documents
+
+    def unread(path: Path | str) -> str:
+        with pytest.raises(OptionError) as info:
+            read_documents("fight", {"deck": str(path)})
+        text = str(info.value)
+        assert "\n" not in text and text.startswith(f"option deck: cannot read {path}: "), text
+        assert "not a regular file" in text, text
+        return text
+
     if Path("/dev/zero").exists():
-        refused("/dev/zero", "not a regular file", f"at most {MAX_DECK_BYTES:,} bytes")
+        unread("/dev/zero")
         link = tmp_path / "zero.toml"
         link.symlink_to("/dev/zero")
-        refused(link, "not a regular file")
-    refused(tmp_path, "not a regular file")  # a directory
+        unread(link)
+    unread(tmp_path)  # a directory
     if not hasattr(os, "mkfifo"):
         return
     fifo = tmp_path / "fifo.toml"
     os.mkfifo(fifo)
     outcome: list[str] = []
-    reader = threading.Thread(target=lambda: outcome.append(refused(fifo, "not a regular file")), daemon=True)
+    reader = threading.Thread(target=lambda: outcome.append(unread(fifo)), daemon=True)
     reader.start()
     reader.join(20)
     assert not reader.is_alive(), "reading a FIFO deck blocked"
     assert outcome, "reading a FIFO deck did not refuse it"
 
 
-def test_a_deck_file_over_the_size_limit_is_refused(tmp_path: Path) -> None:
+def test_a_deck_over_the_size_limit_is_refused(tmp_path: Path) -> None:
+    from tussle.cli.common import read_documents
+
+    refused("# padding\n" * (MAX_DOCUMENT_CHARS // 10 + 1), "too long", f"at most {MAX_DOCUMENT_CHARS:,}")
     big = tmp_path / "big.toml"
-    big.write_text("# padding\n" * (MAX_DECK_BYTES // 10 + 1), encoding="utf-8")
-    refused(big, "too large", f"at most {MAX_DECK_BYTES:,} bytes")
-    too_many = tmp_path / "many.json"
-    too_many.write_text(deck_text(fillers(MAX_WARRIORS + 1)))
-    refused(too_many, f"it has {MAX_WARRIORS + 1} Warriors; the limit is {MAX_WARRIORS} Warriors")
+    big.write_text("# padding\n" * (MAX_DOCUMENT_CHARS // 10 + 1), encoding="utf-8")
+    with pytest.raises(OptionError, match="too long"):
+        load_game("fight", deck=read_documents("fight", {"deck": str(big)})["deck"])
+    huge = tmp_path / "huge.toml"
+    huge.write_text("# padding\n" * 100_000, encoding="utf-8")
+    with pytest.raises(OptionError, match=r"1,000,000 bytes, more than the [\d,]+ allowed"):
+        read_documents("fight", {"deck": str(huge)})
+    with pytest.raises(OptionError, match=f"it has {MAX_WARRIORS + 1} Warriors; the limit is {MAX_WARRIORS}"):
+        parse_deck({"warrior": fillers(MAX_WARRIORS + 1), "arena": ARENAS}, "deck many.json")
 
 
 @pytest.mark.parametrize("digits", [7, 2000, 5000])
-def test_numbers_of_many_digits_in_a_deck_are_refused(tmp_path: Path, digits: int) -> None:
+def test_numbers_of_many_digits_in_a_deck_are_refused(digits: int) -> None:
     number = "1" * digits
-    toml = tmp_path / "long.toml"
-    toml.write_text(
-        f'[[warrior]]\nname = "A"\nfamily = "Human"\npower = {number}\nability = {{do = "sum_digits"}}\n'
-    )
+    toml = f'[[warrior]]\nname = "A"\nfamily = "Human"\npower = {number}\nability = {{do = "sum_digits"}}\n'
     limit = f"numbers in a deck have at most {MAX_DIGITS} digits"
     if digits < 4300:  # Python reads it: the message says where it is
         refused(toml, f"warrior #1 power: a number of {digits} digits", limit)
     else:
         refused(toml, "a number of thousands of digits", limit)
-    js = tmp_path / "long.json"
-    js.write_text(
-        deck_text([{**warrior("A", "Human", 5), "power": 0}]).replace('"power": 0', f'"power": {number}')
-    )
+    js = deck_text([{**warrior("A", "Human", 5), "power": 0}]).replace('"power": 0', f'"power": {number}')
     refused(js, f"a number of {digits} digits", limit)
     with pytest.raises(OptionError, match="a number of thousands of digits") as info:
         parse_deck({"warrior": [{**warrior("A", "Human", 5), "power": 10**5000}], "arena": ARENAS}, "mine")
     assert len(str(info.value)) < 200
 
 
-def test_long_or_broken_values_give_short_one_line_messages(tmp_path: Path) -> None:
+def test_long_or_broken_values_give_short_one_line_messages() -> None:
     for change in ({"family": "Elf\n" * 100_000}, {"name": "x" * 100_000}, {"text": "two\nlines"}):
         with pytest.raises(OptionError) as info:
             parse_deck({"warrior": [{**warrior("A", "Human", 5), **change}], "arena": ARENAS}, "mine")
@@ -1305,18 +1363,16 @@ def test_long_or_broken_values_give_short_one_line_messages(tmp_path: Path) -> N
         parse_deck({"warrior": [{**warrior("A", "Human", 5), "text": "x" * 201}], "arena": ARENAS}, "m")
 
 
-def test_the_default_deck_round_trips_through_a_json_file(tmp_path: Path) -> None:
+def test_the_default_deck_round_trips_through_json() -> None:
     deck = default_deck()
     assert deck.warrior("Blip").text == "Draw five Warriors from the Reserves and score all Aliens"
     assert deck.warrior("Octo-Press").family == ROBOT and deck.warrior("Soul Broker").family == DEMON
     source = tomllib.loads((Path(inspect.getfile(Fight)).parent / "deck.toml").read_text(encoding="utf-8"))
-    path = tmp_path / "copy.json"
-    path.write_text(json.dumps(source), encoding="utf-8")
-    copy = load_deck(str(path))
+    copy = load_deck(json.dumps(source))
     assert copy.warriors == deck.warriors and copy.arenas == deck.arenas
 
 
-def test_an_arenas_rule_in_the_observation_reads_back_as_its_condition(tmp_path: Path) -> None:
+def test_an_arenas_rule_in_the_observation_reads_back_as_its_condition() -> None:
     source = tomllib.loads((Path(inspect.getfile(Fight)).parent / "deck.toml").read_text(encoding="utf-8"))
     source["arena"].append(
         {
@@ -1332,9 +1388,7 @@ def test_an_arenas_rule_in_the_observation_reads_back_as_its_condition(tmp_path:
             },
         }
     )
-    path = tmp_path / "deck.json"
-    path.write_text(json.dumps(source), encoding="utf-8")
-    deck = load_deck(str(path))
+    deck = load_deck(json.dumps(source))
     for arena in deck.arenas:
         assert parse_condition(arena.condition.to_json()) == arena.condition
     assert deck.arena("Odd Den").condition.to_json() == source["arena"][-1]["condition"]
@@ -1401,10 +1455,10 @@ def test_the_array_written_from_the_state_is_the_observations(
     assert states > 100
 
 
-def test_the_array_written_from_the_state_with_a_user_deck(tmp_path: Path) -> None:
+def test_the_array_written_from_the_state_with_a_user_deck() -> None:
     """A deck of other names in another order, most of them Demons: piles of one family past ten."""
     deck = [*fillers(30, family="Demon", prefix="D"), *fillers(15, prefix="X")]
-    game = make(tmp_path, deck[::-1], players=3, arenas="all")
+    game = make(deck[::-1], players=3, arenas="all")
     rng = random.Random(5)
     state = game.new_initial_state()
     while not state.is_terminal():
@@ -1514,13 +1568,13 @@ def test_action_and_chance_numbers_are_the_notations(
     assert {"draw", "top", "arena"} <= set(kinds)
 
 
-def test_action_and_chance_numbers_with_a_user_deck(tmp_path: Path) -> None:
+def test_action_and_chance_numbers_with_a_user_deck() -> None:
     """A deck of other names in another order: the numbers still are the texts'."""
     pytest.importorskip("numpy")
     from tussle.games.fight.encoding import encoding
 
     deck = [*fillers(30, family="Demon", prefix="D"), *fillers(15, prefix="X")]
-    game = make(tmp_path, deck[::-1], players=3, arenas="all")
+    game = make(deck[::-1], players=3, arenas="all")
     enc = encoding(game)
     checked = 0
     for seed in range(3):

@@ -532,22 +532,72 @@ def test_a_bad_setup_gets_a_one_line_error(text: str, message: str) -> None:
     assert "\n" not in str(info.value)
 
 
-def test_starting_from_a_setup_file(tmp_path: Path) -> None:
-    path = tmp_path / "duel.txt"
-    path.write_text("# a duel\nsize=20 turn=black white=Cj1N,Dh3N black=Ck20S,Rm18S\n", encoding="utf-8")
-    game = load_game("tank-chess", size="20", setup=str(path))
+DUEL = "# a duel\nsize=20 turn=black white=Cj1N,Dh3N black=Ck20S,Rm18S\n"
+
+
+def test_starting_from_a_setup() -> None:
+    # The option takes the position's text itself, comments and all, or the name of the basic setup.
+    game = load_game("tank-chess", size="20", setup=DUEL)
     state = game.new_initial_state()
     assert isinstance(state, TankChessState)
     assert state.turn == BLACK and len(state.tanks[WHITE]) == 2
+    assert load_game("tank-chess", setup=" Basic ").new_initial_state().position() == (
+        load_game("tank-chess").new_initial_state().position()
+    )
     with pytest.raises(OptionError, match="set the option size=20"):
-        load_game("tank-chess", setup=str(path))
-    with pytest.raises(OptionError, match="is not a file"):
-        load_game("tank-chess", setup=str(tmp_path / "missing.txt"))
+        load_game("tank-chess", setup=DUEL)
+    with pytest.raises(OptionError, match="black has no Command tank") as info:
+        load_game("tank-chess", setup="white=Ch1N black=Lg14S")
+    assert "\n" not in str(info.value) and "no game reads" not in str(info.value)
+
+
+def test_a_setup_option_never_opens_a_file(tmp_path: Path) -> None:
+    # A file's name is no position: the game reads no file, and says where one is read.
+    layout = tmp_path / "layout.txt"
+    layout.write_text("hush=1 white=Ch1N black=Ci16S\n", encoding="utf-8")
+    for name in (str(layout), "/etc/passwd", str(tmp_path / "missing.txt")):
+        with pytest.raises(OptionError) as info:
+            load_game("tank-chess", setup=name)
+        text = str(info.value)
+        assert text.startswith("option setup: ") and "\n" not in text, text
+        assert "a game reads no file" in text and "tussle play tank-chess -o setup=FILE" in text, text
+        assert "hush" not in text and ":0:0:" not in text, text
+
+
+def test_local_commands_read_a_setup_file(tmp_path: Path) -> None:
+    from test_bad_input import invoke, one_line_error
+
+    path = tmp_path / "duel.txt"
+    path.write_text(DUEL, encoding="utf-8")
+    shown = invoke("step", "tank-chess", "-o", "size=20", "-o", f"setup={path}", "--json")
+    assert shown.exit_code == 0, shown.output
+    assert json.loads(shown.stdout)["position"].startswith("size=20 turn=black ply=0 obstacles=- wrecks=-")
+    message = one_line_error(invoke("step", "tank-chess", "-o", f"setup={path}"))
+    assert "set the option size=20" in message
+    missing = one_line_error(invoke("step", "tank-chess", "-o", f"setup={tmp_path / 'missing.txt'}"))
+    assert "option setup: cannot read" in missing and "No such file or directory" in missing
     bad = tmp_path / "bad.txt"
     bad.write_text("white=Ch1N black=Lg14S", encoding="utf-8")
-    with pytest.raises(OptionError, match="black has no Command tank") as info:
-        load_game("tank-chess", setup=str(bad))
-    assert "\n" not in str(info.value)
+    assert "black has no Command tank" in one_line_error(invoke("step", "tank-chess", "-o", f"setup={bad}"))
+    assert "not a regular file" in one_line_error(invoke("step", "tank-chess", "-o", f"setup={tmp_path}"))
+
+
+def test_a_game_on_a_custom_setup_replays_without_the_file(tmp_path: Path) -> None:
+    from test_bad_input import invoke
+
+    path = tmp_path / "duel.txt"
+    path.write_text(DUEL, encoding="utf-8")
+    record = tmp_path / "game.json"
+    played = invoke(
+        "play", "tank-chess", "-p", "random,random", "-o", "size=20", "-o", f"setup={path}",
+        "-o", "ply_limit=6", "--seed", "3", "--record", str(record),
+    )  # fmt: skip
+    assert played.exit_code == 0, played.output
+    assert json.loads(record.read_text(encoding="utf-8"))["options"]["setup"] == DUEL
+    path.unlink()
+    replayed = invoke("replay", str(record), "--json")
+    assert replayed.exit_code == 0, replayed.output
+    assert json.loads(replayed.stdout)["finished"]
 
 
 # --- perft and the reference implementation ---------------------------------------------------

@@ -17,6 +17,7 @@ from tussle.cli.common import (
     game_options_option,
     games_option,
     progress,
+    read_documents,
     split_players,
     stdout_console,
 )
@@ -102,7 +103,7 @@ def balance(
             raise BalanceError(f"--vary {text!r}: write KEY=V1,V2 (an option and two or more values)")
         info.option(key.strip())  # an unknown option is a one-line error
         varied.append((key.strip(), choices))
-    plan = make_plan(game, pairings, n, seed=seed, options=dict(options), vary=varied)
+    plan = make_plan(game, pairings, n, seed=seed, options=read_documents(game, options), vary=varied)
     folder = Path(out or f"balance-{game}")
     label = f"{game}: {len(plan.slices)} x {n:,} games"
     with diagnostics_on_stderr(), progress(total_games(plan), label) as advance:

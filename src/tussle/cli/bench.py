@@ -15,6 +15,7 @@ from tussle.cli.common import (
     diagnostics_on_stderr,
     game_options_option,
     progress,
+    read_documents,
     stdout_console,
     text_cells,
 )
@@ -447,12 +448,15 @@ def _bench_vs_openspiel(
         from tussle.adapters.openspiel_bench import compare_with_openspiel
     except ImportError as exc:
         raise TussleError(f"--vs-openspiel needs OpenSpiel: {exc}") from None
+    given = {game_id: read_documents(game_id, options) for game_id in chosen}
     rows = []
     with progress(len(chosen) * len(agents), "tussle vs OpenSpiel MCTSBot") as advance:
         for game_id in chosen:
             for agent in agents:
                 rows.append(
-                    compare_with_openspiel(game_id, move_seconds, games, seed, options=options, agent=agent)
+                    compare_with_openspiel(
+                        game_id, move_seconds, games, seed, options=given[game_id], agent=agent
+                    )
                 )
                 advance()
     if as_json:

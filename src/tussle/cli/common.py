@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -21,8 +22,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.text import Text
 
 from tussle.agents import agent_names
-from tussle.errors import AgentError, TussleError, shorten
-from tussle.game import Game, Result, State
+from tussle.errors import AgentError, OptionError, TussleError, read_text, shorten
+from tussle.game import MAX_DOCUMENT_CHARS, Game, Result, State, looks_like_path
 from tussle.parallel import DEFAULT_CHUNK
 from tussle.registry import game_info, load_game
 
@@ -256,13 +257,45 @@ def progress(total: int, label: str) -> Iterator[Callable[[], None]]:
 def load_with_options(game_id: str, players: int, options: dict[str, str]) -> Game:
     """The game with ``players`` seats and the ``--option`` values; every name is checked first.
 
+    A document option that names a file gets the file's text (:func:`read_documents`).
+
     >>> load_with_options("robo-pigs", 2, {"round_limit": "5"}).options["round_limit"]
     5
     """
     info = game_info(game_id)
     for name in options:
         info.option(name)  # an unknown name (even 'players') is a one-line OptionError
-    return load_game(game_id, players=players, **options)
+    return load_game(game_id, players=players, **read_documents(game_id, options))
+
+
+def read_documents(game_id: str, options: dict[str, str]) -> dict[str, str]:
+    """``options`` with each document option that names a file given the file's text instead.
+
+    Games read no file (a server passes them what a request holds); a local
+    command reads the file a person names, as ``-o setup=duel.txt``. A value
+    is a file's name when such a file exists, or when it looks like one (then
+    a missing file is said as such); a name the game ships stays a name. The
+    file is read only if it is a regular file small enough to be a document.
+
+    >>> read_documents("tank-chess", {"setup": "basic", "size": "16"})
+    {'setup': 'basic', 'size': '16'}
+    >>> read_documents("tank-chess", {"setup": "no-such-setup.txt"})
+    Traceback (most recent call last):
+    tussle.errors.OptionError: option setup: cannot read no-such-setup.txt: No such file or directory
+    """
+    info = game_info(game_id)
+    out = dict(options)
+    for name, value in options.items():
+        option = next((o for o in info.options if o.name == name), None)
+        if option is None or option.kind != "document" or option.document_name(value) is not None:
+            continue  # an unknown name is for the game to refuse
+        if looks_like_path(value) or (value.strip() and os.path.lexists(value)):
+            # Four bytes a character at most: no file over that can hold a document of the bound.
+            try:
+                out[name] = read_text(value.strip(), OptionError, limit=4 * MAX_DOCUMENT_CHARS)
+            except OptionError as exc:
+                raise OptionError(f"option {name}: {exc}") from None
+    return out
 
 
 def computer_agent(game_id: str) -> str:
@@ -341,9 +374,15 @@ def text_cells(*values: str) -> list[Text]:
 def value_text(value: Any) -> str:
     """An option's value as ``--option`` takes it: ``true``/``false`` for a flag.
 
-    >>> value_text(True), value_text(20)
-    ('true', '20')
+    A document (a deck, a layout: text of several lines, or long) is said by its length, not
+    printed whole in a line about options.
+
+    >>> value_text(True), value_text(20), value_text("[[warrior]]\\n" * 500)
+    ('true', '20', '(a text of 6,000 characters)')
     """
     if isinstance(value, bool):
         return "true" if value else "false"
-    return str(value)
+    text = str(value)
+    if "\n" in text or len(text) > 80:
+        return f"(a text of {len(text):,} characters)"
+    return text

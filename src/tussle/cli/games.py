@@ -33,6 +33,9 @@ def _allowed(opt: Option) -> str:
         low = "" if opt.minimum is None else str(opt.minimum)
         high = "" if opt.maximum is None else str(opt.maximum)
         return f"integer {low}..{high}" if low or high else "any integer"
+    if opt.kind == "document":
+        names = "".join(f", {name}" for name in opt.documents)
+        return f"the text, or a file (read here){names}"
     return "any text"
 
 
@@ -55,6 +58,7 @@ def _info_json(info: GameInfo) -> dict[str, Any]:
                 "choices": list(o.choices),
                 "minimum": o.minimum,
                 "maximum": o.maximum,
+                "documents": list(o.documents),
                 "help": o.help,
             }
             for o in info.options

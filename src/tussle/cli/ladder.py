@@ -17,6 +17,7 @@ from tussle.cli.common import (
     games_option,
     jobs_option,
     progress,
+    read_documents,
     stderr_console,
     stdout_console,
     text_cells,
@@ -101,6 +102,7 @@ def ladder(
     from tussle.ladder import check_ladder, interval_text, read_ladder, reusable_games, run_ladder
 
     on = cluster_of(cluster, jobs)
+    options = read_documents(game, options)
     check_ladder(game, agents, n, dict(options))
     kept: dict[tuple[str, str], tuple[str, float]] = {}
     if reuse is not None:

@@ -19,6 +19,7 @@ from tussle.cli.common import (
     jobs_option,
     load_with_options,
     progress,
+    read_documents,
     stderr_console,
     stdout_console,
     text_cells,
@@ -75,6 +76,7 @@ def match(
       tussle match fite random random -n 20000 --cluster ray --json
     """
     on = cluster_of(cluster, jobs)
+    options = read_documents(game, options)
     # The summary names the options the games really use, simulation defaults included.
     the_game = load_with_options(game, len(agents), simulation_options(game, options))
     for seat, spec in enumerate(agents):

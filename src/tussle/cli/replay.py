@@ -11,7 +11,14 @@ from typing import Any
 
 import click
 
-from tussle.cli.common import describe_result, game_options_option, printable, stdout_console, value_text
+from tussle.cli.common import (
+    describe_result,
+    game_options_option,
+    printable,
+    read_documents,
+    stdout_console,
+    value_text,
+)
 from tussle.errors import TussleError, shorten
 from tussle.game import CHANCE, check_position
 from tussle.record import Record
@@ -139,7 +146,7 @@ def step(
       tussle step robo-pigs "0:F ^ TR v H" "1:\\ \\ F ^ /"
       tussle step robo-pigs --position "e7W0 d5N1 2" --legal
     """
-    game = load_game(game_id, players=num_players, **options)
+    game = load_game(game_id, players=num_players, **read_documents(game_id, options))
     if position is not None:
         check_position(position)
     state = game.state_from_position(position) if position is not None else game.new_initial_state()

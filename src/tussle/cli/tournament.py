@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from tussle.cli.common import game_options_option, stdout_console
+from tussle.cli.common import game_options_option, read_documents, stdout_console
 from tussle.registry import game_info
 
 
@@ -66,6 +66,7 @@ def tournament(
     entrants = [parse_entrant(text, powers) for text in entrant_texts]
     if len(entrants) < 2:
         raise click.UsageError(f"a tournament needs at least 2 --entrant NAME=AGENT, not {len(entrants)}")
+    options = read_documents(game, options)
     check_entrants(game, entrants, dict(options))
     console = stdout_console()
 

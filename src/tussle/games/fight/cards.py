@@ -3,7 +3,7 @@
 A Warrior has a name, a family, a printed power (1 to 30) and an ability; an
 Arena has a name, a glory value (4 to 8) and a winning condition. Abilities
 and conditions are data, built from a small vocabulary, so a new card needs no
-code. A deck is a TOML or JSON file::
+code. A deck is a TOML or JSON text (read as JSON when it starts with ``{``)::
 
     [[warrior]]
     name = "Grizzle"
@@ -35,12 +35,15 @@ with a ``value``), an optional ``measure`` (``power``, ``digit_sum``,
 ``last_digit``) and optional eligibility filters ``parity`` (``odd`` or
 ``even``), ``family``, ``min_power``, ``max_power``.
 
-A deck file is read only if it is a regular file of at most
-``MAX_DECK_BYTES`` bytes, nested at most ``MAX_NESTING`` levels deep, with
-numbers of at most ``MAX_DIGITS`` digits, at most ``MAX_WARRIORS`` Warriors,
-``MAX_ARENAS`` Arenas and ``MAX_EFFECTS`` effects to an ability: whatever
-breaks a limit is refused with a one-line OptionError naming the file and the
-limit. With these limits a power never reaches ``10**51`` (``POWER_BOUND``).
+The game reads the deck's text, never a file (the local commands read a deck
+file and pass its text on); the text is at most
+:data:`tussle.game.MAX_DOCUMENT_CHARS` characters, like every document an
+option takes. A deck is read only if it is nested at most ``MAX_NESTING``
+levels deep, with numbers of at most ``MAX_DIGITS`` digits, at most
+``MAX_WARRIORS`` Warriors, ``MAX_ARENAS`` Arenas and ``MAX_EFFECTS`` effects to
+an ability: whatever breaks a limit is refused with a one-line OptionError
+naming the card and the limit. With these limits a power never reaches
+``10**51`` (``POWER_BOUND``).
 
 >>> deck = default_deck()
 >>> len(deck.warriors), len(deck.arenas)
@@ -51,16 +54,13 @@ limit. With these limits a power never reaches ``10**51`` (``POWER_BOUND``).
 
 from __future__ import annotations
 
+import functools
 import json
-import os
 import re
 import reprlib
-import stat
 import tomllib
 from dataclasses import dataclass, field
-from functools import cache
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from tussle.errors import OptionError
@@ -73,9 +73,7 @@ _FAMILY_INDEX = {name.lower(): i for i, name in enumerate(FAMILIES)}
 MIN_POWER, MAX_POWER = 1, 30
 MIN_GLORY, MAX_GLORY = 4, 8
 
-# --- the limits of a deck file (docs/games/fight.md, "The deck file format") ---
-#: The largest deck file read, in bytes (the built-in deck is under 10,000).
-MAX_DECK_BYTES = 1_000_000
+# --- the limits of a deck (docs/games/fight.md, "The deck file format") ---
 #: How deep tables and lists may nest; the format needs 6 (the file, the
 #: warrior list, a warrior, its ability list, an effect, its family list).
 MAX_NESTING = 8
@@ -464,7 +462,7 @@ class Deck:
 
     warriors: tuple[Warrior, ...]
     arenas: tuple[Arena, ...]
-    source: str = "built-in"
+    source: str = "the built-in deck"
     warrior_ids: dict[str, int] = field(default_factory=dict, compare=False)
     arena_ids: dict[str, int] = field(default_factory=dict, compare=False)
 
@@ -481,7 +479,7 @@ class Deck:
         return self.arenas[self.arena_ids[name.lower()]]
 
 
-# --- reading and checking deck files --------------------------------------
+# --- reading and checking decks ------------------------------------------
 
 
 class _BadCardError(Exception):
@@ -652,15 +650,17 @@ def _name(raw: dict[str, Any], seen: dict[str, str]) -> str:
     return name
 
 
-def parse_deck(data: Any, source: str) -> Deck:
+def parse_deck(data: Any, source: str = "deck") -> Deck:
     """A deck from parsed TOML or JSON data; raises a one-line OptionError naming the bad card.
 
-    >>> parse_deck({"warrior": [], "arena": []}, "x.toml")
+    ``source`` says where the deck came from: each message starts with it.
+
+    >>> parse_deck({"warrior": [], "arena": []}, "deck x.toml")
     Traceback (most recent call last):
     ...
     tussle.errors.OptionError: deck x.toml: it has no Warriors (a [[warrior]] list)
     """
-    where = f"deck {source}"
+    where = source
     _check_shape(data, where)
     if not isinstance(data, dict):
         raise OptionError(f"{where}: the file must hold a table with 'warrior' and 'arena' lists")
@@ -795,79 +795,49 @@ def _check_shape(data: Any, where: str) -> None:
             )
 
 
-def _parse_text(text: str, source: str, suffix: str) -> Any:
-    where = f"deck {source}"
+def _parse_text(text: str, where: str) -> Any:
+    """The data of a deck's text: JSON when it starts with ``{`` (which no TOML does), else TOML."""
     try:
-        if suffix == ".toml":
-            try:
-                return tomllib.loads(text)
-            except tomllib.TOMLDecodeError as exc:
-                raise OptionError(f"{where}: not valid TOML: {exc}") from None
-            except ValueError as exc:  # an integer too long for Python to convert
-                if "digits" not in str(exc):
-                    raise OptionError(f"{where}: not valid TOML: {_show(str(exc))}") from None
-                raise OptionError(
-                    f"{where}: a number of thousands of digits; "
-                    f"numbers in a deck have at most {MAX_DIGITS} digits"
-                ) from None
-        if suffix == ".json":
+        if text.lstrip().startswith("{"):
             try:
                 return json.loads(text, parse_int=_json_int)
             except json.JSONDecodeError as exc:
                 raise OptionError(
                     f"{where}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
                 ) from None
-        raise OptionError(f"{where}: unknown deck format {suffix or '(no suffix)'!r} (use .toml or .json)")
+        try:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise OptionError(f"{where}: not valid TOML: {exc}") from None
+        except ValueError as exc:  # an integer too long for Python to convert
+            if "digits" not in str(exc):
+                raise OptionError(f"{where}: not valid TOML: {_show(str(exc))}") from None
+            raise OptionError(
+                f"{where}: a number of thousands of digits; "
+                f"numbers in a deck have at most {MAX_DIGITS} digits"
+            ) from None
     except RecursionError:
         raise OptionError(f"{where}: nested more than {MAX_NESTING} levels deep (the limit)") from None
 
 
-def _read_deck_file(path: str, where: str) -> str:
-    """The text of a deck file: a regular file of at most ``MAX_DECK_BYTES`` bytes, in UTF-8.
+@functools.lru_cache(maxsize=16)
+def load_deck(text: str, source: str = "deck") -> Deck:
+    """Read and check a deck's text (TOML, or JSON); raises a one-line OptionError starting with ``source``.
 
-    A FIFO, a device such as /dev/zero or a directory is refused before a
-    byte is read (and a FIFO is opened without waiting for a writer); the
-    read stops one byte past the limit, so a file that grows is refused too.
-    """
-    limit = f"a deck must be a regular file of at most {MAX_DECK_BYTES:,} bytes"
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise OptionError(f"{where}: not a regular file ({limit})")
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as file:
-            info = os.fstat(file.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                raise OptionError(f"{where}: not a regular file ({limit})")
-            if info.st_size > MAX_DECK_BYTES:
-                raise OptionError(f"{where}: {info.st_size:,} bytes is too large ({limit})")
-            data = file.read(MAX_DECK_BYTES + 1)
-    except OSError as exc:
-        raise OptionError(f"{where}: cannot read it: {exc.strerror or exc}") from None
-    except ValueError:  # a NUL in the path
-        raise OptionError(f"{where}: cannot read it: the path holds a NUL character") from None
-    if len(data) > MAX_DECK_BYTES:
-        raise OptionError(f"{where}: more than {MAX_DECK_BYTES:,} bytes is too large ({limit})")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise OptionError(f"{where}: cannot read it: not UTF-8 text") from None
+    The text, never a file: a game reads no file that an option names. A
+    server or a pool of workers builds the game anew for every computer move,
+    so the last decks read are kept.
 
-
-def load_deck(path: str) -> Deck:
-    """Read and check a deck file (``.toml`` or ``.json``); raises a one-line OptionError.
-
-    >>> load_deck("no-such-deck.toml")
+    >>> load_deck('{"warrior": [{"name": "Solo", "family": "Human", "power": 5, "ability": {"do": "add"}}]}')
     Traceback (most recent call last):
     ...
-    tussle.errors.OptionError: deck no-such-deck.toml: cannot read it: No such file or directory
+    tussle.errors.OptionError: deck: it has no Arenas (an [[arena]] list)
     """
-    source = path if path.isprintable() else _show(path)
-    text = _read_deck_file(path, f"deck {source}")
-    return parse_deck(_parse_text(text, source, Path(path).suffix.lower()), source)
+    return parse_deck(_parse_text(text, source), source)
 
 
-@cache
+@functools.cache
 def default_deck() -> Deck:
     """tussle's reconstruction of the Fight! deck (60 Warriors, 12 Arenas), read once."""
     text = resources.files("tussle.games.fight").joinpath("deck.toml").read_text(encoding="utf-8")
-    return parse_deck(tomllib.loads(text), "built-in")
+    return parse_deck(tomllib.loads(text), "the built-in deck")

@@ -52,6 +52,7 @@ from tussle.game import (
     Option,
     Result,
     State,
+    document_hint,
 )
 from tussle.games.fight.cards import CARD_OPS, FAMILIES, Deck, Effect, default_deck, load_deck
 
@@ -141,7 +142,12 @@ class Fight(Game):
         chance=ChanceMode.EXPLICIT,
         information=Information.IMPERFECT,
         options=(
-            Option("deck", "str", "", "a deck file (.toml or .json) to play with; empty: the built-in deck"),
+            Option(
+                "deck",
+                "document",
+                "",
+                "the deck to play with, as TOML or JSON (docs/games/fight.md); empty: the built-in deck",
+            ),
             Option(
                 "family_rule",
                 "choice",
@@ -230,8 +236,11 @@ class Fight(Game):
     arena_keys: list[dict[tuple[int, int], int | None]]
 
     def _check_options(self) -> None:
-        path = self.options["deck"]
-        self.deck = load_deck(path) if path else default_deck()
+        text = self.options["deck"]
+        try:
+            self.deck = load_deck(text, "option deck") if text else default_deck()
+        except OptionError as exc:
+            raise OptionError(f"{exc}{document_hint(self.id, 'deck', text)}") from None
         self.families = tuple(w.family for w in self.deck.warriors)
         self.chooses = tuple(w.chooses_opponent for w in self.deck.warriors)
         self.base_powers = tuple(w.power for w in self.deck.warriors)
@@ -260,12 +269,12 @@ class Fight(Game):
         need = HAND_SIZE * self.num_players + GRAVEYARD_START
         if len(self.deck.warriors) < need:
             raise OptionError(
-                f"deck {self.deck.source}: it has {len(self.deck.warriors)} Warriors; "
+                f"{self.deck.source}: it has {len(self.deck.warriors)} Warriors; "
                 f"{self.num_players} players need at least {need}"
             )
         if len(self.deck.arenas) < FIGHTS:
             raise OptionError(
-                f"deck {self.deck.source}: it has {len(self.deck.arenas)} Arenas; a game needs {FIGHTS}"
+                f"{self.deck.source}: it has {len(self.deck.arenas)} Arenas; a game needs {FIGHTS}"
             )
 
     def length_bound(self) -> tuple[int, int] | None:

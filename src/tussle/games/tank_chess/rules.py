@@ -23,11 +23,11 @@ gives every ruling with its reason.
 from __future__ import annotations
 
 import bisect
+import functools
 import random
-from pathlib import Path
 from typing import Any
 
-from tussle.errors import ActionError, OptionError, PositionError, TussleError
+from tussle.errors import ActionError, OptionError, PositionError
 from tussle.game import (
     PUBLIC,
     Actions,
@@ -41,6 +41,7 @@ from tussle.game import (
     Option,
     Result,
     State,
+    document_hint,
 )
 from tussle.games.tank_chess.board import (
     ACTION_LIMIT,
@@ -878,9 +879,11 @@ class TankChess(Game):
             ),
             Option(
                 "setup",
-                "str",
+                "document",
                 "",
-                "a setup file (position notation) to start from instead of the basic setup",
+                "the position to start from, in position notation (a layout of your own), "
+                "or basic; empty: the basic setup of the board size",
+                documents=("basic",),
             ),
         ),
         has_position=True,
@@ -915,25 +918,14 @@ class TankChess(Game):
     def _check_options(self) -> None:
         self.size = int(self.options["size"])
         self.geo = GEOMETRY[self.size]
-        path = self.options["setup"]
-        if path in ("", "basic"):
+        text = self.options["setup"]
+        if text in ("", "basic"):
             self.setup = basic_setup(self.size)
             return
         try:
-            file = Path(path)
-            if not file.is_file():
-                raise OptionError(f"option setup: {path!r} is not a file")
-            if file.stat().st_size > 1_000_000:
-                raise OptionError(f"option setup: {path!r} is too large for a setup file")
-            text = file.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise OptionError(f"option setup: cannot read {path!r}: {exc.strerror or exc}") from None
-        except ValueError as exc:  # a NUL in the name, or a file that is not UTF-8
-            raise OptionError(f"option setup: cannot read {path!r}: {exc}") from None
-        try:
-            self.setup = self._fits(parse_position(text))
-        except TussleError as exc:
-            raise OptionError(f"option setup: {path!r}: {exc}") from None
+            self.setup = self._fits(_read_setup(text))
+        except PositionError as exc:
+            raise OptionError(f"option setup: {exc}{document_hint(self.id, 'setup', text)}") from None
 
     def _fits(self, setup: Setup) -> Setup:
         if setup.size != self.size:
@@ -953,6 +945,12 @@ class TankChess(Game):
     def state_from_position(self, text: str) -> TankChessState:
         """A state from position notation (see :mod:`.notation`); PositionError names what is wrong."""
         return TankChessState.from_setup(self, self._fits(parse_position(text)))
+
+
+@functools.lru_cache(maxsize=32)
+def _read_setup(text: str) -> Setup:
+    # A server or a pool of workers builds the game anew for every computer move: read once.
+    return parse_position(text)
 
 
 class TankChessState(State):
