@@ -340,7 +340,7 @@ def test_bad_messages_get_one_line_and_change_nothing(server: Server) -> None:
         ),
         (
             {"game": "fite", "seats": [{"kind": "computer", "agent": "human"}, {"kind": "person"}]},
-            "needs a person",
+            "a computer seat plays one of easy, medium, hard, random, rule, not 'human'",
         ),
     ]:
         status, answer = server.post("/api/games", body)
@@ -543,7 +543,7 @@ def test_each_client_is_bounded_in_games_connections_and_rates(tmp_path: Path) -
         time.sleep(1.0)
         statuses = [server.get("/api/lobby")[0] for _ in range(30)]
         assert 429 in statuses and statuses[0] == 200
-        big = {"game": "fite", "seats": [{"kind": "person", "name": "x" * 20000}]}
+        big = {"game": "fite", "seats": [{"kind": "person", "name": "x" * 300_000}]}
         assert server.post("/api/games", big)[0] == 413
     finally:
         server.stop()

@@ -11,6 +11,7 @@ import click
 
 from tussle.cli.common import stdout_console
 from tussle.errors import TussleError
+from tussle.server import MOVE_TIME
 
 if TYPE_CHECKING:
     from tussle.server.limits import Limits
@@ -56,27 +57,75 @@ def _check_free(host: str, port: int) -> None:
 
 
 @click.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
-@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="The port.")
+@click.option(
+    "--host", default="127.0.0.1", show_default=True, envvar="TUSSLE_HOST", help="The address to listen on."
+)
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=8000,
+    show_default=True,
+    envvar="TUSSLE_PORT",
+    help="The port.",
+)
 @click.option(
     "--db",
     "db_url",
     metavar="URL",
     default=None,
+    envvar="TUSSLE_DB",
     help="The database: an SQLAlchemy URL such as postgresql://user@host/tussle "
-    "(default: an SQLite file in your data folder, printed at start).",
+    "(default: an SQLite file in your data folder, printed at start). "
+    "TUSSLE_DB keeps a password off the command line.",
 )
 @click.option(
     "--workers",
     type=click.IntRange(1, 64),
     default=None,
-    help="Processes that play the computer seats (default: one per CPU).",
+    envvar="TUSSLE_WORKERS",
+    help="Processes that play the computer seats (default: one fewer than the CPUs, at least one).",
+)
+@click.option(
+    "--move-time",
+    type=click.FloatRange(0.1, 600),
+    default=MOVE_TIME,
+    show_default=True,
+    envvar="TUSSLE_MOVE_TIME",
+    help="Seconds a computer seat may think over a move; past it, it plays a random move.",
+)
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    envvar="TUSSLE_ALLOWED_HOSTS",
+    help="A host name the server serves (its public name behind a proxy); requests naming another "
+    "Host are refused. Default: the --host address (and localhost for a loopback one).",
+)
+@click.option(
+    "--trust-proxy",
+    "proxies",
+    multiple=True,
+    metavar="ADDRESS",
+    envvar="TUSSLE_TRUST_PROXY",
+    help="A reverse proxy's address (or network, 10.0.0.0/8) whose X-Forwarded-For names the client. "
+    "Default: none; every client is its connection's address.",
+)
+@click.option(
+    "--redis",
+    "redis_url",
+    metavar="URL",
+    default=None,
+    envvar="TUSSLE_REDIS",
+    help="A Redis server (redis://127.0.0.1:6379/0) in which every process of a deployment counts "
+    "each client's requests and connections; default: each process counts its own.",
 )
 @click.option(
     "--allow-origin",
     "origins",
     multiple=True,
     metavar="ORIGIN",
+    envvar="TUSSLE_ALLOW_ORIGINS",
     help="A web origin (https://example.org) whose pages may connect, besides the server's own.",
 )
 @click.option(
@@ -84,8 +133,17 @@ def _check_free(host: str, port: int) -> None:
     "limit_pairs",
     multiple=True,
     metavar="NAME=N",
+    envvar="TUSSLE_LIMITS",
     help="A bound per client: requests_per_second, messages_per_second, connections or open_games "
     "(defaults 20, 20, 64, 100; see docs/server.md).",
+)
+@click.option(
+    "--log-level",
+    type=click.Choice(["debug", "info", "warning", "error"]),
+    default="warning",
+    show_default=True,
+    envvar="TUSSLE_LOG_LEVEL",
+    help="What the server logs: info adds every refused request, with its client.",
 )
 def serve(
     *,
@@ -93,39 +151,101 @@ def serve(
     port: int,
     db_url: str | None,
     workers: int | None,
+    move_time: float,
+    allowed_hosts: tuple[str, ...],
+    proxies: tuple[str, ...],
+    redis_url: str | None,
     origins: tuple[str, ...],
     limit_pairs: tuple[str, ...],
+    log_level: str,
 ) -> None:
     """Run the game server: people play in seats by their invite links, programs over the API.
 
     Every event is stored before it is announced, so a server that is killed
     and started again goes on where it was. The API is described at /docs.
+    Every option may also be given by its environment variable (TUSSLE_DB,
+    TUSSLE_REDIS, ...: see docs/server.md).
 
     \b
     Examples:
       tussle serve
       tussle serve --port 9000 --db postgresql://postgres@127.0.0.1/tussle
+      TUSSLE_DB=postgresql://tussle:secret@db/tussle tussle serve --host 0.0.0.0 \\
+          --allowed-host games.example.org --trust-proxy 127.0.0.1
     """
+    import logging
+
     import uvicorn
 
     from tussle.server.app import MAX_MESSAGE, create_app
+    from tussle.server.guard import AllowedHosts
     from tussle.server.store import Store, _safe_url
 
     limits = _limits(limit_pairs)
     url = db_url or default_database()
     Store.open(url).close()  # a database that cannot be opened is a one-line error now
     _check_free(host, port)
+    trusted = _proxies(proxies)
+    if redis_url:
+        _check_redis(redis_url)
+    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     console = stdout_console()
     console.print(f"tussle server on http://{host}:{port}/  (API: http://{host}:{port}/docs)", markup=False)
     console.print(f"database: {_safe_url(url)}", markup=False)
     try:
         uvicorn.run(
-            create_app(url, workers=workers, origins=origins, limits=limits),
+            create_app(
+                url,
+                workers=workers,
+                origins=origins,
+                limits=limits,
+                hosts=AllowedHosts.serving(host, allowed_hosts),
+                redis_url=redis_url,
+                move_time=move_time,
+            ),
             host=host,
             port=port,
             ws_max_size=MAX_MESSAGE,
-            log_level="warning",
+            log_level=log_level,
             access_log=False,
+            # X-Forwarded-For is believed only from the proxies named: from anyone else it is a
+            # client choosing its own address (and its own rate limits).
+            proxy_headers=bool(trusted),
+            forwarded_allow_ips=trusted or "",
+            timeout_graceful_shutdown=3,
         )
     except OSError as exc:
         raise TussleError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def _proxies(values: tuple[str, ...]) -> list[str]:
+    """The ``--trust-proxy`` addresses and networks, checked; a bad one is a one-line error."""
+    import ipaddress
+
+    out: list[str] = []
+    for value in values:
+        for part in value.replace(",", " ").split():
+            try:
+                ipaddress.ip_network(part, strict=False)
+            except ValueError:
+                raise TussleError(f"--trust-proxy {part!r}: give an IP address or network") from None
+            out.append(part)
+    return out
+
+
+def _check_redis(url: str) -> None:
+    """A one-line error now if the Redis server for shared limits cannot be reached."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=3, socket_connect_timeout=3)
+        client.ping()
+        client.close()
+    except (redis.RedisError, ValueError) as exc:
+        raise TussleError(f"--redis: cannot reach {_safe_redis(url)}: {exc}") from None
+
+
+def _safe_redis(url: str) -> str:
+    """``url`` without its password."""
+    scheme, _, rest = url.partition("://")
+    return f"{scheme}://{rest.rpartition('@')[2]}" if "@" in rest else url

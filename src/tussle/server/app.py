@@ -16,16 +16,17 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-import multiprocessing
+import logging
 import os
 import secrets
+import time
 from collections.abc import AsyncIterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -33,17 +34,36 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
-from tussle.agents import make_agent
+from tussle.agents.levels import LEVEL_NAMES
 from tussle.errors import TussleError, shorten
 from tussle.game import PUBLIC, GameInfo
 from tussle.record import Record
 from tussle.registry import game_class, game_ids, game_info, load_game
-from tussle.server.hub import Hub, HubError, new_token, token_hash
+from tussle.server import MOVE_TIME
+from tussle.server.guard import AllowedHosts, Guard, client_of
+from tussle.server.hub import Hub, HubError, UnknownGameError, new_token, token_hash
 from tussle.server.limits import Clients, Limits
-from tussle.server.store import CHANNEL, WAITING_KINDS, Seat, Store
+from tussle.server.outbox import ConnectionGoneError, Outbox
+from tussle.server.store import CHANNEL, WAITING_KINDS, Seat, Store, is_game_id
+from tussle.server.workers import WorkerPool
+
+log = logging.getLogger("tussle.server")
 
 #: The largest WebSocket message or request body the server reads, in bytes.
 MAX_MESSAGE = 16 * 1024
+#: The largest body of a request that makes a game: its options may hold a document (a deck, a layout).
+MAX_CREATE = 256 * 1024
+#: The longest text an option may have over the API (a document: a Fight! deck is about 10 KB).
+MAX_OPTION_CHARS = 64 * 1024
+#: The most options a request may give (the games have at most a handful).
+MAX_OPTIONS = 32
+#: Replays (made for a request) are made one at a time per process, each within these bounds:
+#: seconds of work, bytes of answer, and seconds waiting for its turn before the client is told to wait.
+REPLAY_SECONDS = 3.0
+MAX_REPLAY_ANSWER = 8 * 1024 * 1024
+REPLAY_WAIT = 5.0
+#: How long a new WebSocket connection may take to say hello.
+HELLO_SECONDS = 10.0
 HELLO = (
     'the first message must be {"type": "hello", "token": "<the seat\'s token>"}, or without a token to watch'
 )
@@ -52,14 +72,36 @@ MAX_RECORD = 1024 * 1024
 MAX_RECORD_EVENTS = 5000
 #: Seats a game may have (the games themselves allow at most 6).
 MAX_SEATS = 8
+#: Text a person types or a client names (no control characters: they show as nothing, and
+#: PostgreSQL refuses NUL in text).
+PRINTABLE = r"^[^\x00-\x1f\x7f]*$"
+
+
+OptionName = Annotated[str, Field(max_length=64)]
+OptionValue = Annotated[str, Field(max_length=MAX_OPTION_CHARS)] | int | bool
+
+
+def computer_agents(info: GameInfo) -> list[str]:
+    """The computer players a game's seats may be given over the API: its levels, random, rule.
+
+    Each has a bounded budget; an agent spec with parameters (``mcts:time=3600``)
+    is for local commands only.
+    """
+    return [*LEVEL_NAMES, "random", *(["rule"] if info.hooks.rule_agent else [])]
 
 
 class SeatRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["person", "computer", "open"] = Field(description="who sits here")
-    agent: str | None = Field(None, max_length=200, description="the agent spec of a computer seat")
-    name: str = Field("", max_length=60, description="a display name")
+    agent: str | None = Field(
+        None,
+        max_length=20,
+        pattern=PRINTABLE,
+        description="a computer seat's player: a level (easy, medium, hard), random or rule "
+        "(the catalog lists each game's)",
+    )
+    name: str = Field("", max_length=60, pattern=PRINTABLE, description="a display name")
 
 
 class ClockRequest(BaseModel):
@@ -73,12 +115,20 @@ class CreateRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     game: str = Field(max_length=64, description="a game id, as `tussle games` lists them")
-    options: dict[str, str | int | bool] = Field(default_factory=dict, description="game options")
+    options: dict[OptionName, OptionValue] = Field(
+        default_factory=dict,
+        max_length=MAX_OPTIONS,
+        description="game options (a document option: its text, or a name the catalog lists)",
+    )
     seats: list[SeatRequest] = Field(
         min_length=1, max_length=MAX_SEATS, description="one per player, in order"
     )
     seed: str | None = Field(
-        None, max_length=64, description="drives the chance events; only for games that must repeat"
+        None,
+        max_length=64,
+        pattern=PRINTABLE,
+        description="drives the chance events and the computer seats; only for a game without open seats "
+        "(one nobody else can join): any other draws from the server's secret",
     )
     clock: ClockRequest | None = Field(None, description="a time control: at zero the player loses")
 
@@ -86,13 +136,15 @@ class CreateRequest(BaseModel):
 class TokenRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    token: str = Field(max_length=100, description="a seat's secret token")
+    token: str = Field(max_length=100, pattern=PRINTABLE, description="a seat's secret token")
 
 
 class TokensRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    tokens: list[str] = Field(max_length=200, description="the seat tokens a player holds")
+    tokens: list[Annotated[str, Field(max_length=100, pattern=PRINTABLE)]] = Field(
+        max_length=200, description="the seat tokens a player holds"
+    )
 
 
 class JoinRequest(BaseModel):
@@ -101,7 +153,7 @@ class JoinRequest(BaseModel):
     seat: int | None = Field(
         None, ge=0, lt=MAX_SEATS, description="the open seat to take (default: the first)"
     )
-    name: str = Field("", max_length=60)
+    name: str = Field("", max_length=60, pattern=PRINTABLE)
 
 
 def link(game_id: str, token: str) -> str:
@@ -114,36 +166,47 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 def create_app(
-    db_url: str, *, workers: int | None = None, origins: tuple[str, ...] = (), limits: Limits | None = None
+    db_url: str,
+    *,
+    workers: int | None = None,
+    origins: tuple[str, ...] = (),
+    limits: Limits | None = None,
+    hosts: AllowedHosts | None = None,
+    redis_url: str | None = None,
+    move_time: float = MOVE_TIME,
 ) -> FastAPI:
     """The server's ASGI application over the database at ``db_url``.
 
-    ``workers`` processes play the computer seats (default: the CPU count);
-    ``origins`` are the web origins, besides the server's own, whose pages may
-    open its WebSockets; ``limits`` bound what each client may ask.
+    ``workers`` processes play the computer seats (default: one fewer than the
+    CPUs, at least one), each move within ``move_time`` seconds; ``origins`` are
+    the web origins, besides the server's own, whose pages may open its
+    WebSockets; ``hosts`` the names its requests may give as their Host (default:
+    this machine's loopback names); ``limits`` bound what each client may ask,
+    counted in Redis at ``redis_url`` if given (shared by a deployment's
+    processes), else in this process.
     """
-    clients = Clients(limits or Limits())
+    clients = Clients(limits or Limits(), redis_url)
+    replaying = asyncio.Semaphore(1)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store.open, db_url)
-        # Spawned, not forked: a forked worker would inherit the listening socket and the open
-        # connections, hold the port after the server is killed, and keep dead clients waiting.
-        spawn = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1, mp_context=spawn)
-        hub = Hub(store, pool)
+        pool = WorkerPool(workers or max(1, (os.cpu_count() or 1) - 1))
+        hub = Hub(store, pool, move_time=move_time)
         app.state.hub = hub
         await hub.resume_all()
-        listener = None
+        background = []
         if store.engine.dialect.name == "postgresql":
-            listener = asyncio.get_running_loop().create_task(_listen(db_url, hub))
+            background.append(asyncio.get_running_loop().create_task(_listen(db_url, hub)))
+        if clients.shared:
+            background.append(asyncio.get_running_loop().create_task(_renew(clients)))
         try:
             yield
         finally:
-            if listener is not None:
-                listener.cancel()
+            for task in background:
+                task.cancel()
             await hub.close()
-            pool.shutdown(cancel_futures=True)
+            await clients.close()
             store.close()
 
     app = FastAPI(
@@ -152,17 +215,17 @@ def create_app(
         lifespan=lifespan,
     )
 
-    @app.middleware("http")
-    async def _rate(request: Request, call_next: Any) -> Any:
-        # Bodies are bounded before they are read; then each client's request rate.
-        length = request.headers.get("content-length")
-        most = MAX_RECORD if request.url.path == "/api/replay" else MAX_MESSAGE
-        if length is not None and (not length.isdigit() or int(length) > most):
-            return _error(413, f"a request body may have at most {most:,} bytes")
-        why = clients.request(_client(request))
-        if why is not None:
-            return _error(429, why)
-        return await call_next(request)
+    def body_limit(path: str) -> int:
+        if path == "/api/replay":
+            return MAX_RECORD
+        return MAX_CREATE if path == "/api/games" else MAX_MESSAGE
+
+    app.add_middleware(
+        Guard,
+        hosts=hosts or AllowedHosts.serving("127.0.0.1"),
+        clients=clients,
+        body_limit=body_limit,
+    )
 
     web = Path(__file__).with_name("web")
     app.mount("/web", StaticFiles(directory=web), name="web")
@@ -186,7 +249,7 @@ def create_app(
     async def rules(game_id: str) -> Response:
         """A game's rules in brief and its notation, as ``tussle rules`` prints them (Markdown)."""
         if game_id not in game_ids():
-            return _error(404, f"unknown game {game_id!r}")
+            return _error(404, f"unknown game {shorten(game_id)}")
         text = game_class(game_id).rules_text() or f"{game_id} has no rules summary."
         return Response(text, media_type="text/plain; charset=utf-8")
 
@@ -199,7 +262,7 @@ def create_app(
     async def drawing(game_id: str) -> Response:
         """The module that draws a game in the browser: the game's own, or the text of its observation."""
         if game_id not in game_ids():
-            return _error(404, f"unknown game {game_id!r}")
+            return _error(404, f"unknown game {shorten(game_id)}")
         text = game_class(game_id).web_client()
         if text is None:
             return FileResponse(web / "text.js", media_type="text/javascript")
@@ -207,18 +270,25 @@ def create_app(
 
     @app.get("/api/catalog")
     async def catalog() -> dict[str, Any]:
-        """The games this server offers, with their options and computer levels (the home page's form)."""
+        """The games this server offers: options, levels and computer players (the home page's form)."""
         return {"games": [_describe(game_info(game_id)) for game_id in game_ids()]}
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
         where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
-        return _error(422, f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg")))
+        message = shorten(f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg")), 200)
+        _log_refusal(request, message)
+        return _error(422, message)
 
     @app.exception_handler(TussleError)
-    async def _refused(_request: Request, exc: TussleError) -> JSONResponse:
-        return _error(429 if isinstance(exc, LimitError) else 400, str(exc))
+    async def _refused(request: Request, exc: TussleError) -> JSONResponse:
+        status = 429 if isinstance(exc, LimitError) else 404 if isinstance(exc, UnknownGameError) else 400
+        _log_refusal(request, str(exc))
+        answer = _error(status, str(exc))
+        if isinstance(exc, LimitError):
+            answer.headers["retry-after"] = str(exc.retry_after)
+        return answer
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
@@ -228,15 +298,33 @@ def create_app(
     async def create_game(body: CreateRequest, request: Request) -> dict[str, Any]:
         """A new game; the answer holds each person seat's secret token (give it only to that person)."""
         if body.game not in game_ids():
-            raise HubError(f"unknown game {body.game!r} (games: {', '.join(game_ids())})")
+            raise HubError(f"unknown game {shorten(body.game)} (games: {', '.join(game_ids())})")
+        info = game_info(body.game)
+        known = {o.name for o in info.options}
+        for name in body.options:
+            if name not in known:
+                raise HubError(
+                    f"{body.game} has no option {shorten(name)} (options: "
+                    f"{', '.join(sorted(known)) or 'none'}; the number of players is the number of seats)"
+                )
+        if body.seed is not None and any(s.kind == "open" for s in body.seats):
+            raise HubError(
+                "a seed may be fixed only for a game whose every seat is yours: "
+                "a game with an open seat draws its chance from the server's secret"
+            )
+        allowed = computer_agents(info)
+        for number, seat in enumerate(body.seats):
+            if seat.kind == "computer" and (seat.agent or "medium") not in allowed:
+                raise HubError(
+                    f"seat {number}: a computer seat plays one of {', '.join(allowed)}, "
+                    f"not {shorten(seat.agent or '')}"
+                )
         game = load_game(body.game, players=len(body.seats), **body.options)
         seats: list[Seat] = []
         tokens: dict[int, str] = {}
         for number, seat in enumerate(body.seats):
             if seat.kind == "computer":
                 spec = seat.agent or "medium"
-                if make_agent(spec, game, number, seed=0).interactive:
-                    raise HubError(f"seat {number}: {spec!r} needs a person; give it kind 'person'")
                 seats.append(Seat(number, "computer", spec, seat.name or spec, None))
             elif seat.kind == "person":
                 tokens[number] = new_token()
@@ -246,23 +334,19 @@ def create_app(
             else:
                 seats.append(Seat(number, "open", None, "", None))
         hub = hub_of(request)
-        mine = clients.games[_client(request)]
-        for gone in [g for g in mine if g not in hub.live or hub.live[g].state.is_terminal()]:
-            mine.discard(gone)
-        if len(mine) >= clients.limits.open_games:
-            raise LimitError(
-                f"too many games in play: at most {clients.limits.open_games} at once; finish some first"
-            )
+        client = client_of(request.scope)
+        most = clients.limits.open_games
+        if await asyncio.to_thread(hub.store.games_in_play_of, client) >= most:
+            raise LimitError(f"too many games in play: at most {most} at once; finish some first", 60)
         seed = body.seed if body.seed is not None else secrets.token_hex(16)
         clock = (body.clock.minutes * 60.0, body.clock.increment) if body.clock is not None else None
         game_id = await asyncio.to_thread(
-            partial(hub.store.create_game, seed=seed, clock=clock),
+            partial(hub.store.create_game, seed=seed, clock=clock, creator=client),
             body.game,
             game.non_default_options(),
             game.num_players,
             seats,
         )
-        mine.add(game_id)
         await hub.get(game_id)
         if not any(s.kind == "open" for s in seats):
             await hub.start(game_id)
@@ -401,7 +485,7 @@ def create_app(
                 {
                     "id": row.id,
                     "game": row.game,
-                    "options": row.options,
+                    "options": {k: _summary(v) for k, v in row.options.items()},
                     "open_seats": [s.seat for s in live.seats if s.kind == "open"],
                     "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name} for s in live.seats],
                 }
@@ -431,7 +515,7 @@ def create_app(
         if live.result_json() is None:
             raise HubError("the game is not over: its replay would show what is still secret")
         record = hub.record(live)
-        answer = await asyncio.to_thread(_replay, record, _seat_param(seat, record.num_players))
+        answer = await bounded_replay(record, _seat_param(seat, record.num_players))
         answer["result"] = live.result_json()  # a clock's result is no part of the record
         return answer
 
@@ -442,8 +526,27 @@ def create_app(
         if len(record.events) > MAX_RECORD_EVENTS:
             raise HubError(f"a record may have at most {MAX_RECORD_EVENTS:,} events to replay here")
         if record.game not in game_ids():
-            raise HubError(f"unknown game {record.game!r} (games: {', '.join(game_ids())})")
-        return await asyncio.to_thread(_replay, record, _seat_param(body.seat, record.num_players))
+            raise HubError(f"unknown game {shorten(record.game)} (games: {', '.join(game_ids())})")
+        return await bounded_replay(record, _seat_param(body.seat, record.num_players))
+
+    async def bounded_replay(record: Record, seat: int) -> dict[str, Any]:
+        """A replay made in a thread, one at a time, in :data:`REPLAY_SECONDS` and :data:`MAX_REPLAY_ANSWER`.
+
+        One at a time: a replay is pure Python work, and several at once would hold the
+        interpreter from every other request; the others wait their turn a little, then are
+        told to come back.
+        """
+        try:
+            async with asyncio.timeout(REPLAY_WAIT):
+                await replaying.acquire()
+        except TimeoutError:
+            raise LimitError(
+                "the server is busy replaying other records; try again in a few seconds", 5
+            ) from None
+        try:
+            return await asyncio.to_thread(_replay, record, seat, time.monotonic() + REPLAY_SECONDS)
+        finally:
+            replaying.release()
 
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str) -> None:
@@ -451,50 +554,65 @@ def create_app(
         if not _origin_allowed(websocket, origins):
             await websocket.close(code=1008)
             return
-        client = _client(websocket)
+        client = client_of(websocket.scope)
         await websocket.accept()
-        why = clients.connect(client)
+        handle, why = await clients.connect(client)
         if why is not None:
-            await websocket.send_text(json.dumps({"type": "error", "error": why}))
-            await websocket.close(code=1008)
+            with contextlib.suppress(Exception):
+                await websocket.send_text(json.dumps({"type": "error", "error": why}))
+                await websocket.close(code=1008)
             return
+        outbox = Outbox(websocket, f"client {client}, game {shorten(game_id, 40)}")
         try:
-            await _play(websocket, game_id)
+            await _play(websocket, game_id, outbox)
+        except (WebSocketDisconnect, ConnectionGoneError):
+            pass
         finally:
-            clients.disconnect(client)
+            outbox.stop()
+            await clients.disconnect(handle)
 
-    async def _play(websocket: WebSocket, game_id: str) -> None:
+    async def _play(websocket: WebSocket, game_id: str, outbox: Outbox) -> None:
         """A seat's (or a spectator's) connection once it is let in: views out, actions in."""
         hub = hub_of(websocket)
         bucket = clients.message_bucket()
 
-        async def send(message: dict[str, Any]) -> None:
-            await websocket.send_text(json.dumps(message))
-
         async def refuse(message: str) -> None:
-            await send({"type": "error", "error": message})
+            await outbox.send({"type": "error", "error": message})
+
+        async def shut(message: str) -> None:
+            await refuse(message)
+            await outbox.aclose(1008)
 
         watcher = None
         try:
-            hello = await _receive(websocket, refuse)
+            try:
+                async with asyncio.timeout(HELLO_SECONDS):
+                    hello = await _receive(websocket, refuse)
+            except TimeoutError:
+                await shut(f"no hello within {HELLO_SECONDS:g} seconds")
+                return
             if hello is None or hello.get("type") != "hello" or set(hello) - {"type", "token"}:
-                await refuse(HELLO)
-                await websocket.close(code=1008)
+                await shut(HELLO)
+                return
+            if not is_game_id(game_id):
+                await shut(f"no game {shorten(game_id)}")
                 return
             seat = PUBLIC
             token = hello.get("token")
             if token is not None:
-                found = await asyncio.to_thread(hub.store.seat_of, token_hash(str(token)))
+                found = (
+                    await asyncio.to_thread(hub.store.seat_of, token_hash(token))
+                    if isinstance(token, str) and len(token) <= 100
+                    else None
+                )
                 if found is None or found[0] != game_id:
-                    await refuse("that token opens no seat of this game")
-                    await websocket.close(code=1008)
+                    await shut("that token opens no seat of this game")
                     return
                 seat = found[1]
             try:
-                watcher = await hub.watch(game_id, seat, send)
+                watcher = await hub.watch(game_id, seat, outbox.send)
             except HubError as exc:
-                await refuse(str(exc))
-                await websocket.close(code=1008)
+                await shut(str(exc))
                 return
             while True:
                 message = await _receive(websocket, refuse)
@@ -510,12 +628,14 @@ def create_app(
                 if seat == PUBLIC:
                     await refuse("a spectator cannot act")
                     continue
+                action = message["action"]
+                if not isinstance(action, str):
+                    await refuse('an action is a string: {"type": "action", "action": "<notation>"}')
+                    continue
                 try:
-                    await hub.act(game_id, seat, str(message["action"]))
+                    await hub.act(game_id, seat, action)
                 except HubError as exc:
                     await refuse(str(exc))
-        except WebSocketDisconnect:
-            pass
         finally:
             if watcher is not None:
                 await hub.unwatch(game_id, watcher)
@@ -547,9 +667,22 @@ async def _listen(db_url: str, hub: Hub) -> None:
             await asyncio.sleep(1.0)
 
 
+async def _renew(clients: Clients) -> None:
+    """Keep this process's connections counted in the shared store while they are open."""
+    while True:
+        await asyncio.sleep(20.0)
+        await clients.renew()
+
+
 async def _receive(websocket: WebSocket, refuse: Any) -> dict[str, Any] | None:
     """The next message as a JSON object, or None after telling the client what was wrong with it."""
-    text = await websocket.receive_text()
+    frame = await websocket.receive()
+    if frame["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(frame.get("code", 1000))
+    text = frame.get("text")
+    if text is None:
+        await refuse("send text frames holding JSON, not binary ones")
+        return None
     if len(text) > MAX_MESSAGE:
         await refuse(f"a message may have at most {MAX_MESSAGE} characters, not {len(text):,}")
         return None
@@ -565,12 +698,23 @@ async def _receive(websocket: WebSocket, refuse: Any) -> dict[str, Any] | None:
 
 
 class LimitError(TussleError):
-    """A client asked more than its limits allow."""
+    """A client asked more than its limits allow; it may try again after ``retry_after`` seconds."""
+
+    def __init__(self, message: str, retry_after: int = 1) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
-def _client(connection: Request | WebSocket) -> str:
-    """Who is asking: the client's address."""
-    return connection.client.host if connection.client is not None else "?"
+def _log_refusal(request: Request, why: str) -> None:
+    """A refused request, in the server's log at info: who asked, what, and why."""
+    log.info("refused: client %s, %s %s: %s", client_of(request.scope), request.method, request.url.path, why)
+
+
+def _summary(value: Any) -> Any:
+    """An option's value as the lobby shows it: a document (a long text) by its length, not whole."""
+    if isinstance(value, str) and len(value) > 64:
+        return f"(a document of {len(value):,} characters)"
+    return value
 
 
 def _origin_allowed(websocket: WebSocket, origins: tuple[str, ...]) -> bool:
@@ -599,21 +743,35 @@ def _seat_param(seat: str | int, players: int) -> int:
     return int(text)
 
 
-def _replay(record: Record, seat: int) -> dict[str, Any]:
-    """Each step of a record as ``seat`` saw it: the event, the observation, and its text."""
+def _replay(record: Record, seat: int, deadline: float = float("inf")) -> dict[str, Any]:
+    """Each step of a record as ``seat`` saw it: the event, the observation, and its text.
+
+    Refused (HubError) past ``deadline`` (a :func:`time.monotonic` time) or once the
+    answer would pass :data:`MAX_REPLAY_ANSWER` bytes: such a record is for ``tussle replay``.
+    """
     steps: list[dict[str, Any]] = []
     events = [None, *record.events]
     state = None
+    size = 0
     for event, state in zip(events, record.walk(), strict=True):
         who = None if event is None else ("chance" if event[0] < 0 else event[0])
-        steps.append(
-            {
-                "player": who,
-                "action": None if event is None else event[1],
-                "observation": state.observation(seat),
-                "text": state.observation_text(seat),
-            }
-        )
+        step = {
+            "player": who,
+            "action": None if event is None else event[1],
+            "observation": state.observation(seat),
+            "text": state.observation_text(seat),
+        }
+        size += len(json.dumps(step))
+        if size > MAX_REPLAY_ANSWER:
+            raise HubError(
+                f"this record's replay would be over {MAX_REPLAY_ANSWER // 2**20} MB; "
+                "replay it with tussle replay"
+            )
+        if time.monotonic() > deadline:
+            raise HubError(
+                f"this record takes over {REPLAY_SECONDS:g} s to replay here; replay it with tussle replay"
+            )
+        steps.append(step)
     result = state.result() if state is not None else None
     return {
         "game": record.game,
@@ -635,6 +793,7 @@ def _describe(info: GameInfo) -> dict[str, Any]:
         "players": [info.min_players, info.max_players],
         "information": str(info.information),
         "levels": [level for level, _ in info.hooks.levels],
+        "agents": computer_agents(info),
         "options": [
             {
                 "name": o.name,

@@ -25,21 +25,25 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
 from tussle.agents import make_agent
 from tussle.agents.base import PlayerView
-from tussle.errors import ActionError, TussleError
+from tussle.errors import ActionError, TussleError, shorten
 from tussle.game import CHANCE, PUBLIC, Information, Result, State
 from tussle.record import Record
 from tussle.registry import load_game
-from tussle.server.store import WAITING_KINDS, EventClashError, GameRow, Seat, Store
+from tussle.server import MOVE_TIME
+from tussle.server.store import WAITING_KINDS, EventClashError, GameRow, Seat, Store, is_game_id
+from tussle.server.workers import WorkerDied, WorkerError, WorkerPool, WorkerTimeout
+
+log = logging.getLogger("tussle.server")
 
 #: A legal-action list longer than this is sent as a count only (a Robo Pigs program is one of 32,768).
 #: How many of the latest events a view lists (the first view of a connection lists all).
@@ -51,6 +55,10 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 class HubError(TussleError):
     """A request the hub refuses: its message is the one-line JSON error a client gets."""
+
+
+class UnknownGameError(HubError):
+    """No game has that id (HTTP 404)."""
 
 
 def token_hash(token: str) -> str:
@@ -188,9 +196,11 @@ class LiveGame:
 class Hub:
     """Every live game of one server process, over one store."""
 
-    def __init__(self, store: Store, pool: Executor | None = None) -> None:
+    def __init__(self, store: Store, pool: WorkerPool | None = None, *, move_time: float = MOVE_TIME) -> None:
         self.store = store
         self.pool = pool
+        #: The longest a computer seat may think over a move, in seconds, whatever its agent's budget.
+        self.move_time = move_time
         self.live: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -202,18 +212,25 @@ class Hub:
         live = self.live.get(game_id)
         if live is not None:
             return live
+        if not is_game_id(game_id):
+            raise UnknownGameError(f"no game {shorten(game_id)}")
         lock = self._loading.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            live = self.live.get(game_id)
-            if live is None:
-                live = await asyncio.to_thread(self._load, game_id)
-                self.live[game_id] = live
+        try:
+            async with lock:
+                live = self.live.get(game_id)
+                if live is None:
+                    live = await asyncio.to_thread(self._load, game_id)
+                    self.live[game_id] = live
+        finally:
+            # Nothing is kept for a lookup, found or not: a stream of made-up ids costs no memory.
+            if not lock.locked() and self._loading.get(game_id) is lock:
+                del self._loading[game_id]
         return live
 
     def _load(self, game_id: str) -> LiveGame:
         row = self.store.game(game_id)
         if row is None:
-            raise HubError(f"no game {game_id!r}")
+            raise UnknownGameError(f"no game {game_id}")
         game = load_game(row.game, players=row.players, **row.options)
         state = game.new_initial_state()
         events = [(e.player, e.action) for e in self.store.events(game_id)]
@@ -381,13 +398,7 @@ class Hub:
 
     async def _computer_turn(self, live: LiveGame, seat: int, spec: str) -> None:
         try:
-            events = list(live.events)
-            seed = int.from_bytes(
-                hashlib.sha256(f"{live.row.seed}/{len(events)}/{seat}".encode()).digest()[:8]
-            )
-            loop = asyncio.get_running_loop()
-            job = ChoiceJob(live.row.game, live.row.options, live.row.players, events, seat, spec, seed)
-            text = await loop.run_in_executor(self.pool, choose, job)
+            text = await self._choose(live, seat, spec)
             live.thinking.discard(seat)
             await self.act(live.row.id, seat, text)
         except HubError:
@@ -395,6 +406,33 @@ class Hub:
             self._wake_computers(live)  # the game moved on under the choice: choose again
         finally:
             live.thinking.discard(seat)
+
+    async def _choose(self, live: LiveGame, seat: int, spec: str) -> str:
+        """The computer seat's move, chosen in a worker within :attr:`move_time` seconds.
+
+        A worker that does not answer in time is killed (and replaced), and the seat
+        plays a random legal move instead, so that no agent's budget holds a game or
+        a worker; so does a worker that dies twice, or an agent that fails.
+        """
+        assert self.pool is not None
+        events = list(live.events)
+        seed = int.from_bytes(hashlib.sha256(f"{live.row.seed}/{len(events)}/{seat}".encode()).digest()[:8])
+        job = ChoiceJob(live.row.game, live.row.options, live.row.players, events, seat, spec, seed)
+        why = ""
+        for _ in range(2):
+            try:
+                return await self.pool.run(choose, job, timeout=self.move_time)
+            except WorkerTimeout:
+                why = f"it thought longer than {self.move_time:g} s"
+                break
+            except WorkerDied:
+                why = "its worker died twice"
+            except WorkerError as exc:
+                why = f"its agent failed: {exc}"
+                break
+        log.warning("game %s: computer seat %d (%s) plays a random move: %s", live.row.id, seat, spec, why)
+        agent = make_agent("random", live.state.game, seat, seed=seed)
+        return live.state.action_to_str(seat, agent.act(PlayerView(live.state, seat)))
 
     # --- watching ----------------------------------------------------------------------
 
@@ -577,3 +615,5 @@ class Hub:
     async def close(self) -> None:
         for task in list(self._tasks):
             task.cancel()
+        if self.pool is not None:
+            self.pool.close()

@@ -1,10 +1,23 @@
 """What one client may ask of the server: requests and messages per second, connections, games in play.
 
-A client is its IP address (behind a reverse proxy, the address the proxy
-forwards). Every bound is per server process and kept in memory: enough to
-stop a runaway script or a flood, with no state to clean up. A client over a
-bound gets a one-line error (HTTP 429, or a WebSocket error message) and the
-request changes nothing.
+A client is its IP address: the address of the connection, or, from a proxy
+named with ``--trust-proxy``, the address that proxy forwards. A client over a
+bound gets a one-line error (HTTP 429 with ``Retry-After``, or a WebSocket error
+message) and the request changes nothing.
+
+Where the bounds are kept decides whether they bind a whole deployment:
+
+- request rates and open connections are counted in Redis when the server is
+  given one (``--redis URL``), so that every process of a deployment counts
+  against the same budget; without Redis they are counted in the process's
+  memory, which binds a deployment of one process;
+- games in play are counted in the database (each game remembers the client
+  that made it), so they are shared by every process on it, Redis or not;
+- WebSocket messages are counted per connection, which lives in one process.
+
+Rates are a moving window (the ``limits`` library): ``requests_per_second``
+*r* allows 2*r* requests in any two seconds, so a page that loads a few files
+at once is not refused, while a steady flood is held to *r* a second.
 
 >>> bucket = Bucket(rate=2.0, burst=2)
 >>> [bucket.take(now=0.0) for _ in range(3)]
@@ -15,9 +28,23 @@ True
 
 from __future__ import annotations
 
+import logging
+import math
 import time
+import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
+
+from limits import RateLimitItemPerSecond
+from limits.aio.storage import MemoryStorage, RedisStorage
+from limits.aio.strategies import MovingWindowRateLimiter
+
+log = logging.getLogger("tussle.server")
+
+#: How long a process's count of a connection lives in Redis without being renewed: a process
+#: that is killed stops renewing, and its connections stop counting after this many seconds.
+CONNECTION_LEASE = 60.0
 
 
 @dataclass(frozen=True)
@@ -36,7 +63,7 @@ class Limits:
 
 @dataclass
 class Bucket:
-    """A token bucket: ``rate`` a second, at most ``burst`` saved up."""
+    """A token bucket: ``rate`` a second, at most ``burst`` saved up (one connection's messages)."""
 
     rate: float
     burst: float
@@ -57,39 +84,141 @@ class Bucket:
         return False
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Why a client is refused, and after how many seconds it may try again."""
+
+    message: str
+    retry_after: int
+
+
 class Clients:
-    """Each client's buckets, connections and unfinished games."""
+    """Each client's request rate and open connections, in Redis (shared) or in memory (this process)."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, redis_url: str | None = None) -> None:
         self.limits = limits
-        self._requests: dict[str, Bucket] = {}
-        self.connections: dict[str, int] = defaultdict(int)
-        self.games: dict[str, set[str]] = defaultdict(set)
+        self.redis_url = redis_url
+        rate = limits.requests_per_second
+        # 2r in any 2 seconds: r a second, with bursts of 2r (a whole second's worth saved up).
+        self._window = RateLimitItemPerSecond(max(1, math.ceil(2 * rate)), 2)
+        self._storage: MemoryStorage | RedisStorage = (
+            RedisStorage(_async_url(redis_url), implementation="redispy") if redis_url else MemoryStorage()
+        )
+        self._limiter = MovingWindowRateLimiter(self._storage)
+        self._redis: Any = None
+        if redis_url:
+            import redis.asyncio
 
-    def request(self, client: str) -> str | None:
+            self._redis = redis.asyncio.from_url(redis_url)
+        self._connections: dict[str, int] = defaultdict(int)
+        #: This process's connections as Redis knows them: member name -> client.
+        self._leases: dict[str, str] = {}
+        self._warned = 0.0
+
+    @property
+    def shared(self) -> bool:
+        return self._redis is not None
+
+    async def request(self, client: str) -> Refusal | None:
         """None if ``client`` may make another HTTP request now, else why not."""
-        bucket = self._requests.get(client)
-        if bucket is None:
-            if len(self._requests) > 100_000:  # forget idle clients rather than grow without end
-                self._requests.clear()
-            rate = self.limits.requests_per_second
-            bucket = self._requests[client] = Bucket(rate, 2 * rate)
-        if bucket.take():
+        try:
+            if await self._limiter.hit(self._window, "requests", client):
+                return None
+            stats = await self._limiter.get_window_stats(self._window, "requests", client)
+            wait = max(1, math.ceil(stats.reset_time - time.time()))
+        except Exception as exc:  # Redis went away: serve on rather than refuse everyone
+            self._warn(exc)
             return None
-        return f"too many requests: at most {self.limits.requests_per_second:g} a second; wait a moment"
+        limit = self.limits.requests_per_second
+        return Refusal(f"too many requests: at most {limit:g} a second; wait {wait} s", wait)
 
     def message_bucket(self) -> Bucket:
         rate = self.limits.messages_per_second
         return Bucket(rate, 2 * rate)
 
-    def connect(self, client: str) -> str | None:
-        """None and the connection counted, or why ``client`` may open no more."""
-        if self.connections[client] >= self.limits.connections:
-            return f"too many connections: at most {self.limits.connections} open at once"
-        self.connections[client] += 1
-        return None
+    async def connect(self, client: str) -> tuple[str | None, str | None]:
+        """(a handle for :meth:`disconnect`, None), or (None, why ``client`` may open no more)."""
+        most = self.limits.connections
+        refused = f"too many connections: at most {most} open at once"
+        if self._redis is None:
+            if self._connections[client] >= most:
+                return None, refused
+            self._connections[client] += 1
+            return client, None
+        key = _connections_key(client)
+        member = uuid.uuid4().hex
+        now = time.time()
+        try:
+            async with self._redis.pipeline(transaction=True) as pipe:
+                pipe.zremrangebyscore(key, "-inf", now)
+                pipe.zadd(key, {member: now + CONNECTION_LEASE})
+                pipe.zcard(key)
+                pipe.expire(key, int(CONNECTION_LEASE) * 2)
+                _, _, count, _ = await pipe.execute()
+            if count > most:
+                await self._redis.zrem(key, member)
+                return None, refused
+        except Exception as exc:
+            self._warn(exc)
+            return "", None
+        self._leases[member] = client
+        return member, None
 
-    def disconnect(self, client: str) -> None:
-        self.connections[client] -= 1
-        if self.connections[client] <= 0:
-            del self.connections[client]
+    async def disconnect(self, handle: str | None) -> None:
+        if handle is None:
+            return
+        if self._redis is None:
+            self._connections[handle] -= 1
+            if self._connections[handle] <= 0:
+                del self._connections[handle]
+            return
+        client = self._leases.pop(handle, None)
+        if client is None:
+            return
+        try:
+            await self._redis.zrem(_connections_key(client), handle)
+        except Exception as exc:
+            self._warn(exc)
+
+    async def renew(self) -> None:
+        """Renew this process's connections in Redis (call more often than :data:`CONNECTION_LEASE`)."""
+        if self._redis is None or not self._leases:
+            return
+        until = time.time() + CONNECTION_LEASE
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for member, client in self._leases.items():
+                    pipe.zadd(_connections_key(client), {member: until}, xx=True)
+                await pipe.execute()
+        except Exception as exc:
+            self._warn(exc)
+
+    async def ping(self) -> bool:
+        """Whether the shared store answers (always true without Redis)."""
+        if self._redis is None:
+            return True
+        try:
+            return bool(await self._redis.ping())
+        except Exception:
+            return False
+
+    async def close(self) -> None:
+        if self._redis is not None:
+            for member in list(self._leases):
+                await self.disconnect(member)
+            await self._redis.aclose()
+
+    def _warn(self, exc: BaseException) -> None:
+        # Once a minute at most: a Redis outage must not flood the log.
+        if time.monotonic() - self._warned > 60:
+            self._warned = time.monotonic()
+            log.warning("limits: Redis does not answer (%s); requests are let through meanwhile", exc)
+
+
+def _connections_key(client: str) -> str:
+    return f"tussle:connections:{client}"
+
+
+def _async_url(url: str) -> str:
+    """The ``limits`` library's name for an asynchronous Redis URL."""
+    return url if url.startswith("async+") else f"async+{url}"

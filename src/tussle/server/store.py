@@ -22,6 +22,7 @@ opening a store upgrades an older database to the current schema.
 from __future__ import annotations
 
 import json
+import re
 import time
 import uuid
 from collections.abc import Sequence
@@ -51,6 +52,8 @@ games_table = sa.Table(
     sa.Column("clock_base", sa.Float, nullable=True),  # seconds each player has, or None: no clock
     sa.Column("clock_increment", sa.Float, nullable=True),  # seconds added after each of a player's moves
     sa.Column("started", sa.Float, nullable=True),  # when the last seat was taken and play began
+    sa.Column("creator", sa.String(64), nullable=True),  # the client that made it (its address)
+    sa.Index("ix_games_creator_status", "creator", "status"),
 )
 
 seats_table = sa.Table(
@@ -73,6 +76,19 @@ events_table = sa.Table(
     sa.Column("action", sa.Text, nullable=False),
     sa.Column("at", sa.Float, nullable=False),
 )
+
+
+#: What a game's id looks like (a UUID, as :meth:`Store.create_game` makes them): anything else is no game.
+GAME_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def is_game_id(text: str) -> bool:
+    """Whether ``text`` has the shape of a game id (so that a lookup of anything else costs nothing).
+
+    >>> is_game_id(str(uuid.UUID(int=7))), is_game_id("../../etc/passwd"), is_game_id("x" * 64000)
+    (True, False, False)
+    """
+    return len(text) == 36 and GAME_ID.fullmatch(text) is not None
 
 
 #: The PostgreSQL channel on which a server process announces a game's new events to the others.
@@ -171,8 +187,9 @@ class Store:
         seed: str,
         rematch_of: str | None = None,
         clock: tuple[float, float] | None = None,
+        creator: str | None = None,
     ) -> str:
-        """A new game with its seats; returns its id."""
+        """A new game with its seats; returns its id. ``creator``: the client that asked for it."""
         game_id = str(uuid.uuid4())
         status = "waiting" if any(s.kind in WAITING_KINDS for s in seats) else "playing"
         with self.engine.begin() as db:
@@ -190,6 +207,7 @@ class Store:
                     clock_base=clock[0] if clock else None,
                     clock_increment=clock[1] if clock else None,
                     started=None if status == "waiting" else time.time(),
+                    creator=creator,
                 )
             )
             db.execute(
@@ -265,6 +283,16 @@ class Store:
                 .limit(limit)
             ).all()
         return [_row(r) for r in rows]
+
+    def games_in_play_of(self, creator: str) -> int:
+        """How many games ``creator`` made that are not finished (by every process on this database)."""
+        with self.engine.connect() as db:
+            count = db.execute(
+                sa.select(sa.func.count())
+                .select_from(games_table)
+                .where(games_table.c.creator == creator, games_table.c.status != "finished")
+            ).scalar_one()
+        return int(count)
 
     def rematch_of(self, game_id: str) -> GameRow | None:
         """The rematch of a game, if one was asked for."""

@@ -273,7 +273,7 @@ class Fightopia(Game):
         ),
     )
 
-    def __init__(self, players: int | None = None, **options: Any) -> None:
+    def __init__(self, /, players: int | None = None, **options: Any) -> None:
         super().__init__(players, **options)
         # Read on every action: the options are fixed, so they are looked up once here.
         self._ply_limit = int(self.options["ply_limit"])

@@ -597,7 +597,7 @@ class RoboPigs(Game):
         ),
     )
 
-    def __init__(self, players: int | None = None, **options: Any) -> None:
+    def __init__(self, /, players: int | None = None, **options: Any) -> None:
         super().__init__(players, **options)
         # Read every round: the options are fixed, so they are looked up once here.
         self._round_limit = int(self.options["round_limit"])
