@@ -56,12 +56,19 @@ def free_port() -> int:
 class Server:
     """``tussle serve`` in a process of its own."""
 
-    def __init__(self, db: str, *extra: str) -> None:
+    def __init__(self, db: str, *extra: str, log: Path | None = None) -> None:
         self.db = db
         self.extra = extra
+        #: Where the server's output goes (appended across restarts), to be read by the test; else a pipe.
+        self.log = log
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.start()
+
+    def output(self) -> str:
+        """What the server has written to its log so far."""
+        assert self.log is not None
+        return self.log.read_text(errors="replace")
 
     @property
     def url(self) -> str:
@@ -79,9 +86,10 @@ class Server:
             self.db,
             *self.extra,
         ]
-        self.process = subprocess.Popen(
-            [*command, "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
-        )
+        out = self.log.open("ab") if self.log is not None else subprocess.PIPE
+        self.process = subprocess.Popen([*command, "--workers", "1"], stdout=out, stderr=subprocess.STDOUT)
+        if out is not subprocess.PIPE:
+            out.close()  # the server has its own copy
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -89,6 +97,8 @@ class Server:
                     return
             except (urllib.error.URLError, ConnectionError):
                 if self.process.poll() is not None:
+                    if self.log is not None:
+                        raise AssertionError(self.output()) from None
                     output = self.process.stdout.read().decode() if self.process.stdout else "it died"
                     raise AssertionError(output) from None
                 time.sleep(0.1)
