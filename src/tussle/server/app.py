@@ -784,8 +784,16 @@ def _replay(record: Record, seat: int, deadline: float = float("inf")) -> dict[s
     }
 
 
-def _describe(info: GameInfo) -> dict[str, Any]:
-    """A game's options and levels as the home page's form needs them."""
+def _describe(info: GameInfo, documents: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    """A game's options and levels as the home page's form needs them.
+
+    ``documents`` holds, for each document option, the names of the documents the
+    server offers (``DocumentLibrary.offered``); without it, those the game ships.
+    A document option is chosen among them, or given whole (a deck, a layout) up to
+    ``max_length`` characters.
+    """
+    from tussle.game import MAX_DOCUMENT_CHARS
+
     return {
         "id": info.id,
         "name": info.name,
@@ -803,6 +811,10 @@ def _describe(info: GameInfo) -> dict[str, Any]:
                 "choices": list(o.choices),
                 "minimum": o.minimum,
                 "maximum": o.maximum,
+                "documents": (
+                    (documents or {}).get(o.name, list(o.documents)) if o.kind == "document" else []
+                ),
+                "max_length": MAX_DOCUMENT_CHARS if o.kind == "document" else None,
             }
             for o in info.options
         ],

@@ -146,7 +146,7 @@ class Fight(Game):
                 "deck",
                 "document",
                 "",
-                "the deck to play with, as TOML or JSON (docs/games/fight.md); empty: the built-in deck",
+                "the deck to play with, in the deck format (TOML or JSON); empty: the built-in deck",
             ),
             Option(
                 "family_rule",

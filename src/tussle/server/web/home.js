@@ -24,6 +24,60 @@ function chosenGame() {
   return catalog.find((g) => g.id === $("game").value);
 }
 
+// The choice of a document option that stands for the text below it; no name can be it (names
+// start with a letter or a digit).
+const CUSTOM = "*custom";
+
+function say(text) {
+  $("created").textContent = text;
+}
+
+function readInto(input, area, option) {
+  // The file is read here, in the browser: the request carries the text, as pasted text would.
+  const file = input.files && input.files[0];
+  if (!file) return;
+  // A character is at most 4 bytes: a larger file cannot hold a document the server takes.
+  if (file.size > 4 * option.max_length) {
+    say(`${file.name} is too large for a ${option.name} (at most ${option.max_length.toLocaleString("en")} characters)`);
+    input.value = "";
+    return;
+  }
+  const reader = new FileReader();
+  reader.addEventListener("load", () => {
+    const text = String(reader.result);
+    if (text.length > option.max_length) {
+      say(`${file.name} is too long for a ${option.name}: ${text.length.toLocaleString("en")} characters, at most ${option.max_length.toLocaleString("en")}`);
+      input.value = "";
+      return;
+    }
+    area.value = text;
+    say("");
+  });
+  reader.addEventListener("error", () => say(`Could not read ${file.name}`));
+  reader.readAsText(file);
+}
+
+function documentField(option, id) {
+  // One of the names the server offers, or a document of one's own: pasted, or read from a file.
+  const area = html("textarea", { id: `${id}-text`, name: `${option.name}-text`, rows: 8, maxlength: option.max_length, spellcheck: "false", autocomplete: "off" });
+  const file = html("input", { type: "file", id: `${id}-file`, onchange: () => readInto(file, area, option) });
+  const own = html("div", { id: `${id}-custom`, class: "document", hidden: true },
+    html("p", {}, html("label", { for: area.id, text: `Your ${option.name}: paste it here, or choose a file` })),
+    area,
+    html("p", {}, html("label", { for: file.id, text: "File" }), " ", file));
+  const names = [...option.documents];
+  if (option.default && !names.includes(option.default)) names.unshift(option.default);
+  const select = html("select", { id, name: option.name },
+    option.default ? null : html("option", { value: "", text: "default", selected: true }),
+    names.map((n) => html("option", { value: n, text: n, selected: n === option.default })),
+    html("option", { value: CUSTOM, text: "custom: paste it or choose a file" }));
+  select.addEventListener("change", () => {
+    own.hidden = select.value !== CUSTOM;
+    area.required = !own.hidden;
+  });
+  return [html("p", {}, html("label", { for: id, text: `${option.name}: ${option.help}` }), " ", select), own];
+}
+
 function showGame() {
   const game = chosenGame();
   $("description").textContent = game.description;
@@ -35,6 +89,10 @@ function showGame() {
   box.replaceChildren();
   for (const option of game.options) {
     const id = `option-${option.name}`;
+    if (option.kind === "document") {
+      box.append(...documentField(option, id));
+      continue;
+    }
     let input;
     if (option.kind === "bool") {
       input = html("input", { type: "checkbox", id, name: option.name, checked: option.default === true });
@@ -54,7 +112,8 @@ function options() {
   const out = {};
   for (const option of chosenGame().options) {
     const input = $(`option-${option.name}`);
-    const value = option.kind === "bool" ? input.checked : option.kind === "int" ? Number(input.value) : input.value;
+    let value = option.kind === "bool" ? input.checked : option.kind === "int" ? Number(input.value) : input.value;
+    if (option.kind === "document" && value === CUSTOM) value = $(`option-${option.name}-text`).value;
     if (value !== option.default) out[option.name] = value;
   }
   return out;
@@ -90,7 +149,7 @@ async function create(event) {
       location.href = `/play/${made.id}${opponent === "friend" ? "?invite=1" : ""}#${mine[0].token}`;
     }
   } catch (error) {
-    $("created").textContent = error.message;
+    say(error.message);
   }
 }
 
