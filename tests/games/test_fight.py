@@ -1185,7 +1185,8 @@ def test_local_commands_read_a_deck_file(tmp_path: Path) -> None:
         game = load_with_options("fight", 2, {"deck": str(path)})
         assert isinstance(game, Fight) and game.deck.warrior("Zork7").power == 8
     bad = one_line_error(invoke("step", "fight", "-o", f"deck={DATA / 'fight_bad_power.toml'}"))
-    assert "option deck: warrior #2 'Overcharged': power 31 is not 1 to 30" in bad
+    # The file's name is said with what is wrong in it.
+    assert "option deck (" in bad and "power.toml): warrior #2 'Overcharged': power 31 is not 1 to 30" in bad
     missing = one_line_error(invoke("step", "fight", "-o", f"deck={tmp_path / 'gone.toml'}"))
     assert f"option deck: cannot read {tmp_path / 'gone.toml'}: No such file or directory" in missing
 

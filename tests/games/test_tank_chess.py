@@ -573,7 +573,7 @@ def test_local_commands_read_a_setup_file(tmp_path: Path) -> None:
     assert shown.exit_code == 0, shown.output
     assert json.loads(shown.stdout)["position"].startswith("size=20 turn=black ply=0 obstacles=- wrecks=-")
     message = one_line_error(invoke("step", "tank-chess", "-o", f"setup={path}"))
-    assert "set the option size=20" in message
+    assert "set the option size=20" in message and "option setup (" in message and "duel.txt" in message
     missing = one_line_error(invoke("step", "tank-chess", "-o", f"setup={tmp_path / 'missing.txt'}"))
     assert "option setup: cannot read" in missing and "No such file or directory" in missing
     bad = tmp_path / "bad.txt"

@@ -275,7 +275,8 @@ def read_documents(game_id: str, options: dict[str, str]) -> dict[str, str]:
     command reads the file a person names, as ``-o setup=duel.txt``. A value
     is a file's name when such a file exists, or when it looks like one (then
     a missing file is said as such); a name the game ships stays a name. The
-    file is read only if it is a regular file small enough to be a document.
+    file is read only if it is a regular file small enough to be a document,
+    and what the game finds wrong in it is said with the file's name.
 
     >>> read_documents("tank-chess", {"setup": "basic", "size": "16"})
     {'setup': 'basic', 'size': '16'}
@@ -285,16 +286,33 @@ def read_documents(game_id: str, options: dict[str, str]) -> dict[str, str]:
     """
     info = game_info(game_id)
     out = dict(options)
+    files: dict[str, str] = {}
     for name, value in options.items():
         option = next((o for o in info.options if o.name == name), None)
         if option is None or option.kind != "document" or option.document_name(value) is not None:
             continue  # an unknown name is for the game to refuse
         if looks_like_path(value) or (value.strip() and os.path.lexists(value)):
+            files[name] = value.strip()
             # Four bytes a character at most: no file over that can hold a document of the bound.
             try:
-                out[name] = read_text(value.strip(), OptionError, limit=4 * MAX_DOCUMENT_CHARS)
+                out[name] = read_text(files[name], OptionError, limit=4 * MAX_DOCUMENT_CHARS)
             except OptionError as exc:
                 raise OptionError(f"option {name}: {exc}") from None
+    if files:
+        # Checked now, while it is known which file a text came from: the game's message
+        # names only the option.
+        given: dict[str, Any] = out
+        try:
+            load_game(game_id, **given)
+        except OptionError as exc:
+            message = str(exc)
+            for name, path in files.items():
+                if message.startswith(f"option {name}: "):
+                    # The end of a long path: the file's own name is what a person knows it by.
+                    where = path if len(path) <= 80 else "..." + path[-77:]
+                    rest = message.removeprefix(f"option {name}: ")
+                    raise OptionError(f"option {name} ({where}): {rest}") from None
+            raise
     return out
 
 
