@@ -49,6 +49,16 @@ def test_a_tank_chess_game_on_a_pasted_layout(web: Server, browser: Browser, tmp
     assert page.is_hidden("#option-setup-text") and page.is_hidden("#option-setup-file")
     page.select_option("#option-setup", CUSTOM)
     assert page.is_visible("#option-setup-text") and page.is_visible("#option-setup-file")
+    # Custom and nothing given: the form asks for it before anything is sent.
+    page.click("button[type=submit]")
+    assert page.eval_on_selector("#option-setup-text", "e => e.validationMessage")
+    assert "/play/" not in page.url
+    # Too long for any document: said on the page, nothing sent; a paste is never cut short.
+    page.fill("#option-setup-text", "#" * 70_000)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#created:not(:empty)")
+    assert "too long: 70,000 characters, at most 65,536" in (page.text_content("#created") or "")
+    assert "/play/" not in page.url
     page.fill("#option-setup-text", LAYOUT)
     screenshot(page, "home-custom-layout", tmp_path)
     from axe_playwright_python.sync_playwright import Axe

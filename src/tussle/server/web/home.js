@@ -59,7 +59,8 @@ function readInto(input, area, option) {
 
 function documentField(option, id) {
   // One of the names the server offers, or a document of one's own: pasted, or read from a file.
-  const area = html("textarea", { id: `${id}-text`, name: `${option.name}-text`, rows: 8, maxlength: option.max_length, spellcheck: "false", autocomplete: "off" });
+  // No maxlength: a browser would cut a long paste short without a word; options() says it.
+  const area = html("textarea", { id: `${id}-text`, name: `${option.name}-text`, rows: 8, spellcheck: "false", autocomplete: "off" });
   const file = html("input", { type: "file", id: `${id}-file`, onchange: () => readInto(file, area, option) });
   const own = html("div", { id: `${id}-custom`, class: "document", hidden: true },
     html("p", {}, html("label", { for: area.id, text: `Your ${option.name}: paste it here, or choose a file` })),
@@ -113,7 +114,12 @@ function options() {
   for (const option of chosenGame().options) {
     const input = $(`option-${option.name}`);
     let value = option.kind === "bool" ? input.checked : option.kind === "int" ? Number(input.value) : input.value;
-    if (option.kind === "document" && value === CUSTOM) value = $(`option-${option.name}-text`).value;
+    if (option.kind === "document" && value === CUSTOM) {
+      value = $(`option-${option.name}-text`).value;
+      if (value.length > option.max_length) {
+        throw new Error(`the ${option.name} is too long: ${value.length.toLocaleString("en")} characters, at most ${option.max_length.toLocaleString("en")}`);
+      }
+    }
     if (value !== option.default) out[option.name] = value;
   }
   return out;
