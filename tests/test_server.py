@@ -88,7 +88,7 @@ class Server:
         ]
         out = self.log.open("ab") if self.log is not None else subprocess.PIPE
         self.process = subprocess.Popen([*command, "--workers", "1"], stdout=out, stderr=subprocess.STDOUT)
-        if out is not subprocess.PIPE:
+        if not isinstance(out, int):
             out.close()  # the server has its own copy
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -121,6 +121,15 @@ def _check_free(host: str, port: int) -> None:
     "each client's requests and connections; default: each process counts its own.",
 )
 @click.option(
+    "--documents",
+    "documents_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    envvar="TUSSLE_DOCUMENTS",
+    help="A folder of documents the server offers by name, besides those the games ship: "
+    "DIR/<game>/<option>/<name>.<ext> (Tank Chess layouts, Fight! decks); each is checked at start.",
+)
+@click.option(
     "--allow-origin",
     "origins",
     multiple=True,
@@ -134,8 +143,8 @@ def _check_free(host: str, port: int) -> None:
     multiple=True,
     metavar="NAME=N",
     envvar="TUSSLE_LIMITS",
-    help="A bound per client: requests_per_second, messages_per_second, connections or open_games "
-    "(defaults 20, 20, 64, 100; see docs/server.md).",
+    help="A bound per client: requests_per_second, messages_per_second, connections, open_games or "
+    "outbox (defaults 20, 20, 64, 100, 200; see docs/server.md).",
 )
 @click.option(
     "--log-level",
@@ -155,6 +164,7 @@ def serve(
     allowed_hosts: tuple[str, ...],
     proxies: tuple[str, ...],
     redis_url: str | None,
+    documents_dir: Path | None,
     origins: tuple[str, ...],
     limit_pairs: tuple[str, ...],
     log_level: str,
@@ -178,6 +188,7 @@ def serve(
     import uvicorn
 
     from tussle.server.app import MAX_MESSAGE, create_app
+    from tussle.server.documents import DocumentLibrary
     from tussle.server.guard import AllowedHosts
     from tussle.server.store import Store, _safe_url
 
@@ -186,6 +197,7 @@ def serve(
     Store.open(url).close()  # a database that cannot be opened is a one-line error now
     _check_free(host, port)
     trusted = _proxies(proxies)
+    documents = DocumentLibrary.load(documents_dir)  # a bad document is a one-line error now
     if redis_url:
         _check_redis(redis_url)
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -202,6 +214,7 @@ def serve(
                 hosts=AllowedHosts.serving(host, allowed_hosts),
                 redis_url=redis_url,
                 move_time=move_time,
+                documents=documents,
             ),
             host=host,
             port=port,

@@ -40,6 +40,7 @@ from tussle.game import PUBLIC, GameInfo
 from tussle.record import Record
 from tussle.registry import game_class, game_ids, game_info, load_game
 from tussle.server import MOVE_TIME
+from tussle.server.documents import DocumentLibrary
 from tussle.server.guard import AllowedHosts, Guard, client_of
 from tussle.server.hub import Hub, HubError, UnknownGameError, new_token, token_hash
 from tussle.server.limits import Clients, Limits
@@ -174,6 +175,7 @@ def create_app(
     hosts: AllowedHosts | None = None,
     redis_url: str | None = None,
     move_time: float = MOVE_TIME,
+    documents: DocumentLibrary | None = None,
 ) -> FastAPI:
     """The server's ASGI application over the database at ``db_url``.
 
@@ -183,15 +185,18 @@ def create_app(
     WebSockets; ``hosts`` the names its requests may give as their Host (default:
     this machine's loopback names); ``limits`` bound what each client may ask,
     counted in Redis at ``redis_url`` if given (shared by a deployment's
-    processes), else in this process.
+    processes), else in this process; ``documents`` are the named documents
+    (decks, layouts) a client may ask for by name, besides giving their text.
     """
     clients = Clients(limits or Limits(), redis_url)
+    library = documents or DocumentLibrary.load(None)
     replaying = asyncio.Semaphore(1)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store.open, db_url)
         pool = WorkerPool(workers or max(1, (os.cpu_count() or 1) - 1))
+        pool.start()  # on the loop's thread, which lives as long as the pool (see workers.py)
         hub = Hub(store, pool, move_time=move_time)
         app.state.hub = hub
         await hub.resume_all()
@@ -271,7 +276,7 @@ def create_app(
     @app.get("/api/catalog")
     async def catalog() -> dict[str, Any]:
         """The games this server offers: options, levels and computer players (the home page's form)."""
-        return {"games": [_describe(game_info(game_id)) for game_id in game_ids()]}
+        return {"games": [_describe(game_info(g), library.offered(g)) for g in game_ids()]}
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -319,7 +324,10 @@ def create_app(
                     f"seat {number}: a computer seat plays one of {', '.join(allowed)}, "
                     f"not {shorten(seat.agent or '')}"
                 )
-        game = load_game(body.game, players=len(body.seats), **body.options)
+        # A name of a document the server offers becomes its text; any other value is the text
+        # itself, which the game parses: nothing a client sends names a file.
+        options = library.resolve(body.game, body.options)
+        game = load_game(body.game, players=len(body.seats), **options)
         seats: list[Seat] = []
         tokens: dict[int, str] = {}
         for number, seat in enumerate(body.seats):
@@ -562,7 +570,11 @@ def create_app(
                 await websocket.send_text(json.dumps({"type": "error", "error": why}))
                 await websocket.close(code=1008)
             return
-        outbox = Outbox(websocket, f"client {client}, game {shorten(game_id, 40)}")
+        outbox = Outbox(
+            websocket,
+            f"client {client}, game {game_id if is_game_id(game_id) else '(not a game id)'}",
+            most_messages=clients.limits.outbox,
+        )
         try:
             await _play(websocket, game_id, outbox)
         except (WebSocketDisconnect, ConnectionGoneError):

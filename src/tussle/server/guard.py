@@ -47,6 +47,10 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 #: The longest a request's body may take to arrive, in seconds.
 BODY_SECONDS = 10.0
 
+#: Sent with an answer given before the body was read whole: the connection ends, rather than
+#: reading (and throwing away) whatever more the client sends.
+CLOSE = [(b"connection", b"close")]
+
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 _WILDCARD = ("0.0.0.0", "::", "")
 
@@ -137,7 +141,8 @@ class Guard:
         if kind not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        host = _header(scope, b"host")
+        hosts = [bytes(v).decode("latin-1") for k, v in scope.get("headers", ()) if k == b"host"]
+        host = hosts[0] if len(hosts) == 1 else ""  # two Host headers: which one a proxy read is unknown
         if not self.hosts.allows(host):
             log.info(
                 "refused: client %s asked for host %r, which this server does not serve",
@@ -155,7 +160,7 @@ class Guard:
         most = self.body_limit(scope.get("path", ""))
         length = _header(scope, b"content-length")
         if length and (not length.isdigit() or int(length) > most):
-            await _answer(send, 413, f"a request body may have at most {most:,} bytes")
+            await _answer(send, 413, f"a request body may have at most {most:,} bytes", CLOSE)
             return
         refusal = await self.clients.request(client_of(scope))
         if refusal is not None:
@@ -165,10 +170,12 @@ class Guard:
             async with asyncio.timeout(BODY_SECONDS):
                 body = await _read_body(receive, most)
         except TimeoutError:
-            await _answer(send, 408, f"the request's body took longer than {BODY_SECONDS:g} s to arrive")
+            await _answer(
+                send, 408, f"the request's body took longer than {BODY_SECONDS:g} s to arrive", CLOSE
+            )
             return
         if body is None:
-            await _answer(send, 413, f"a request body may have at most {most:,} bytes")
+            await _answer(send, 413, f"a request body may have at most {most:,} bytes", CLOSE)
             return
         if isinstance(body, bool):
             return  # the client went away while sending

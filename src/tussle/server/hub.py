@@ -24,6 +24,7 @@ Computer seats choose in a pool of worker processes, off the event loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import random
@@ -55,6 +56,10 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 class HubError(TussleError):
     """A request the hub refuses: its message is the one-line JSON error a client gets."""
+
+
+class StaleMoveError(HubError):
+    """A move chosen for a position the game has left."""
 
 
 class UnknownGameError(HubError):
@@ -269,12 +274,18 @@ class Hub:
 
     # --- acting ------------------------------------------------------------------------
 
-    async def act(self, game_id: str, seat: int, text: str) -> None:
-        """Apply ``seat``'s action written ``text``; HubError (the game unchanged) if it is refused."""
+    async def act(self, game_id: str, seat: int, text: str, *, after: int | None = None) -> None:
+        """Apply ``seat``'s action written ``text``; HubError (the game unchanged) if it is refused.
+
+        ``after``: the number of events the action was chosen after (a computer seat's);
+        if the game has moved on since, StaleMoveError and nothing is applied.
+        """
         live = await self.get(game_id)
         async with live.lock:
             for _ in range(3):
                 try:
+                    if after is not None and len(live.events) != after:
+                        raise StaleMoveError(f"game {game_id} moved on after event {after}")
                     await self._act_locked(live, seat, text)
                     break
                 except EventClashError:
@@ -398,16 +409,33 @@ class Hub:
 
     async def _computer_turn(self, live: LiveGame, seat: int, spec: str) -> None:
         try:
-            text = await self._choose(live, seat, spec)
-            live.thinking.discard(seat)
-            await self.act(live.row.id, seat, text)
-        except HubError:
-            live.thinking.discard(seat)
-            self._wake_computers(live)  # the game moved on under the choice: choose again
+            seen = len(live.events)
+            # The position the move is chosen for, kept whole: catching up changes live.state in place.
+            position = live.state.clone()
+            text = await self._choose(live, position, seen, seat, spec)
+            try:
+                await self.act(live.row.id, seat, text, after=seen)
+            except StaleMoveError:
+                pass  # the game moved on while it thought: it thinks again below, on the new position
+            except HubError as exc:
+                log.warning(
+                    "game %s: computer seat %d (%s): its move %r was refused: %s",
+                    live.row.id,
+                    seat,
+                    spec,
+                    text,
+                    exc,
+                )
+                now = len(live.events)
+                fallback = self._random_move(live.state, seat, self._seed(live, now, seat))
+                if fallback is not None:
+                    with contextlib.suppress(HubError):
+                        await self.act(live.row.id, seat, fallback, after=now)
         finally:
             live.thinking.discard(seat)
+        self._wake_computers(live)
 
-    async def _choose(self, live: LiveGame, seat: int, spec: str) -> str:
+    async def _choose(self, live: LiveGame, position: State, seen: int, seat: int, spec: str) -> str:
         """The computer seat's move, chosen in a worker within :attr:`move_time` seconds.
 
         A worker that does not answer in time is killed (and replaced), and the seat
@@ -415,8 +443,8 @@ class Hub:
         a worker; so does a worker that dies twice, or an agent that fails.
         """
         assert self.pool is not None
-        events = list(live.events)
-        seed = int.from_bytes(hashlib.sha256(f"{live.row.seed}/{len(events)}/{seat}".encode()).digest()[:8])
+        events = live.events[:seen]
+        seed = self._seed(live, seen, seat)
         job = ChoiceJob(live.row.game, live.row.options, live.row.players, events, seat, spec, seed)
         why = ""
         for _ in range(2):
@@ -431,8 +459,22 @@ class Hub:
                 why = f"its agent failed: {exc}"
                 break
         log.warning("game %s: computer seat %d (%s) plays a random move: %s", live.row.id, seat, spec, why)
-        agent = make_agent("random", live.state.game, seat, seed=seed)
-        return live.state.action_to_str(seat, agent.act(PlayerView(live.state, seat)))
+        move = self._random_move(position, seat, seed)
+        if move is None:
+            raise StaleMoveError("the seat has no move here")
+        return move
+
+    @staticmethod
+    def _seed(live: LiveGame, seen: int, seat: int) -> int:
+        return int.from_bytes(hashlib.sha256(f"{live.row.seed}/{seen}/{seat}".encode()).digest()[:8])
+
+    @staticmethod
+    def _random_move(position: State, seat: int, seed: int) -> str | None:
+        """A random legal move of ``seat`` in ``position`` (None if it has none there)."""
+        if seat not in position.to_act():
+            return None
+        agent = make_agent("random", position.game, seat, seed=seed)
+        return position.action_to_str(seat, agent.act(PlayerView(position, seat)))
 
     # --- watching ----------------------------------------------------------------------
 

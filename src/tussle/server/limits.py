@@ -59,6 +59,8 @@ class Limits:
     """WebSockets open at once."""
     open_games: int = 100
     """Games made and not finished yet."""
+    outbox: int = 200
+    """Messages waiting to be sent on one WebSocket: a client further behind is closed (code 4008)."""
 
 
 @dataclass
