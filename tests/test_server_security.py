@@ -557,7 +557,9 @@ def test_two_processes_share_each_clients_limits_through_redis_and_the_database(
             a = first.seat(game["id"], game["seats"][0]["token"])
             b = second.seat(game["id"], game["seats"][1]["token"])
             receive(a), receive(b)
-            third = connect(f"ws://127.0.0.1:{second.port}/ws/games/{game['id']}", open_timeout=10, legacy=True)
+            third = connect(
+                f"ws://127.0.0.1:{second.port}/ws/games/{game['id']}", open_timeout=10, legacy=True
+            )
             assert json.loads(third.recv(10))["error"] == "too many connections: at most 2 open at once"
             a.close()
             time.sleep(0.5)
@@ -605,3 +607,36 @@ def test_client_mistakes_are_4xx_and_never_a_traceback(db: str, tmp_path: Path) 
         assert_clean(server)
     finally:
         server.stop()
+
+
+# --- 6. What docs/server.md says of the bounds is what the server does ---------------------
+
+
+def test_the_bounds_in_the_docs_are_the_servers() -> None:
+    from tussle.server import MOVE_TIME
+    from tussle.server import app as server_app
+    from tussle.server.guard import BODY_SECONDS
+    from tussle.server.limits import CONNECTION_LEASE, RENEW_SECONDS, Limits
+
+    text = " ".join((Path(__file__).parents[1] / "docs" / "server.md").read_text().split())
+    limits = Limits()
+    for line in (
+        f"| `requests_per_second` | {limits.requests_per_second:g}, with bursts of {2 * limits.requests_per_second:g} ",
+        f"| `messages_per_second` | {limits.messages_per_second:g} on each WebSocket, bursts of "
+        f"{2 * limits.messages_per_second:g} |",
+        f"| `connections` | {limits.connections} WebSockets open at once |",
+        f"| `open_games` | {limits.open_games} games made and not finished |",
+        f"| `outbox` | {limits.outbox} messages waiting",
+        f"| a WebSocket message | {server_app.MAX_MESSAGE // 1024} KiB ",
+        f"| a request body | {server_app.MAX_MESSAGE // 1024} KiB; {server_app.MAX_CREATE // 1024} KiB to make a game",
+        f"{server_app.MAX_RECORD // 2**20} MiB for `POST /api/replay`",
+        f"| the time a body may take to arrive | {BODY_SECONDS:g} s ",
+        f"| a new WebSocket's hello | {server_app.HELLO_SECONDS:g} s |",
+        f"within {server_app.REPLAY_SECONDS:g} s of work and {server_app.MAX_REPLAY_ANSWER // 2**20} MiB of answer",
+        f"waits its turn up to {server_app.REPLAY_WAIT:g} s",
+        f"| a computer move | `--move-time` seconds (default {MOVE_TIME:g}) |",
+        f"at most {server_app.MAX_OPTION_CHARS:,} characters",
+        f"renewed every {RENEW_SECONDS:g} s while it is open",
+    ):
+        assert " ".join(line.split()) in text, line
+    assert CONNECTION_LEASE <= 60  # "stop counting within a minute"

@@ -43,7 +43,7 @@ from tussle.server import MOVE_TIME
 from tussle.server.documents import DocumentLibrary
 from tussle.server.guard import AllowedHosts, Guard, client_of
 from tussle.server.hub import Hub, HubError, UnknownGameError, new_token, token_hash
-from tussle.server.limits import Clients, Limits
+from tussle.server.limits import RENEW_SECONDS, Clients, Limits
 from tussle.server.outbox import ConnectionGoneError, Outbox
 from tussle.server.store import CHANNEL, WAITING_KINDS, Seat, Store, is_game_id
 from tussle.server.workers import WorkerPool
@@ -682,7 +682,7 @@ async def _listen(db_url: str, hub: Hub) -> None:
 async def _renew(clients: Clients) -> None:
     """Keep this process's connections counted in the shared store while they are open."""
     while True:
-        await asyncio.sleep(20.0)
+        await asyncio.sleep(RENEW_SECONDS)
         await clients.renew()
 
 

@@ -45,6 +45,8 @@ log = logging.getLogger("tussle.server")
 #: How long a process's count of a connection lives in Redis without being renewed: a process
 #: that is killed stops renewing, and its connections stop counting after this many seconds.
 CONNECTION_LEASE = 60.0
+#: How often a process renews its connections' counts in Redis, in seconds.
+RENEW_SECONDS = 20.0
 
 
 @dataclass(frozen=True)
@@ -183,7 +185,7 @@ class Clients:
             self._warn(exc)
 
     async def renew(self) -> None:
-        """Renew this process's connections in Redis (call more often than :data:`CONNECTION_LEASE`)."""
+        """Renew this process's connections in Redis (every :data:`RENEW_SECONDS`)."""
         if self._redis is None or not self._leases:
             return
         until = time.time() + CONNECTION_LEASE
