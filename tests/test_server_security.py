@@ -620,19 +620,21 @@ def test_the_bounds_in_the_docs_are_the_servers() -> None:
 
     text = " ".join((Path(__file__).parents[1] / "docs" / "server.md").read_text().split())
     limits = Limits()
+    rate = limits.requests_per_second
+    app = server_app
     for line in (
-        f"| `requests_per_second` | {limits.requests_per_second:g}, with bursts of {2 * limits.requests_per_second:g} ",
+        f"| `requests_per_second` | {rate:g}, with bursts of {2 * rate:g} ",
         f"| `messages_per_second` | {limits.messages_per_second:g} on each WebSocket, bursts of "
         f"{2 * limits.messages_per_second:g} |",
         f"| `connections` | {limits.connections} WebSockets open at once |",
         f"| `open_games` | {limits.open_games} games made and not finished |",
         f"| `outbox` | {limits.outbox} messages waiting",
         f"| a WebSocket message | {server_app.MAX_MESSAGE // 1024} KiB ",
-        f"| a request body | {server_app.MAX_MESSAGE // 1024} KiB; {server_app.MAX_CREATE // 1024} KiB to make a game",
+        f"| a request body | {app.MAX_MESSAGE // 1024} KiB; {app.MAX_CREATE // 1024} KiB to make a game",
         f"{server_app.MAX_RECORD // 2**20} MiB for `POST /api/replay`",
         f"| the time a body may take to arrive | {BODY_SECONDS:g} s ",
         f"| a new WebSocket's hello | {server_app.HELLO_SECONDS:g} s |",
-        f"within {server_app.REPLAY_SECONDS:g} s of work and {server_app.MAX_REPLAY_ANSWER // 2**20} MiB of answer",
+        f"within {app.REPLAY_SECONDS:g} s of work and {app.MAX_REPLAY_ANSWER // 2**20} MiB of answer",
         f"waits its turn up to {server_app.REPLAY_WAIT:g} s",
         f"| a computer move | `--move-time` seconds (default {MOVE_TIME:g}) |",
         f"at most {server_app.MAX_OPTION_CHARS:,} characters",
