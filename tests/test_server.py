@@ -433,7 +433,9 @@ def test_the_schema_is_versioned_and_an_older_database_is_upgraded_with_its_game
     assert schema_version(engine) == "0001"
     engine.dispose()
     store = Store.open(url)
-    assert schema_version(store.engine) == "0002"
+    from alembic.script import ScriptDirectory
+
+    assert schema_version(store.engine) == ScriptDirectory.from_config(config).get_current_head()
     old = store.game("old")
     assert old is not None and old.game == "fite" and old.clock is None
     store.close()

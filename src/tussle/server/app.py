@@ -66,7 +66,8 @@ REPLAY_WAIT = 5.0
 #: How long a new WebSocket connection may take to say hello.
 HELLO_SECONDS = 10.0
 HELLO = (
-    'the first message must be {"type": "hello", "token": "<the seat\'s token>"}, or without a token to watch'
+    'the first message must be {"type": "hello", "token": "<the seat\'s token>"} '
+    '(or "table": "<the table handle>" for a game at one screen), or without either to watch'
 )
 #: The largest record the replay page may upload, in bytes, and its most events.
 MAX_RECORD = 1024 * 1024
@@ -94,7 +95,10 @@ def computer_agents(info: GameInfo) -> list[str]:
 class SeatRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["person", "computer", "open"] = Field(description="who sits here")
+    kind: Literal["person", "computer", "open", "invite"] = Field(
+        description="who sits here: a person (the answer gives their token), a computer, an open seat "
+        "(listed in the lobby for anyone), or an invite (kept for whoever holds its secret; never listed)"
+    )
     agent: str | None = Field(
         None,
         max_length=20,
@@ -132,6 +136,11 @@ class CreateRequest(BaseModel):
         "(one nobody else can join): any other draws from the server's secret",
     )
     clock: ClockRequest | None = Field(None, description="a time control: at zero the player loses")
+    table: bool = Field(
+        False,
+        description="a game at one screen (hot seat): instead of a token per person seat, the answer "
+        "gives one table handle, which shows each person seat's view only while that seat is to act",
+    )
 
 
 class TokenRequest(BaseModel):
@@ -155,11 +164,19 @@ class JoinRequest(BaseModel):
         None, ge=0, lt=MAX_SEATS, description="the open seat to take (default: the first)"
     )
     name: str = Field("", max_length=60, pattern=PRINTABLE)
+    invite: str | None = Field(
+        None, max_length=100, pattern=PRINTABLE, description="an invite's secret: takes the seat it keeps"
+    )
 
 
 def link(game_id: str, token: str) -> str:
-    """A seat's invite link, relative to the server: the token after ``#`` never reaches a server's log."""
+    """A seat's link, relative to the server: the token after ``#`` never reaches a server's log."""
     return f"/play/{game_id}#{token}"
+
+
+def invite_link(game_id: str, secret: str) -> str:
+    """An invitation to a game's invite seat: whoever opens it (and only they) may take that seat."""
+    return f"/play/{game_id}#invite={secret}"
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -312,7 +329,9 @@ def create_app(
                     f"{body.game} has no option {shorten(name)} (options: "
                     f"{', '.join(sorted(known)) or 'none'}; the number of players is the number of seats)"
                 )
-        if body.seed is not None and any(s.kind == "open" for s in body.seats):
+        if body.table and any(s.kind in ("open", "invite") for s in body.seats):
+            raise HubError("a game at one screen has person and computer seats only")
+        if body.seed is not None and any(s.kind in ("open", "invite") for s in body.seats):
             raise HubError(
                 "a seed may be fixed only for a game whose every seat is yours: "
                 "a game with an open seat draws its chance from the server's secret"
@@ -330,17 +349,25 @@ def create_app(
         game = load_game(body.game, players=len(body.seats), **options)
         seats: list[Seat] = []
         tokens: dict[int, str] = {}
+        invites: dict[int, str] = {}
         for number, seat in enumerate(body.seats):
             if seat.kind == "computer":
                 spec = seat.agent or "medium"
                 seats.append(Seat(number, "computer", spec, seat.name or spec, None))
+            elif seat.kind == "person" and body.table:
+                # At one screen no seat has a token of its own: the table handle opens the one to act.
+                seats.append(Seat(number, "person", None, seat.name or f"player {number + 1}", None))
             elif seat.kind == "person":
                 tokens[number] = new_token()
                 seats.append(
                     Seat(number, "person", None, seat.name or f"player {number}", token_hash(tokens[number]))
                 )
+            elif seat.kind == "invite":
+                invites[number] = new_token()
+                seats.append(Seat(number, "invite", None, seat.name, token_hash(invites[number])))
             else:
                 seats.append(Seat(number, "open", None, "", None))
+        table = new_token() if body.table else None
         hub = hub_of(request)
         client = client_of(request.scope)
         most = clients.limits.open_games
@@ -349,16 +376,22 @@ def create_app(
         seed = body.seed if body.seed is not None else secrets.token_hex(16)
         clock = (body.clock.minutes * 60.0, body.clock.increment) if body.clock is not None else None
         game_id = await asyncio.to_thread(
-            partial(hub.store.create_game, seed=seed, clock=clock, creator=client),
+            partial(
+                hub.store.create_game,
+                seed=seed,
+                clock=clock,
+                creator=client,
+                table_hash=token_hash(table) if table is not None else None,
+            ),
             body.game,
             game.non_default_options(),
             game.num_players,
             seats,
         )
         await hub.get(game_id)
-        if not any(s.kind == "open" for s in seats):
+        if not any(s.kind in WAITING_KINDS for s in seats):
             await hub.start(game_id)
-        return {
+        answer: dict[str, Any] = {
             "id": game_id,
             "game": body.game,
             "seats": [
@@ -371,26 +404,49 @@ def create_app(
                         if s.seat in tokens
                         else {}
                     ),
+                    **(
+                        {"invite": invites[s.seat], "invite_link": invite_link(game_id, invites[s.seat])}
+                        if s.seat in invites
+                        else {}
+                    ),
                 }
                 for s in seats
             ],
             "spectate": f"/play/{game_id}",
         }
+        if table is not None:
+            answer["table"] = table
+        return answer
 
     @app.post("/api/games/{game_id}/join")
     async def join(game_id: str, body: JoinRequest, request: Request) -> dict[str, Any]:
         """Take an open seat of a game in the lobby; the answer holds the seat's secret token."""
         hub = hub_of(request)
         live = await hub.get(game_id)
-        open_seats = [s.seat for s in live.seats if s.kind == "open"]
-        seat = body.seat if body.seat is not None else (open_seats[0] if open_seats else None)
-        if seat is None or seat not in open_seats:
-            raise HubError(
-                f"seat {seat} of game {game_id} is not open" if seat is not None else "no open seat"
-            )
+        kind = "open"
+        invite_hash = token_hash(body.invite) if body.invite is not None else None
+        if invite_hash is not None:
+            # An invitation opens the one seat it keeps, and stops opening it once that is taken.
+            kind = "invite"
+            seat = await asyncio.to_thread(hub.store.invited_seat, game_id, invite_hash)
+            if seat is None:
+                raise HubError("that invitation opens no seat of this game (was it taken already?)")
+        else:
+            open_seats = [s.seat for s in live.seats if s.kind == "open"]
+            seat = body.seat if body.seat is not None else (open_seats[0] if open_seats else None)
+            if seat is None or seat not in open_seats:
+                raise HubError(
+                    f"seat {seat} of game {game_id} is not open" if seat is not None else "no open seat"
+                )
         token = new_token()
         name = body.name or f"player {seat}"
-        if not await asyncio.to_thread(hub.store.take_seat, game_id, seat, name, token_hash(token)):
+        if not await asyncio.to_thread(
+            partial(hub.store.take_seat, kind=kind, invite_hash=invite_hash),
+            game_id,
+            seat,
+            name,
+            token_hash(token),
+        ):
             raise HubError(f"seat {seat} was taken just now")
         live = await hub.refresh(game_id)
         if not any(s.kind in WAITING_KINDS for s in live.seats):
@@ -407,6 +463,8 @@ def create_app(
         by asking with their old token, and the rematch starts when all have.
         """
         hub = hub_of(request)
+        if await asyncio.to_thread(hub.store.table_of, token_hash(body.token)) == game_id:
+            return await table_rematch(hub, game_id)
         found = await asyncio.to_thread(hub.store.seat_of, token_hash(body.token))
         if found is None or found[0] != game_id:
             raise HubError("that token opens no seat of this game")
@@ -447,13 +505,44 @@ def create_app(
         token = new_token()
         seat = next(s for s in (await hub.get(new_id)).seats if s.seat == new_seat)
         if seat.kind != "reserved" or not await asyncio.to_thread(
-            hub.store.take_seat, new_id, new_seat, seat.name, token_hash(token), "reserved"
+            partial(hub.store.take_seat, kind="reserved"), new_id, new_seat, seat.name, token_hash(token)
         ):
             raise HubError(f"seat {new_seat} of the rematch is taken already")
         live = await hub.refresh(new_id)
         if not any(s.kind in WAITING_KINDS for s in live.seats):
             await hub.start(new_id)
         return {"id": new_id, "seat": new_seat, "token": token, "link": link(new_id, token)}
+
+    async def table_rematch(hub: Hub, game_id: str) -> dict[str, Any]:
+        """A game at one screen again, the seats turned by one: its new table handle (made once)."""
+        old = await hub.get(game_id)
+        if old.result_json() is None:
+            raise HubError("a rematch follows a finished game; this one is still played")
+        n = len(old.seats)
+        async with old.lock:
+            if await asyncio.to_thread(hub.store.rematch_of, game_id) is not None:
+                raise HubError("this game's rematch is made already: it is in your games")
+            seats = sorted(
+                (Seat((s.seat + 1) % n, s.kind, s.agent, s.name, None) for s in old.seats),
+                key=lambda s: s.seat,
+            )
+            table = new_token()
+            new_id = await asyncio.to_thread(
+                partial(
+                    hub.store.create_game,
+                    seed=secrets.token_hex(16),
+                    rematch_of=game_id,
+                    clock=old.row.clock,
+                    table_hash=token_hash(table),
+                ),
+                old.row.game,
+                old.row.options,
+                old.row.players,
+                seats,
+            )
+            await hub.broadcast_message(old, {"type": "rematch", "game": new_id})
+        await hub.start(new_id)
+        return {"id": new_id, "table": table}
 
     @app.post("/api/my-games")
     async def my_games(body: TokensRequest, request: Request) -> dict[str, Any]:
@@ -462,16 +551,27 @@ def create_app(
         out: list[dict[str, Any]] = []
         for token in body.tokens:
             found = await asyncio.to_thread(hub.store.seat_of, token_hash(token))
-            if found is None:
+            table = (
+                None if found is not None else await asyncio.to_thread(hub.store.table_of, token_hash(token))
+            )
+            if found is None and table is None:
                 continue
-            live = await hub.get(found[0])
+            live = await hub.get(found[0] if found is not None else str(table))
+            playing = live.result_json() is None
             out.append(
                 {
                     "id": live.row.id,
                     "game": live.row.game,
-                    "seat": found[1],
-                    "status": "finished" if live.result_json() is not None else live.row.status,
-                    "your_turn": live.result_json() is None and found[1] in live.state.to_act(),
+                    # A table is every person seat at one screen: no seat of its own.
+                    "seat": found[1] if found is not None else None,
+                    "table": found is None,
+                    "status": "finished" if not playing else live.row.status,
+                    "your_turn": playing
+                    and (
+                        found[1] in live.state.to_act()
+                        if found is not None
+                        else bool(hub.cover(live)["to_act"])
+                    ),
                     "created": live.row.created,
                     "result": live.result_json(),
                 }
@@ -603,14 +703,14 @@ def create_app(
             except TimeoutError:
                 await shut(f"no hello within {HELLO_SECONDS:g} seconds")
                 return
-            if hello is None or hello.get("type") != "hello" or set(hello) - {"type", "token"}:
+            if hello is None or hello.get("type") != "hello" or set(hello) - {"type", "token", "table"}:
                 await shut(HELLO)
                 return
             if not is_game_id(game_id):
                 await shut(f"no game {shorten(game_id)}")
                 return
             seat = PUBLIC
-            token = hello.get("token")
+            token, table = hello.get("token"), hello.get("table")
             if token is not None:
                 found = (
                     await asyncio.to_thread(hub.store.seat_of, token_hash(token))
@@ -621,8 +721,17 @@ def create_app(
                     await shut("that token opens no seat of this game")
                     return
                 seat = found[1]
+            elif table is not None:
+                opens = (
+                    await asyncio.to_thread(hub.store.table_of, token_hash(table))
+                    if isinstance(table, str) and len(table) <= 100
+                    else None
+                )
+                if opens != game_id:
+                    await shut("that table handle opens no game here")
+                    return
             try:
-                watcher = await hub.watch(game_id, seat, outbox.send)
+                watcher = await hub.watch(game_id, seat, outbox.send, table=table is not None)
             except HubError as exc:
                 await shut(str(exc))
                 return
@@ -634,18 +743,35 @@ def create_app(
                     continue
                 if message is None:
                     continue
-                if message.get("type") != "action" or set(message) != {"type", "action"}:
+                kind = message.get("type")
+                if watcher.table and kind == "sit" and set(message) == {"type", "seat"}:
+                    number = message["seat"]
+                    try:
+                        if not isinstance(number, int) or isinstance(number, bool):
+                            raise HubError('sit down with {"type": "sit", "seat": <a seat number>}')
+                        await hub.sit(game_id, watcher, number)
+                    except HubError as exc:
+                        await refuse(str(exc))
+                    continue
+                if watcher.table and kind == "cover" and set(message) == {"type"}:
+                    await hub.stand(game_id, watcher)
+                    continue
+                if kind != "action" or set(message) != {"type", "action"}:
                     await refuse('send {"type": "action", "action": "<notation>"}')
                     continue
-                if seat == PUBLIC:
+                acting = watcher.seat
+                if acting == PUBLIC:
                     await refuse("a spectator cannot act")
+                    continue
+                if acting < 0:
+                    await refuse("the screen is covered: the player to act sits down first")
                     continue
                 action = message["action"]
                 if not isinstance(action, str):
                     await refuse('an action is a string: {"type": "action", "action": "<notation>"}')
                     continue
                 try:
-                    await hub.act(game_id, seat, action)
+                    await hub.act(game_id, acting, action)
                 except HubError as exc:
                     await refuse(str(exc))
         finally:

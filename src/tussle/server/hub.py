@@ -46,6 +46,8 @@ from tussle.server.workers import WorkerDied, WorkerError, WorkerPool, WorkerTim
 
 log = logging.getLogger("tussle.server")
 
+#: The seat of a table's connection while its screen is covered: it is shown nobody's view.
+COVERED = -100
 #: A legal-action list longer than this is sent as a count only (a Robo Pigs program is one of 32,768).
 #: How many of the latest events a view lists (the first view of a connection lists all).
 LAST_EVENTS = 20
@@ -108,10 +110,17 @@ class ChoiceJob:
 
 @dataclass(eq=False)
 class Watcher:
-    """One connection to a game: a seat's player, or a spectator (seat :data:`PUBLIC`)."""
+    """One connection to a game: a seat's player, a spectator (seat :data:`PUBLIC`), or a table.
+
+    A table is the one screen of a hot-seat game: its seat is :data:`COVERED`
+    (it is sent only :meth:`Hub.cover`, nobody's view) until a player to act sits
+    down (:meth:`Hub.sit`), and it is covered again as soon as that seat is no
+    longer to act, so the next player never sees the last one's view.
+    """
 
     seat: int
     send: Send
+    table: bool = False
 
 
 @dataclass
@@ -478,24 +487,77 @@ class Hub:
 
     # --- watching ----------------------------------------------------------------------
 
-    async def watch(self, game_id: str, seat: int, send: Send) -> Watcher:
-        """Add a connection (a seat, or a spectator with :data:`PUBLIC`) and send it the whole view."""
+    async def watch(self, game_id: str, seat: int, send: Send, *, table: bool = False) -> Watcher:
+        """Add a connection (a seat, a spectator with :data:`PUBLIC`, or a table) and send it its view.
+
+        A table starts covered: it is sent :meth:`cover` until a player sits down.
+        """
         live = await self.get(game_id)
-        watcher = Watcher(seat, send)
-        arrived = seat != PUBLIC and all(w.seat != seat for w in live.watchers)
+        watcher = Watcher(COVERED if table else seat, send, table)
+        arrived = seat != PUBLIC and not (self._present(live) >= self._arriving(live, watcher))
         live.watchers.append(watcher)
-        await send(self.view(live, seat, history=True))
+        await send(self.cover(live) if table else self.view(live, seat, history=True))
         if arrived:  # the others see that this seat's player is here
             await self._send_views(live, skip=watcher)
         return watcher
+
+    async def sit(self, game_id: str, watcher: Watcher, seat: int) -> None:
+        """Seat ``seat``'s player at a table (they pressed the cover): only a person seat to act now."""
+        live = await self.get(game_id)
+        if not watcher.table:
+            raise HubError("only a table (a game at one screen) changes seats")
+        info = live.seats[seat] if 0 <= seat < len(live.seats) else None
+        if info is None or info.kind != "person":
+            raise HubError(f"seat {seat} is no person seat of this table")
+        if live.result_json() is not None or seat not in live.state.to_act():
+            raise HubError(f"it is not {live.state.player_name(seat)}'s turn: the screen stays covered")
+        watcher.seat = seat
+        await watcher.send(self.view(live, seat, history=True))
+
+    async def stand(self, game_id: str, watcher: Watcher) -> None:
+        """Cover a table's screen (its player stood up) until the next player sits down."""
+        live = await self.get(game_id)
+        watcher.seat = COVERED
+        await watcher.send(self.cover(live))
 
     async def unwatch(self, game_id: str, watcher: Watcher) -> None:
         live = self.live.get(game_id)
         if live is not None and watcher in live.watchers:
             live.watchers.remove(watcher)
-            if watcher.seat != PUBLIC and all(w.seat != watcher.seat for w in live.watchers):
+            if watcher.seat != PUBLIC and not self._present(live) >= self._arriving(live, watcher):
                 await self._send_views(live)  # ... and that the player has gone
         self._forget_if_done(live)
+
+    @staticmethod
+    def _arriving(live: LiveGame, watcher: Watcher) -> set[int]:
+        """The seats whose player a connection brings: its seat, or every person seat of a table."""
+        if watcher.table:
+            return {s.seat for s in live.seats if s.kind == "person"}
+        return {watcher.seat}
+
+    @staticmethod
+    def _present(live: LiveGame) -> set[int]:
+        """Who is here: a person with a connection to this process (a table: its every person), a computer."""
+        here = {s.seat for s in live.seats if s.kind == "computer"}
+        for w in live.watchers:
+            here |= Hub._arriving(live, w)
+        return here
+
+    def cover(self, live: LiveGame) -> dict[str, Any]:
+        """What a covered table shows: who is to act and the result, nothing any seat may keep to itself."""
+        result_json = live.result_json()
+        acting = live.state.to_act() if result_json is None else ()
+        return {
+            "type": "cover",
+            "game": live.row.id,
+            "game_id": live.row.game,
+            "events": len(live.events),
+            "status": live.row.status if result_json is None else "finished",
+            "perfect": live.perfect,
+            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name} for s in live.seats],
+            "to_act": [p for p in acting if 0 <= p < len(live.seats) and live.seats[p].kind == "person"],
+            "result": result_json,
+        }
 
     async def _send_views(self, live: LiveGame, skip: Watcher | None = None) -> None:
         """Send every connection (but ``skip``) its seat's view; each seat's view is made once."""
@@ -503,8 +565,16 @@ class Hub:
         for watcher in list(live.watchers):
             if watcher is skip:
                 continue
+            if (
+                watcher.table
+                and watcher.seat != COVERED
+                and (live.result_json() is not None or watcher.seat not in live.state.to_act())
+            ):
+                watcher.seat = COVERED  # its player is done: the next one must not see this view
             if watcher.seat not in made:
-                made[watcher.seat] = self.view(live, watcher.seat)
+                made[watcher.seat] = (
+                    self.cover(live) if watcher.seat == COVERED else self.view(live, watcher.seat)
+                )
             try:
                 await watcher.send(made[watcher.seat])
             except Exception:  # a connection that went away: forget it
@@ -589,8 +659,7 @@ class Hub:
         them (the first view of a connection, so that its move list is whole).
         """
         state = live.state
-        # Who is here: a person with a connection to this process, and every computer seat.
-        present = {w.seat for w in live.watchers} | {s.seat for s in live.seats if s.kind == "computer"}
+        present = self._present(live)
         result_json = live.result_json()
         acting = state.to_act() if result_json is None else ()
         view: dict[str, Any] = {

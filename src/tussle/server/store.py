@@ -53,7 +53,10 @@ games_table = sa.Table(
     sa.Column("clock_increment", sa.Float, nullable=True),  # seconds added after each of a player's moves
     sa.Column("started", sa.Float, nullable=True),  # when the last seat was taken and play began
     sa.Column("creator", sa.String(64), nullable=True),  # the client that made it (its address)
+    # A hot-seat game's table handle (its SHA-256): it opens, at one screen, the person seat to act.
+    sa.Column("table_hash", sa.String(64), nullable=True),
     sa.Index("ix_games_creator_status", "creator", "status"),
+    sa.Index("ix_games_table_hash", "table_hash"),
 )
 
 seats_table = sa.Table(
@@ -61,7 +64,9 @@ seats_table = sa.Table(
     metadata,
     sa.Column("game_id", sa.String(36), sa.ForeignKey("games.id"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("kind", sa.String(16), nullable=False),  # person, computer, open
+    # person, computer, open (anyone's), invite (kept for whoever holds its invite secret, whose
+    # hash token_hash holds until it is taken), reserved (for a player of the game it rematches)
+    sa.Column("kind", sa.String(16), nullable=False),
     sa.Column("agent", sa.String(200), nullable=True),
     sa.Column("name", sa.String(100), nullable=False),
     sa.Column("token_hash", sa.String(64), nullable=True, index=True),
@@ -94,8 +99,9 @@ def is_game_id(text: str) -> bool:
 #: The PostgreSQL channel on which a server process announces a game's new events to the others.
 CHANNEL = "tussle_events"
 
-#: Seats a game waits for before it starts: open to anyone, or kept for a player of the last game.
-WAITING_KINDS = ("open", "reserved")
+#: Seats a game waits for before it starts: open to anyone, kept for whoever holds an invite,
+#: or kept for a player of the game it rematches.
+WAITING_KINDS = ("open", "invite", "reserved")
 
 
 class StoreError(TussleError):
@@ -130,6 +136,8 @@ class GameRow:
     clock: tuple[float, float] | None = None
     """Seconds each player has, and seconds added after each of their moves (None: no clock)."""
     started: float | None = None
+    table: bool = False
+    """A hot-seat game: its person seats are played at one screen, through the table handle."""
 
 
 @dataclass(frozen=True)
@@ -152,6 +160,7 @@ def _row(row: Any) -> GameRow:
         row.seed,
         (row.clock_base, row.clock_increment or 0.0) if row.clock_base is not None else None,
         row.started,
+        row.table_hash is not None,
     )
 
 
@@ -188,8 +197,12 @@ class Store:
         rematch_of: str | None = None,
         clock: tuple[float, float] | None = None,
         creator: str | None = None,
+        table_hash: str | None = None,
     ) -> str:
-        """A new game with its seats; returns its id. ``creator``: the client that asked for it."""
+        """A new game with its seats; returns its id.
+
+        ``creator``: the client that asked for it; ``table_hash``: a hot-seat game's table handle's hash.
+        """
         game_id = str(uuid.uuid4())
         status = "waiting" if any(s.kind in WAITING_KINDS for s in seats) else "playing"
         with self.engine.begin() as db:
@@ -208,6 +221,7 @@ class Store:
                     clock_increment=clock[1] if clock else None,
                     started=None if status == "waiting" else time.time(),
                     creator=creator,
+                    table_hash=table_hash,
                 )
             )
             db.execute(
@@ -239,24 +253,58 @@ class Store:
         return [Seat(r.seat, r.kind, r.agent, r.name, r.token_hash) for r in rows]
 
     def seat_of(self, token_hash: str) -> tuple[str, int] | None:
-        """The game and seat a token's hash opens, if any."""
+        """The game and person seat a token's hash opens, if any (an invite's secret opens none)."""
         with self.engine.connect() as db:
             row = db.execute(
                 sa.select(seats_table.c.game_id, seats_table.c.seat).where(
-                    seats_table.c.token_hash == token_hash
+                    seats_table.c.token_hash == token_hash, seats_table.c.kind == "person"
                 )
             ).first()
         return (row.game_id, row.seat) if row is not None else None
 
-    def take_seat(self, game_id: str, seat: int, name: str, token_hash: str, kind: str = "open") -> bool:
-        """Give a seat of ``kind`` (open, or reserved for a rematch) to a person; False if it is not that."""
+    def table_of(self, table_hash: str) -> str | None:
+        """The hot-seat game a table handle's hash opens, if any."""
+        with self.engine.connect() as db:
+            query = sa.select(games_table.c.id).where(games_table.c.table_hash == table_hash)
+            row = db.execute(query).first()
+        return row.id if row is not None else None
+
+    def invited_seat(self, game_id: str, invite_hash: str) -> int | None:
+        """The invite seat of ``game_id`` that an invite secret's hash keeps, if it is still to be taken."""
+        with self.engine.connect() as db:
+            row = db.execute(
+                sa.select(seats_table.c.seat).where(
+                    seats_table.c.game_id == game_id,
+                    seats_table.c.kind == "invite",
+                    seats_table.c.token_hash == invite_hash,
+                )
+            ).first()
+        return row.seat if row is not None else None
+
+    def take_seat(
+        self,
+        game_id: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        *,
+        kind: str = "open",
+        invite_hash: str | None = None,
+    ) -> bool:
+        """Give a seat of ``kind`` to a person; False if it is not that (or is taken already).
+
+        ``kind``: open, reserved (for a rematch), or invite, taken only with the
+        hash of its secret (``invite_hash``), which stops opening it once it is taken.
+        """
         with self.engine.begin() as db:
             update = seats_table.update().where(
                 seats_table.c.game_id == game_id, seats_table.c.seat == seat, seats_table.c.kind == kind
             )
+            if kind == "invite":
+                update = update.where(seats_table.c.token_hash == invite_hash)
             taken = db.execute(
                 update.values(kind="person", name=name, token_hash=token_hash)
-                if kind == "open"
+                if kind in ("open", "invite")
                 else update.values(kind="person", token_hash=token_hash)
             ).rowcount
             if taken:
