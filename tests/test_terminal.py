@@ -2,13 +2,16 @@
 
 These tests look at what the terminal holds, screen and scrollback, not at
 the API: a hot-seat player must not find the previous player's secret by
-scrolling up (or with ``tmux capture-pane -S``). They need tmux, which
+scrolling up (or with ``tmux capture-pane -S``), nor bring it back at the
+prompt with Up (the line history) or Ctrl-Y (what was deleted), and nothing
+typed reaches a history file. They need tmux, which
 `.ci/run` installs when it is missing; without it they are skipped with the
 reason said.
 """
 
 from __future__ import annotations
 
+import itertools
 import shlex
 import shutil
 import subprocess
@@ -48,6 +51,10 @@ class Terminal:
         """The screen and the whole scrollback."""
         return self._tmux("capture-pane", "-p", "-t", self.session, "-S", "-", "-E", "-")
 
+    def screen(self) -> str:
+        """The screen alone, without the scrollback."""
+        return self._tmux("capture-pane", "-p", "-t", self.session)
+
     def wait_for(self, text: str, timeout: float = 20.0) -> str:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -66,11 +73,17 @@ Start = Callable[..., Terminal]
 
 @pytest.fixture
 def terminal(tmp_path: Path) -> Iterator[Start]:
-    """Starts ``tussle ARGS...`` in a terminal of its own, closed after the test."""
+    """Starts ``tussle ARGS...`` in a terminal of its own, closed after the test.
+
+    HOME is ``tmp_path/home``, empty: no one's ~/.inputrc changes the keys, and
+    a test can see what the game wrote there.
+    """
     made: list[Terminal] = []
+    home = tmp_path / "home"
+    home.mkdir()
 
     def start(*args: str) -> Terminal:
-        t = Terminal([sys.executable, "-m", "tussle", *args], tmp_path)
+        t = Terminal(["env", f"HOME={home}", sys.executable, "-m", "tussle", *args], tmp_path)
         made.append(t)
         return t
 
@@ -101,3 +114,98 @@ def test_the_prompt_edits_lines_and_keeps_a_history(terminal: Start) -> None:
     t.keys("Up", "BSpace")
     t.type("5")
     t.wait_for("at tactical (5)")
+
+
+_marks = itertools.count()
+
+
+def _recalled(t: Terminal, prompt: str, *keys: str) -> str:
+    """What the line at ``prompt`` holds after pressing ``keys``: what the person there brings back.
+
+    A mark typed after the keys shows when readline has handled them (no fixed
+    sleep); then the line is emptied again.
+    """
+    mark = f"<{next(_marks)}>"
+    t.keys(*keys)
+    t.keys("-l", mark)
+    prompt = prompt.rstrip()
+    deadline = time.monotonic() + 20.0
+    while time.monotonic() < deadline:
+        lines = [line for line in t.screen().splitlines() if line.startswith(prompt) and line.endswith(mark)]
+        if lines:
+            held = lines[-1][len(prompt) : -len(mark)].strip()
+            t.keys(*["BSpace"] * (len(held) + len(mark) + 1))
+            return held
+        time.sleep(0.1)
+    raise AssertionError(f"{mark} never came after {prompt!r}; the screen holds:\n{t.screen()}")
+
+
+def _pass_to(t: Terminal, seat: str, *secrets: str) -> str:
+    """Pass the screen to ``seat``, with nothing to bring back at the pass and none of ``secrets``
+    on the screen or scrolled off it; ``seat``'s prompt, where it now is.
+    """
+    pass_prompt = f"Pass the screen to {seat}, then press Enter."
+    t.wait_for(pass_prompt)
+    assert _recalled(t, pass_prompt, "Up", "Up") == ""
+    assert _recalled(t, pass_prompt, "C-y") == ""
+    t.type("")
+    held = t.wait_for(f"{seat}, your action")
+    for secret in secrets:
+        assert secret not in held, held
+    return f"{seat}, your action (? for help):"
+
+
+def _nothing_written(home: Path, *secrets: str) -> None:
+    for path in home.rglob("*"):
+        if path.is_file():
+            text = path.read_text(errors="replace")
+            assert not any(s in text for s in secrets), f"{path} holds a seat's input"
+
+
+def test_robo_pigs_at_one_screen_each_seat_recalls_only_its_own_lines(
+    terminal: Start, tmp_path: Path
+) -> None:
+    t = terminal("play", "robo-pigs", "-p", "human,human", "--seed", "1")
+    _pass_to(t, "pig A")
+    t.keys("-l", "TR TR H TR TR")  # a first program, deleted: it goes to readline's kill ring
+    t.keys("C-u")
+    t.type("F TL F TR F")
+    prompt = _pass_to(t, "pig B", "TR TR H TR TR", "F TL F TR F")
+    assert _recalled(t, prompt, "Up", "Up") == ""
+    assert _recalled(t, prompt, "C-y") == ""
+    t.type("F F TL F F")
+    prompt = _pass_to(t, "pig A")
+    assert _recalled(t, prompt, "Up", "Up") == "F TL F TR F"
+    t.type("quit")
+    t.wait_for("game abandoned")
+    _nothing_written(tmp_path / "home", "F TL F TR F", "F F TL F F")
+
+
+def test_fite_at_one_screen_each_seat_recalls_only_its_own_lines(terminal: Start, tmp_path: Path) -> None:
+    t = terminal("play", "fite", "-p", "human,human", "--seed", "1")
+    _pass_to(t, "fighter A")
+    t.type("Def 4")  # the secret placement, in a spelling no view uses
+    prompt = _pass_to(t, "fighter B", "Def 4")
+    assert _recalled(t, prompt, "Up", "Up") == ""
+    t.type("Off 2")
+    prompt = _pass_to(t, "fighter A", "Off 2")
+    assert _recalled(t, prompt, "Up", "Up") == "Def 4"
+    t.type("quit")
+    t.wait_for("game abandoned")
+    _nothing_written(tmp_path / "home", "Def 4", "Off 2")
+
+
+def test_fight_with_three_at_one_screen_each_seat_recalls_only_its_own_lines(terminal: Start) -> None:
+    t = terminal("play", "fight", "-p", "human,human,human", "--seed", "1")
+    _pass_to(t, "p0")
+    t.type("main Zero Forge boost Quasar")  # Quasar is played face down
+    prompt = _pass_to(t, "p1", "main Zero Forge boost Quasar", "Quasar")
+    assert _recalled(t, prompt, "Up", "Up") == ""
+    t.type("main Magpie boost Hive Queen")
+    prompt = _pass_to(
+        t, "p2", "main Zero Forge boost Quasar", "Quasar", "main Magpie boost Hive Queen", "Hive Queen"
+    )
+    assert _recalled(t, prompt, "Up", "Up") == ""
+    t.type("main Plague Lord boost Archfiend")
+    prompt = _pass_to(t, "p0", "main Magpie boost Hive Queen", "Hive Queen", "Archfiend")
+    assert _recalled(t, prompt, "Up", "Up") == "main Zero Forge boost Quasar"

@@ -29,10 +29,11 @@ Input and output are parameters so that a script can drive the agent:
 from __future__ import annotations
 
 import contextlib
+import functools
 import random
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO, TypeVar
 
@@ -45,11 +46,73 @@ from tussle.game import Game
 T = TypeVar("T")
 
 
-def _load_readline() -> None:
-    """Load readline, which gives input() line editing and a history (Up and Down), where it exists."""
-    # Not on every platform; the prompt still works without it.
-    with contextlib.suppress(ImportError):
-        import readline  # noqa: F401 (loading it is what changes input())
+#: readline bindings that turn off the keys putting back deleted text: Ctrl-Y and Alt-Y, vi's
+#: p and P, and vi's . (which repeats the last text inserted, on an earlier line too). The kill
+#: ring behind them is one per process and Python cannot empty it, so at a screen shared by
+#: several seats they would bring back what the last seat deleted; they ring the bell instead.
+_NO_YANK = (
+    "set keymap emacs",
+    '"\\C-y": abort',
+    '"\\ey": abort',
+    "set keymap vi-insert",
+    '"\\C-y": abort',
+    "set keymap vi-command",
+    '"p": abort',
+    '"P": abort',
+    '".": abort',
+    # readline starts each line in vi's insert keymap anyway when vi mode is on.
+    "set keymap emacs",
+)
+
+
+@functools.cache  # once per process: the bindings stay
+def _turn_off_yank() -> None:
+    import readline
+
+    for binding in _NO_YANK:
+        readline.parse_and_bind(binding)
+
+
+@contextlib.contextmanager
+def _history(lines: list[str], *, shared_screen: bool) -> Iterator[None]:
+    """Line editing for input() while the block runs, with ``lines`` as the history (Up, Down, Ctrl-R).
+
+    Loading readline is what gives input() line editing, where it exists (not on every
+    platform; the prompt works without it). readline has one history per process, so
+    every seat at one screen would recall the others' lines with Up: each prompt keeps its
+    own, puts them in for the block, takes back what was typed, and leaves readline's
+    history empty between prompts. No history file is read or written (Python keeps one
+    only for its own interactive prompt). With ``shared_screen`` the keys that put back
+    deleted text are turned off too.
+    """
+    try:
+        import readline
+    except ImportError:
+        yield
+        return
+    if shared_screen:
+        _turn_off_yank()
+    _clear_history()
+    for line in lines:
+        readline.add_history(line)
+    try:
+        yield
+    finally:
+        count = readline.get_current_history_length()
+        lines[:] = [readline.get_history_item(i) for i in range(1, count + 1)]
+        _clear_history()
+
+
+def _clear_history() -> None:
+    import readline
+
+    # Absent where the library Python was built with lacks it.
+    clear = getattr(readline, "clear_history", None)
+    if clear is not None:
+        clear()
+        return
+    for i in reversed(range(readline.get_current_history_length())):
+        readline.remove_history_item(i)
 
 
 class PlayerQuitError(Exception):
@@ -59,6 +122,19 @@ class PlayerQuitError(Exception):
 #: Cursor home, erase the screen, erase the scrollback (xterm's "erase saved lines", which tmux,
 #: VTE and most terminals follow).
 WIPE = "\x1b[H\x1b[2J\x1b[3J"
+
+
+def wipe(console: Console) -> None:
+    """Clear a terminal's screen and its scrollback (nothing when the output is no terminal).
+
+    Clearing the screen alone leaves what the last player typed (the terminal's
+    echo of the line) and saw in the scrollback, one scroll (or
+    ``tmux capture-pane -S``) away.
+    """
+    if console.is_terminal:
+        console.file.write(WIPE)
+        console.file.flush()
+
 
 HELP_WORDS = ("?", "help")
 QUIT_WORDS = ("quit", "exit")
@@ -101,6 +177,11 @@ class TerminalPrompt:
     output by default) and ``stdin`` is where lines are read from (standard
     input by default, read at the time of asking). ``label`` names the seat
     in prompts; ``rng`` picks the examples that ``?`` shows of a large set.
+    ``shared_screen`` says that other seats with secrets type at the same
+    terminal: nothing deleted at one seat's prompt can be put back at another's.
+
+    Each prompt has its own line history: Up brings back only the lines typed
+    at this prompt, never another seat's.
     """
 
     #: Action sets up to this size are listed whole on ``?``; bigger ones by count and examples.
@@ -111,11 +192,22 @@ class TerminalPrompt:
     #: What ``?`` says that ``quit`` does.
     QUIT_HINT = "quit stops the game."
 
-    def __init__(self, console: Console | None, stdin: TextIO | None, label: str, rng: random.Random) -> None:
+    def __init__(
+        self,
+        console: Console | None,
+        stdin: TextIO | None,
+        label: str,
+        rng: random.Random,
+        *,
+        shared_screen: bool = False,
+    ) -> None:
         self.console = console if console is not None else Console(highlight=False)
         self._stdin = stdin
         self.label = label
         self.rng = rng
+        self.shared_screen = shared_screen
+        #: The lines typed at this prompt, oldest first: its history, put back for each reading.
+        self._lines: list[str] = []
         #: The last view text put on the screen for this seat, so it is not repeated.
         self.last_shown: str | None = None
 
@@ -225,41 +317,37 @@ class TerminalPrompt:
     def pass_screen(self) -> None:
         """Hide the screen, scrollback included, and wait until the person at this seat presses Enter."""
         self.wipe()
-        self.ask(f"Pass the screen to {self.label}, then press Enter. ")
+        # Whoever is at the keyboard now (the last seat, maybe) finds no history here.
+        self.ask(f"Pass the screen to {self.label}, then press Enter. ", remember=False)
         self.wipe()
         self.last_shown = None
 
     def wipe(self) -> None:
-        """Clear a terminal's screen and its scrollback (nothing when the output is no terminal).
+        """Clear the terminal's screen and its scrollback (see :func:`wipe`)."""
+        wipe(self.console)
 
-        Clearing the screen alone leaves what the last player typed and saw in
-        the scrollback, one scroll (or ``tmux capture-pane -S``) away.
-        """
-        if self.console.is_terminal:
-            self.console.file.write(WIPE)
-            self.console.file.flush()
-
-    def ask(self, prompt: str) -> str:
+    def ask(self, prompt: str, *, remember: bool = True) -> str:
         """One line from the person; raises :class:`PlayerQuitError` at the end of the input.
 
         A line that is not valid text (bytes that are no UTF-8) is refused and asked again.
+        At a terminal the line can be edited, and Up recalls this prompt's earlier lines;
+        without ``remember`` there are none, and the line is not kept for later.
         """
         while True:
             try:
-                return self._read_line(prompt)
+                return self._read_line(prompt, remember)
             except UnicodeDecodeError:
                 self.say("  That line was not readable text (not UTF-8); type it again.")
 
-    def _read_line(self, prompt: str) -> str:
+    def _read_line(self, prompt: str, remember: bool) -> str:
         stream = self._stdin if self._stdin is not None else sys.stdin
         if self._stdin is None and stream.isatty():
-            # input() gives line editing and history on a terminal once readline is loaded.
-            _load_readline()
-            try:
-                return input(prompt)
-            except EOFError:
-                print()
-                raise PlayerQuitError("end of input") from None
+            with _history(self._lines if remember else [], shared_screen=self.shared_screen):
+                try:
+                    return input(prompt)
+                except EOFError:
+                    print()
+                    raise PlayerQuitError("end of input") from None
         self.console.print(prompt, end="", markup=False, highlight=False, soft_wrap=True)
         line = stream.readline()
         if not line:
@@ -276,7 +364,8 @@ class HumanAgent(Agent, TerminalPrompt):
     ``label`` names the seat in prompts (the game's own name for it, like
     ``pig A``). With ``hot_seat`` set, several people share one screen in a
     game with hidden information: the screen is cleared and the agent waits
-    for Enter before showing this seat's view.
+    for Enter before showing this seat's view, and the keys that put back
+    deleted text are off (see :class:`TerminalPrompt`).
 
     The spec may carry a display name: ``human:name=Ann``.
     """
@@ -304,7 +393,7 @@ class HumanAgent(Agent, TerminalPrompt):
         shown = label or name or f"player {player}"
         if name and label:
             shown = f"{label} ({name})"
-        TerminalPrompt.__init__(self, console, stdin, shown, self.rng)
+        TerminalPrompt.__init__(self, console, stdin, shown, self.rng, shared_screen=hot_seat)
         self.hot_seat = hot_seat
 
     def act(self, view: PlayerView) -> Any:

@@ -11,7 +11,7 @@ from rich.console import Console
 
 from tussle.agents import make_agent, parse_spec
 from tussle.agents.base import Agent
-from tussle.agents.human import HumanAgent, PlayerQuitError
+from tussle.agents.human import HumanAgent, PlayerQuitError, wipe
 from tussle.cli.common import (
     EXIT_INTERRUPTED,
     computer_agent,
@@ -89,8 +89,9 @@ class _Narrator:
         if self.viewer is not None:
             self.viewer.show(_without_result_line(state.observation_text(self.viewer.player), state))
         elif hot_seat:
-            # The game is over, so nothing is secret any more.
-            self.console.clear()
+            # The game is over and its whole state is shown, but not the lines the last
+            # player typed: the scrollback goes with the screen, as at every pass.
+            wipe(self.console)
             self.say(_without_result_line(state.render(), state))
         self.say(describe_result(state, self.names))
 
