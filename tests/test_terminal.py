@@ -209,3 +209,28 @@ def test_fight_with_three_at_one_screen_each_seat_recalls_only_its_own_lines(ter
     t.type("main Plague Lord boost Archfiend")
     prompt = _pass_to(t, "p0", "main Magpie boost Hive Queen", "Hive Queen", "Archfiend")
     assert _recalled(t, prompt, "Up", "Up") == "main Zero Forge boost Quasar"
+
+
+def test_a_server_seat_sharing_the_terminal_leaves_no_token_and_no_line_behind(
+    terminal: Start, tmp_path: Path
+) -> None:
+    from test_server import Server
+
+    server = Server(f"sqlite:///{tmp_path / 'seat.db'}")
+    try:
+        seats = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}]
+        made = server.post("/api/games", {"game": "fite", "seats": seats})[1]
+        token = made["seats"][0]["token"]
+        t = terminal("play", "--seat", "-")  # the command line holds no token, nor does the shell's history
+        t.wait_for("Your seat's link (not shown):")
+        t.type(f"{server.url}/play/{made['id']}#{token}")
+        t.wait_for("fighter A, your action (? for help):")
+        assert token not in t.everything()  # typed without echo
+        t.type("Def 4")  # a placement; then the player leaves the terminal to the next one
+        t.wait_for("waiting for the other fighter")
+        t.keys("C-c")
+        t.wait_for("interrupted, left game")
+        held = t.everything()
+        assert token not in held and "Def 4" not in held and "Your action" not in held
+    finally:
+        server.stop()

@@ -129,7 +129,8 @@ def _seeds(seed: int | None, count: int) -> list[int]:
     "seat_link",
     metavar="LINK",
     help="Play a seat of a game on a tussle server: its invite link, http://HOST:PORT/play/GAME#TOKEN "
-    "(without #TOKEN: watch the game). No GAME then.",
+    "(without #TOKEN: watch the game). No GAME then. '-' asks for the link without showing it (it stays "
+    "out of the shell's history) and clears the terminal when you leave: for seats sharing a terminal.",
 )
 @click.option(
     "--server",
@@ -265,15 +266,44 @@ def play(
 
 
 def _play_online(seat_link: str, server: str | None) -> None:
-    """``tussle play --seat LINK``: the seat of an invite link, at this terminal."""
+    """``tussle play --seat LINK``: the seat of an invite link, at this terminal.
+
+    With ``-`` the link is asked for without echo, so that neither the screen nor
+    the shell's history holds its token, and the terminal's screen and scrollback
+    are wiped when the seat leaves: the next person at the terminal finds nothing
+    of this seat's (its view, what it typed, its token).
+    """
+    import getpass
+
     from tussle.client import parse_link, play_online
 
+    shared = seat_link == "-"
+    if shared:
+        try:
+            seat_link = getpass.getpass("Your seat's link (not shown): ").strip()
+        except (EOFError, KeyboardInterrupt):
+            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
     link = parse_link(seat_link, server)
     kept = "; the seat stays yours: the same command brings you back" if link.token else ""
+    if shared:
+        kept = "; the seat stays yours: give its link again to come back" if link.token else ""
+    console = stdout_console()
     try:
-        play_online(link, console=stdout_console())
+        play_online(link, console=console)
     except PlayerQuitError:
+        _leave(console, shared)
         click.echo(f"tussle: left game {link.game}{kept}", err=True)
+        return
     except (KeyboardInterrupt, click.Abort):
+        _leave(console, shared)
         click.echo(f"\ntussle: interrupted, left game {link.game}{kept}", err=True)
         raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+    if shared:
+        click.pause("The game is over: press any key to clear the screen.")
+        wipe(console)
+
+
+def _leave(console: Console, shared: bool) -> None:
+    """A seat sharing the terminal leaves nothing on it for the next person."""
+    if shared:
+        wipe(console)

@@ -211,6 +211,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        _quiet_client_mistakes()
         store = await asyncio.to_thread(Store.open, db_url)
         pool = WorkerPool(workers or max(1, (os.cpu_count() or 1) - 1))
         pool.start()  # on the loop's thread, which lives as long as the pool (see workers.py)
@@ -803,6 +804,26 @@ async def _listen(db_url: str, hub: Hub) -> None:
             raise
         except Exception:  # the database went away: listen again in a moment
             await asyncio.sleep(1.0)
+
+
+class _ClientMistake(logging.Filter):
+    """A client's malformed frame, which uvicorn logs with a traceback, logged as the one line it is."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if str(record.msg).startswith("Invalid UTF-8 sequence received from client"):
+            record.msg = "refused: a WebSocket text frame that is not UTF-8 (closed with 1007)"
+            record.args = ()
+            record.exc_info = None
+            record.exc_text = None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
+def _quiet_client_mistakes() -> None:
+    """A client's mistake is one line in the log, never a traceback (once per process)."""
+    errors = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, _ClientMistake) for f in errors.filters):
+        errors.addFilter(_ClientMistake())
 
 
 async def _renew(clients: Clients) -> None:
