@@ -11,7 +11,8 @@ events are averaged over their outcomes. In games whose positions recur (the
 policy's ``repetition_key``), a position met before in the game, or earlier on
 the line being searched, scores as a draw less the ``contempt``: the searching
 side looks for progress instead of moving back and forth. ``iterations`` counts the states the
-search visits, so a budget of iterations gives the same move every time.
+search visits, so a budget of iterations gives the same move every time. A budget
+spent before any move is searched leaves the first move of the policy's order.
 
 >>> from tussle import load_game
 >>> from tussle.agents.base import PlayerView
@@ -44,7 +45,13 @@ class _BudgetSpentError(Exception):
 
 
 class AlphaBetaAgent(SearchAgent):
-    """Iterative-deepening alpha-beta (spec ``alphabeta:time=0.5`` or ``alphabeta:depth=3``)."""
+    """Iterative-deepening alpha-beta (spec ``alphabeta:time=0.5`` or ``alphabeta:depth=3``).
+
+    If the budget runs out before the first move has been searched even one
+    ply deep (``iterations=1``, or time spent at once), the agent plays the
+    first move of the game policy's order: the policy's best guess, which the
+    search has already listed, so the fallback costs nothing more.
+    """
 
     PARAMS: ClassVar[dict[str, Param]] = {
         "depth": Param("int", 64, "the deepest search, in plies", minimum=1, maximum=64),

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import time
 from abc import abstractmethod
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from tussle.agents.base import Agent, PlayerView
@@ -44,29 +45,43 @@ BUDGET_PARAMS: dict[str, Param] = {
 class Budget:
     """When a search must stop: after ``iterations``, after ``seconds``, or whichever comes first.
 
+    ``clock`` reads the time in seconds. A time budget may be spent before the
+    first iteration (a loaded machine, a slow start), and tests stand in a
+    clock of their own to make that happen every time.
+
     >>> budget = Budget(None, 3)
     >>> budget.start()
     >>> [budget.spent(i) for i in range(4)]
     [False, False, False, True]
+    >>> budget = Budget(0.5, None, clock=iter([0.0, 0.6]).__next__)
+    >>> budget.start()
+    >>> budget.spent(0)
+    True
     """
 
-    __slots__ = ("_deadline", "iterations", "seconds")
+    __slots__ = ("_deadline", "clock", "iterations", "seconds")
 
-    def __init__(self, seconds: float | None, iterations: int | None) -> None:
+    def __init__(
+        self,
+        seconds: float | None,
+        iterations: int | None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         if seconds is None and iterations is None:
             seconds = DEFAULT_TIME
         self.seconds = seconds
         self.iterations = iterations
+        self.clock = clock
         self._deadline = math.inf
 
     def start(self) -> None:
-        self._deadline = math.inf if self.seconds is None else time.perf_counter() + self.seconds
+        self._deadline = math.inf if self.seconds is None else self.clock() + self.seconds
 
     def spent(self, done: int) -> bool:
-        """Whether a search that has done ``done`` iterations must stop now."""
+        """Whether a search that has done ``done`` iterations must stop now (it may be at 0)."""
         if self.iterations is not None and done >= self.iterations:
             return True
-        return self._deadline != math.inf and time.perf_counter() >= self._deadline
+        return self._deadline != math.inf and self.clock() >= self._deadline
 
     def describe(self) -> str:
         parts = []
@@ -83,6 +98,11 @@ class SearchAgent(Agent):
     Subclasses declare their own parameters in ``PARAMS`` (the budget ones are
     added) and implement :meth:`search`, which returns the chosen action and
     statistics; ``iterations`` and ``seconds`` are always among ``last_stats``.
+
+    Whatever the budget, :meth:`act` returns one of the view's legal actions: a
+    search whose budget runs out before it has judged any move (a time budget
+    spent before the first iteration) plays a cheap fallback that each agent
+    names in its docstring, instead of failing on an empty tree.
     """
 
     PARAMS: ClassVar[dict[str, Param]] = {}

@@ -11,6 +11,8 @@ stands for the moves that led to it, whatever the dice said.
 
 The ``mcts`` agent is plain UCT for sequential games of perfect information
 (Fightopia, Tank Chess); the search plays a winning move at once when it has one.
+A tree agent whose budget runs out before its first iteration plays a uniformly
+random legal action (:class:`TreeAgent`).
 
 >>> from tussle import load_game
 >>> from tussle.agents.base import PlayerView
@@ -210,8 +212,15 @@ class Mcts:
 
     # --- the answer ------------------------------------------------------------
 
+    def has_choice(self) -> bool:
+        """Whether an iteration has been through the root player's choice (:meth:`best` needs one)."""
+        return self.iterations > 0 and self.player in self.root.bandits
+
     def best(self, mix: bool = False) -> Any:
-        """The root player's choice: the most visited action, or a draw from the average strategy."""
+        """The root player's choice: the most visited action, or a draw from the average strategy.
+
+        Only after an iteration (:meth:`has_choice`): an empty tree has no choice to give.
+        """
         bandit = self.root.bandits[self.player]
         if mix and isinstance(bandit, RegretBandit):
             average = bandit.average()
@@ -265,7 +274,13 @@ TREE_PARAMS: dict[str, Param] = {
 
 
 class TreeAgent(SearchAgent):
-    """A search agent built on :class:`Mcts`; subclasses choose how it is set up."""
+    """A search agent built on :class:`Mcts`; subclasses choose how it is set up.
+
+    If the budget runs out before the first iteration (a time budget spent at
+    once), the tree knows nothing: the agent plays a uniformly random legal
+    action, drawn with its own seeded random numbers, which is cheap even for a
+    huge action set and as sound as a search with no information can be.
+    """
 
     PARAMS: ClassVar[dict[str, Param]] = TREE_PARAMS
     #: Whether each iteration draws a fresh state from the view (hidden information).
@@ -303,7 +318,10 @@ class TreeAgent(SearchAgent):
         while not budget.spent(tree.iterations):
             state = view.sample_state(self.rng) if base is None else base.clone()
             tree.iterate(state)
-        action = tree.best(mix=self.params.get("final") == "mix")
+        if tree.has_choice():
+            action = tree.best(mix=self.params.get("final") == "mix")
+        else:
+            action = view.legal_actions().sample(self.rng)
         seconds = time.perf_counter() - started
         stats = {
             "iterations": float(tree.iterations),
