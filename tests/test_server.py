@@ -298,6 +298,11 @@ def test_lobby_join_and_a_spectators_public_view(server: Server) -> None:
     assert status == 200 and joined["seat"] == 1
     assert game_id not in [g["id"] for g in server.get("/api/lobby")[1]["games"]]
     assert server.post(f"/api/games/{game_id}/join", {})[0] == 400  # no seat is open now
+    # The game starts when the joiner comes: the first use of the seat's token confirms the join.
+    assert server.get(f"/api/games/{game_id}")[1]["status"] == "waiting"
+    joiner = server.seat(game_id, joined["token"])
+    receive(joiner)
+    assert server.get(f"/api/games/{game_id}")[1]["status"] == "playing"
     watcher = server.seat(game_id, None)
     view = receive(watcher)
     assert view["seat"] is None and "legal" not in view
@@ -307,6 +312,7 @@ def test_lobby_join_and_a_spectators_public_view(server: Server) -> None:
     watcher.send(json.dumps({"type": "action", "action": "c3-c4"}))
     assert receive(watcher) == {"type": "error", "error": "a spectator cannot act"}
     watcher.close()
+    joiner.close()
 
 
 def test_bad_messages_get_one_line_and_change_nothing(server: Server) -> None:
@@ -484,7 +490,11 @@ def test_rematch_turns_the_seats_and_my_games_lists_a_players_games(server: Serv
     assert server.post(f"/api/games/{old}/rematch", {"token": tokens[1]})[0] == 400  # taken already
     assert server.post(f"/api/games/{old}/rematch", {"token": "nobody"})[0] == 400
     view = server.get(f"/api/games/{first['id']}")[1]
-    assert [s["name"] for s in view["seats"]] == ["Bo", "Ann"] and view["status"] == "playing"
+    assert [s["name"] for s in view["seats"]] == ["Bo", "Ann"] and view["status"] == "waiting"
+    for token in (first["token"], second["token"]):  # each comes to the new game: it starts
+        with server.seat(first["id"], token) as ws:
+            receive(ws)
+    assert server.get(f"/api/games/{first['id']}")[1]["status"] == "playing"
     mine = server.post("/api/my-games", {"tokens": [tokens[0], first["token"], "unknown"]})[1]["games"]
     assert [(g["id"], g["seat"]) for g in mine] == [(first["id"], 1), (old, 0)]
     assert mine[1]["status"] == "finished" and mine[1]["result"] is not None
@@ -636,7 +646,18 @@ def test_a_player_waiting_for_an_opponent_hears_when_the_game_starts(server: Ser
     assert receive(a)["status"] == "waiting"
     a.send(json.dumps({"type": "action", "action": "tac 5"}))
     assert receive(a)["error"] == "the game has not started: a seat is still to be taken"
-    assert server.post(f"/api/games/{created['id']}/join", {"name": "Bo"})[0] == 200
+    status, joined = server.post(f"/api/games/{created['id']}/join", {"name": "Bo"})
+    assert status == 200
+    view = receive(a)  # Bo has taken the seat, and is on his way
+    assert view["status"] == "waiting" and view["seats"][1] == {
+        **view["seats"][1],
+        "kind": "joining",
+        "name": "Bo",
+    }
+    b = server.seat(created["id"], joined["token"])
     view = receive(a)
-    assert view["status"] == "playing" and view["seats"][1]["name"] == "Bo" and view["your_turn"]
+    while view["status"] != "playing":
+        view = receive(a)
+    assert view["seats"][1]["name"] == "Bo" and view["your_turn"]
     a.close()
+    b.close()

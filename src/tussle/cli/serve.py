@@ -94,6 +94,22 @@ def _check_free(host: str, port: int) -> None:
     help="Seconds a computer seat may think over a move; past it, it plays a random move.",
 )
 @click.option(
+    "--abandon-after",
+    type=click.FloatRange(0, 24 * 365),
+    default=7 * 24,
+    show_default=True,
+    envvar="TUSSLE_ABANDON_AFTER",
+    help="Hours without a move after which an unfinished game ends as abandoned (0: never).",
+)
+@click.option(
+    "--join-wait",
+    type=click.FloatRange(1, 3600),
+    default=60.0,
+    show_default=True,
+    envvar="TUSSLE_JOIN_WAIT",
+    help="Seconds a seat taken by a join waits for its player to connect; then it is open again.",
+)
+@click.option(
     "--allowed-host",
     "allowed_hosts",
     multiple=True,
@@ -161,6 +177,8 @@ def serve(
     db_url: str | None,
     workers: int | None,
     move_time: float,
+    abandon_after: float,
+    join_wait: float,
     allowed_hosts: tuple[str, ...],
     proxies: tuple[str, ...],
     redis_url: str | None,
@@ -215,6 +233,8 @@ def serve(
                 redis_url=redis_url,
                 move_time=move_time,
                 documents=documents,
+                abandon_after=abandon_after * 3600,
+                join_wait=join_wait,
             ),
             host=host,
             port=port,

@@ -42,7 +42,15 @@ from tussle.registry import game_class, game_ids, game_info, load_game
 from tussle.server import MOVE_TIME
 from tussle.server.documents import DocumentLibrary
 from tussle.server.guard import AllowedHosts, Guard, client_of
-from tussle.server.hub import Hub, HubError, UnknownGameError, new_token, token_hash
+from tussle.server.hub import (
+    ABANDON_AFTER,
+    JOIN_SECONDS,
+    Hub,
+    HubError,
+    UnknownGameError,
+    new_token,
+    token_hash,
+)
 from tussle.server.limits import RENEW_SECONDS, Clients, Limits
 from tussle.server.outbox import ConnectionGoneError, Outbox
 from tussle.server.store import CHANNEL, WAITING_KINDS, Seat, Store, is_game_id
@@ -193,6 +201,8 @@ def create_app(
     redis_url: str | None = None,
     move_time: float = MOVE_TIME,
     documents: DocumentLibrary | None = None,
+    abandon_after: float = ABANDON_AFTER,
+    join_wait: float = JOIN_SECONDS,
 ) -> FastAPI:
     """The server's ASGI application over the database at ``db_url``.
 
@@ -215,14 +225,15 @@ def create_app(
         store = await asyncio.to_thread(Store.open, db_url)
         pool = WorkerPool(workers or max(1, (os.cpu_count() or 1) - 1))
         pool.start()  # on the loop's thread, which lives as long as the pool (see workers.py)
-        hub = Hub(store, pool, move_time=move_time)
+        hub = Hub(store, pool, move_time=move_time, abandon_after=abandon_after, join_wait=join_wait)
         app.state.hub = hub
-        await hub.resume_all()
-        background = []
+        loop = asyncio.get_running_loop()
+        # The port answers at once: unfinished games are loaded meanwhile (or when first asked for).
+        background = [loop.create_task(hub.resume_all()), loop.create_task(hub.maintain())]
         if store.engine.dialect.name == "postgresql":
-            background.append(asyncio.get_running_loop().create_task(_listen(db_url, hub)))
+            background.append(loop.create_task(_listen(db_url, hub)))
         if clients.shared:
-            background.append(asyncio.get_running_loop().create_task(_renew(clients)))
+            background.append(loop.create_task(_renew(clients)))
         try:
             yield
         finally:
@@ -722,6 +733,8 @@ def create_app(
                     await shut("that token opens no seat of this game")
                     return
                 seat = found[1]
+                # The first use of a joined seat's token: the join is confirmed (its answer arrived).
+                await hub.confirm(token_hash(token))
             elif table is not None:
                 opens = (
                     await asyncio.to_thread(hub.store.table_of, token_hash(table))
@@ -796,13 +809,20 @@ async def _listen(db_url: str, hub: Hub) -> None:
         try:
             async with await psycopg.AsyncConnection.connect(url, autocommit=True) as connection:
                 await connection.execute(f"LISTEN {CHANNEL}")
+                hub.listening = True
+                # What was announced while this process was not listening is in the database.
+                for game_id in list(hub.live):
+                    await hub.catch_up(game_id, force=True)
                 async for notice in connection.notifies():
                     game_id, _, origin = notice.payload.partition(" ")
                     if origin != hub.store.origin:
                         await hub.catch_up(game_id)
         except asyncio.CancelledError:
             raise
-        except Exception:  # the database went away: listen again in a moment
+        except Exception as exc:  # the database went away: listen again in a moment
+            if hub.listening:
+                log.warning("LISTEN connection lost (%s); connecting again", exc)
+            hub.listening = False
             await asyncio.sleep(1.0)
 
 

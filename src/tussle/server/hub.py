@@ -30,7 +30,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +46,14 @@ from tussle.server.workers import WorkerDied, WorkerError, WorkerPool, WorkerTim
 
 log = logging.getLogger("tussle.server")
 
+#: Seconds a joined seat waits for its token's first use before it is given back.
+JOIN_SECONDS = 60.0
+#: Seconds without an event after which a game ends as abandoned (default: 7 days).
+ABANDON_AFTER = 7 * 24 * 3600.0
+#: Seconds between rounds of upkeep (unconfirmed joins, abandoned games, re-reading other processes').
+MAINTAIN_EVERY = 5.0
+#: Seconds a computer move's lease outlasts the move's cap.
+LEASE_MARGIN = 10.0
 #: The seat of a table's connection while its screen is covered: it is shown nobody's view.
 COVERED = -100
 #: A legal-action list longer than this is sent as a count only (a Robo Pigs program is one of 32,768).
@@ -210,14 +218,30 @@ class LiveGame:
 class Hub:
     """Every live game of one server process, over one store."""
 
-    def __init__(self, store: Store, pool: WorkerPool | None = None, *, move_time: float = MOVE_TIME) -> None:
+    def __init__(
+        self,
+        store: Store,
+        pool: WorkerPool | None = None,
+        *,
+        move_time: float = MOVE_TIME,
+        abandon_after: float = ABANDON_AFTER,
+        join_wait: float = JOIN_SECONDS,
+    ) -> None:
         self.store = store
         self.pool = pool
         #: The longest a computer seat may think over a move, in seconds, whatever its agent's budget.
         self.move_time = move_time
+        #: Seconds without an event after which an unfinished game ends as abandoned (0: never).
+        self.abandon_after = abandon_after
+        #: Seconds a joined seat waits for its token's first use before it is given back.
+        self.join_wait = join_wait
         self.live: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Whether this process hears the others' events (PostgreSQL's LISTEN connection is up).
+        self.listening = store.engine.dialect.name != "postgresql"
+        #: Whether every unfinished game was loaded after the start (in the background).
+        self.resumed = False
 
     # --- loading -----------------------------------------------------------------------
 
@@ -235,6 +259,8 @@ class Hub:
                 if live is None:
                     live = await asyncio.to_thread(self._load, game_id)
                     self.live[game_id] = live
+                    # A clock that ran while no process held the game (a restart) is armed again.
+                    self._arm_clock(live)
         finally:
             # Nothing is kept for a lookup, found or not: a stream of made-up ids costs no memory.
             if not lock.locked() and self._loading.get(game_id) is lock:
@@ -275,11 +301,79 @@ class Hub:
         return live
 
     async def resume_all(self) -> None:
-        """After a start: load every unfinished game and let its computer seats play on."""
+        """After a start, in the background: load every unfinished game and let it go on.
+
+        Its computer seats play on, its opening chance is drawn if a kill came between
+        the last seat and the deal, its clocks run again. The server answers meanwhile:
+        a game asked for first is loaded then.
+        """
         rows = await asyncio.to_thread(self.store.unfinished_games)
         for row in rows:
-            live = await self.get(row.id)
+            try:
+                live = await self.get(row.id)
+            except HubError:
+                continue
             self._wake_computers(live)
+            await asyncio.sleep(0)  # let requests in between
+        self.resumed = True
+
+    async def confirm(self, token_hash_: str) -> None:
+        """A joining seat's token was used: the seat is taken for good, and the game starts if it is full."""
+        game_id = await asyncio.to_thread(self.store.confirm_seat, token_hash_)
+        if game_id is None:
+            return
+        live = await self.refresh(game_id)
+        if not any(s.kind in WAITING_KINDS for s in live.seats):
+            await self.start(game_id)
+        else:
+            await self.broadcast(live)
+
+    async def maintain(self, every: float = MAINTAIN_EVERY) -> None:
+        """Forever: give back seats whose join was never confirmed, end abandoned games, and (with
+        several processes) re-read the games this process follows, in case an announcement was lost."""
+        last_abandon = 0.0
+        while True:
+            await asyncio.sleep(every)
+            try:
+                for game_id in await asyncio.to_thread(
+                    self.store.free_unconfirmed, time.time() - self.join_wait
+                ):
+                    if game_id in self.live:
+                        await self.catch_up(game_id, force=True)
+                if self.abandon_after and time.monotonic() - last_abandon > 60:
+                    last_abandon = time.monotonic()
+                    await self._abandon_idle()
+                if self.store.engine.dialect.name == "postgresql":
+                    await self._poll()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the database went away a moment: try again next time
+                log.warning("upkeep: %s", exc)
+
+    async def _poll(self) -> None:
+        """Catch up every game held here that the database shows further on (a lost NOTIFY)."""
+        ids = [g for g, live in self.live.items() if live.result_json() is None]
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            progress = await asyncio.to_thread(self.store.progress, chunk)
+            for game_id in chunk:
+                live = self.live.get(game_id)
+                if live is None or game_id not in progress:
+                    continue
+                events, status = progress[game_id]
+                if events != len(live.events) or status != live.row.status:
+                    await self.catch_up(game_id, force=True)
+
+    async def _abandon_idle(self) -> None:
+        hours = self.abandon_after / 3600
+        for row in await asyncio.to_thread(self.store.idle_games, time.time() - self.abandon_after):
+            n = row.players
+            reason = f"abandoned: nobody played for {hours:g} hours"
+            result = Result(tuple(0.0 for _ in range(n)), tuple(1 for _ in range(n)), reason).to_json()
+            if await asyncio.to_thread(self.store.finish, row.id, result):
+                log.info("game %s: %s", row.id, reason)
+                if row.id in self.live:
+                    await self.catch_up(row.id, force=True)
 
     # --- acting ------------------------------------------------------------------------
 
@@ -305,14 +399,15 @@ class Hub:
         await self.broadcast(live)
         self._wake_computers(live)
 
-    async def catch_up(self, game_id: str) -> None:
-        """Take the events another server process stored for ``game_id`` and tell this one's connections."""
+    async def catch_up(self, game_id: str, *, force: bool = False) -> None:
+        """Take what another server process stored for ``game_id`` (events, seats, its end) and tell
+        this one's connections (``force``: tell them even if nothing seems changed)."""
         live = self.live.get(game_id)
         if live is None:
             return  # nobody here follows it; it is read whole when somebody does
         async with live.lock:
             changed = await self._catch_up_locked(live)
-        if changed:
+        if changed or force:
             await self.broadcast(live)
             self._wake_computers(live)
 
@@ -329,9 +424,15 @@ class Hub:
             if live.clocks is not None:
                 live.clocks.moved(event.player, live.state.to_act(), times[event.number])
         live.seats = seats
-        if new and live.state.is_terminal():
-            row = await asyncio.to_thread(self.store.game, live.row.id)
-            live.row = row or live.row
+        # The row too: another process may have ended the game (a clock), or play began.
+        row = await asyncio.to_thread(self.store.game, live.row.id)
+        if row is not None:
+            if live.clocks is not None and live.row.started is None and row.started is not None:
+                live.clocks.start(live.state.to_act(), row.started)
+            changed = changed or row.status != live.row.status
+            live.row = row
+            if row.status == "finished" and live.state.result() is None and row.result is not None:
+                live.time_result = row.result
         return changed
 
     async def _act_locked(self, live: LiveGame, seat: int, text: str) -> None:
@@ -396,29 +497,61 @@ class Hub:
                 acting_after.append(after.to_act())
             if new:
                 now = time.time()
-                await asyncio.to_thread(self.store.add_events, live.row.id, len(live.events), new, None, now)
-                live.state = after
-                live.events.extend(new)
-                live.applied(new, acting_after, now)
+                try:
+                    await asyncio.to_thread(
+                        self.store.add_events, live.row.id, len(live.events), new, None, now
+                    )
+                except EventClashError:
+                    # Another process dealt first (it draws the same chance): take its events.
+                    await self._catch_up_locked(live)
+                else:
+                    live.state = after
+                    live.events.extend(new)
+                    live.applied(new, acting_after, now)
         await self.broadcast(live)
         self._wake_computers(live)
 
     def _wake_computers(self, live: LiveGame) -> None:
-        if live.result_json() is not None or self.pool is None:
+        """Let whatever the server plays play: the chance a game opens with, the computer seats."""
+        if live.result_json() is not None:
+            return
+        if (
+            live.state.to_act() == (CHANCE,)
+            and not any(s.kind in WAITING_KINDS for s in live.seats)
+            and not live.lock.locked()
+        ):
+            # A game whose last seat was taken but whose deal was never stored (a kill between).
+            self._spawn(self.start(live.row.id))
+            return
+        if self.pool is None:
             return
         for seat in live.state.to_act():
             info = live.seats[seat] if 0 <= seat < len(live.seats) else None
             if info is not None and info.kind == "computer" and seat not in live.thinking:
                 live.thinking.add(seat)
-                task = asyncio.get_running_loop().create_task(
-                    self._computer_turn(live, seat, info.agent or "random")
-                )
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+                self._spawn(self._computer_turn(live, seat, info.agent or "random"))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _computer_turn(self, live: LiveGame, seat: int, spec: str) -> None:
+        seen = len(live.events)
+        lease = self.move_time + LEASE_MARGIN
         try:
-            seen = len(live.events)
+            # Exactly one process computes each computer move: the one that takes its lease.
+            if not await asyncio.to_thread(self.store.take_lease, live.row.id, seat, seen, lease):
+                live.thinking.discard(seat)
+                # Another process thinks; if it dies, its lease runs out and this one takes over.
+                loop = asyncio.get_running_loop()
+                loop.call_later(lease + 1.0, self._wake_later, live.row.id)
+                return
+        except Exception as exc:
+            live.thinking.discard(seat)
+            log.warning("game %s: no lease for computer seat %d: %s", live.row.id, seat, exc)
+            return
+        try:
             # The position the move is chosen for, kept whole: catching up changes live.state in place.
             position = live.state.clone()
             text = await self._choose(live, position, seen, seat, spec)
@@ -443,6 +576,12 @@ class Hub:
         finally:
             live.thinking.discard(seat)
         self._wake_computers(live)
+
+    def _wake_later(self, game_id: str) -> None:
+        """Look again at a game whose computer move another process took on (it may have died)."""
+        live = self.live.get(game_id)
+        if live is not None:
+            self._spawn(self.catch_up(game_id, force=True))
 
     async def _choose(self, live: LiveGame, position: State, seen: int, seat: int, spec: str) -> str:
         """The computer seat's move, chosen in a worker within :attr:`move_time` seconds.
@@ -648,8 +787,12 @@ class Hub:
                     ).to_json()
                 if await asyncio.to_thread(self.store.finish, live.row.id, result):
                     live.time_result = result
-                    row = await asyncio.to_thread(self.store.game, live.row.id)
-                    live.row = row or live.row
+                # Read back either way: another process may have ended it first.
+                row = await asyncio.to_thread(self.store.game, live.row.id)
+                if row is not None:
+                    live.row = row
+                    if row.status == "finished" and live.state.result() is None:
+                        live.time_result = row.result
         await self.broadcast(live)
 
     def view(self, live: LiveGame, seat: int, history: bool = False) -> dict[str, Any]:

@@ -31,6 +31,8 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
 
 from tussle.errors import TussleError
@@ -70,6 +72,20 @@ seats_table = sa.Table(
     sa.Column("agent", sa.String(200), nullable=True),
     sa.Column("name", sa.String(100), nullable=False),
     sa.Column("token_hash", sa.String(64), nullable=True, index=True),
+    # A seat a join took ("joining") until its token's first use: when, and what it was before.
+    sa.Column("joined_at", sa.Float, nullable=True),
+    sa.Column("prior_kind", sa.String(16), nullable=True),
+    sa.Column("prior_hash", sa.String(64), nullable=True),
+)
+
+leases_table = sa.Table(
+    "leases",
+    metadata,
+    sa.Column("game_id", sa.String(36), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("number", sa.Integer, nullable=False),  # the position: the number of events it follows
+    sa.Column("holder", sa.String(32), nullable=False),  # the process computing the move (its origin)
+    sa.Column("until", sa.Float, nullable=False),
 )
 
 events_table = sa.Table(
@@ -100,8 +116,8 @@ def is_game_id(text: str) -> bool:
 CHANNEL = "tussle_events"
 
 #: Seats a game waits for before it starts: open to anyone, kept for whoever holds an invite,
-#: or kept for a player of the game it rematches.
-WAITING_KINDS = ("open", "invite", "reserved")
+#: kept for a player of the game it rematches, or taken by a join whose token was not used yet.
+WAITING_KINDS = ("open", "invite", "reserved", "joining")
 
 
 class StoreError(TussleError):
@@ -257,7 +273,7 @@ class Store:
         with self.engine.connect() as db:
             row = db.execute(
                 sa.select(seats_table.c.game_id, seats_table.c.seat).where(
-                    seats_table.c.token_hash == token_hash, seats_table.c.kind == "person"
+                    seats_table.c.token_hash == token_hash, seats_table.c.kind.in_(("person", "joining"))
                 )
             ).first()
         return (row.game_id, row.seat) if row is not None else None
@@ -295,6 +311,8 @@ class Store:
 
         ``kind``: open, reserved (for a rematch), or invite, taken only with the
         hash of its secret (``invite_hash``), which stops opening it once it is taken.
+        The seat is ``joining`` until its token is first used (:meth:`confirm_seat`): a join
+        whose answer was lost holds it only until :meth:`free_unconfirmed` gives it back.
         """
         with self.engine.begin() as db:
             update = seats_table.update().where(
@@ -303,23 +321,120 @@ class Store:
             if kind == "invite":
                 update = update.where(seats_table.c.token_hash == invite_hash)
             taken = db.execute(
-                update.values(kind="person", name=name, token_hash=token_hash)
-                if kind in ("open", "invite")
-                else update.values(kind="person", token_hash=token_hash)
+                update.values(
+                    kind="joining",
+                    token_hash=token_hash,
+                    joined_at=time.time(),
+                    prior_kind=kind,
+                    prior_hash=invite_hash,
+                    **({"name": name} if kind in ("open", "invite") else {}),
+                )
             ).rowcount
             if taken:
-                still_open = db.execute(
-                    sa.select(sa.func.count())
-                    .select_from(seats_table)
-                    .where(seats_table.c.game_id == game_id, seats_table.c.kind.in_(WAITING_KINDS))
-                ).scalar_one()
-                if not still_open:
-                    db.execute(
-                        games_table.update()
-                        .where(games_table.c.id == game_id, games_table.c.status == "waiting")
-                        .values(status="playing", started=time.time())
-                    )
+                self._notify(db, game_id)
         return bool(taken)
+
+    def confirm_seat(self, token_hash: str) -> str | None:
+        """A joining seat's token was used: the seat is its person's for good, and the game starts
+        when no seat waits. The game's id, or None if the token opens no joining seat."""
+        with self.engine.begin() as db:
+            row = db.execute(
+                sa.select(seats_table.c.game_id).where(
+                    seats_table.c.token_hash == token_hash, seats_table.c.kind == "joining"
+                )
+            ).first()
+            if row is None:
+                return None
+            db.execute(
+                seats_table.update()
+                .where(seats_table.c.token_hash == token_hash, seats_table.c.kind == "joining")
+                .values(kind="person", joined_at=None, prior_kind=None, prior_hash=None)
+            )
+            self._start_if_full(db, row.game_id)
+            self._notify(db, row.game_id)
+        return str(row.game_id)
+
+    def free_unconfirmed(self, before: float) -> list[str]:
+        """Give back the seats joined before ``before`` whose token was never used; their games' ids."""
+        with self.engine.begin() as db:
+            rows = db.execute(
+                sa.select(seats_table).where(
+                    seats_table.c.kind == "joining", seats_table.c.joined_at < before
+                )
+            ).all()
+            for row in rows:
+                db.execute(
+                    seats_table.update()
+                    .where(
+                        seats_table.c.game_id == row.game_id,
+                        seats_table.c.seat == row.seat,
+                        seats_table.c.kind == "joining",
+                    )
+                    .values(
+                        kind=row.prior_kind or "open",
+                        token_hash=row.prior_hash,
+                        joined_at=None,
+                        prior_kind=None,
+                        prior_hash=None,
+                        **({"name": ""} if (row.prior_kind or "open") == "open" else {}),
+                    )
+                )
+                self._notify(db, row.game_id)
+        return sorted({str(r.game_id) for r in rows})
+
+    def _start_if_full(self, db: sa.Connection, game_id: str) -> None:
+        still_waiting = db.execute(
+            sa.select(sa.func.count())
+            .select_from(seats_table)
+            .where(seats_table.c.game_id == game_id, seats_table.c.kind.in_(WAITING_KINDS))
+        ).scalar_one()
+        if not still_waiting:
+            db.execute(
+                games_table.update()
+                .where(games_table.c.id == game_id, games_table.c.status == "waiting")
+                .values(status="playing", started=time.time())
+            )
+
+    def _notify(self, db: sa.Connection, game_id: str) -> None:
+        """Tell the other server processes on this database that ``game_id`` changed (on commit)."""
+        if self.engine.dialect.name == "postgresql":
+            db.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{game_id} {self.origin}")))
+
+    # --- computer moves -----------------------------------------------------------------
+
+    def take_lease(self, game_id: str, seat: int, number: int, seconds: float) -> bool:
+        """Whether this process may compute ``seat``'s move after event ``number`` (for ``seconds``).
+
+        Exactly one process gets it: the lease is taken only if nobody holds it, its
+        holder's time ran out (the process died), or it was for another position.
+        """
+        now = time.time()
+        values = {
+            "game_id": game_id,
+            "seat": seat,
+            "number": number,
+            "holder": self.origin,
+            "until": now + seconds,
+        }
+        insert = (
+            postgresql_insert(leases_table)
+            if self.engine.dialect.name == "postgresql"
+            else sqlite_insert(leases_table)
+        )
+        stale = sa.or_(leases_table.c.until < now, leases_table.c.number != number)
+        statement = insert.values(**values).on_conflict_do_update(
+            index_elements=["game_id", "seat"],
+            set_={"number": number, "holder": self.origin, "until": now + seconds},
+            where=stale,
+        )
+        with self.engine.begin() as db:
+            db.execute(statement)
+            holder = db.execute(
+                sa.select(leases_table.c.holder, leases_table.c.number).where(
+                    leases_table.c.game_id == game_id, leases_table.c.seat == seat
+                )
+            ).one()
+        return bool(holder.holder == self.origin and holder.number == number)
 
     def open_games(self, limit: int = 100) -> list[GameRow]:
         """Games waiting for players, newest first."""
@@ -356,14 +471,54 @@ class Store:
     # --- events ----------------------------------------------------------------------
 
     def finish(self, game_id: str, result: dict[str, Any]) -> bool:
-        """End a game that the rules did not end (a player ran out of time); False if it was over already."""
+        """End a game that the rules did not end (a clock, abandonment); False if it was over already.
+
+        Every process on the database hears of it, as of an event.
+        """
         with self.engine.begin() as db:
             done = db.execute(
                 games_table.update()
                 .where(games_table.c.id == game_id, games_table.c.status != "finished")
                 .values(status="finished", result=json.dumps(result))
             ).rowcount
+            if done:
+                self._notify(db, game_id)
         return bool(done)
+
+    def idle_games(self, before: float, limit: int = 500) -> list[GameRow]:
+        """Unfinished games nobody has touched since ``before``: no event, join or start after it."""
+        last_event = (
+            sa.select(events_table.c.game_id, sa.func.max(events_table.c.at).label("last"))
+            .group_by(events_table.c.game_id)
+            .subquery()
+        )
+        touched = sa.func.coalesce(last_event.c.last, games_table.c.started, games_table.c.created)
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(games_table)
+                .outerjoin(last_event, last_event.c.game_id == games_table.c.id)
+                .where(games_table.c.status != "finished", touched < before)
+                .limit(limit)
+            ).all()
+        return [_row(r) for r in rows]
+
+    def progress(self, game_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
+        """Each game's number of events and status, in one query (a process checks that it is in step)."""
+        if not game_ids:
+            return {}
+        counts = (
+            sa.select(events_table.c.game_id, sa.func.count().label("n"))
+            .where(events_table.c.game_id.in_(game_ids))
+            .group_by(events_table.c.game_id)
+            .subquery()
+        )
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(games_table.c.id, games_table.c.status, sa.func.coalesce(counts.c.n, 0))
+                .outerjoin(counts, counts.c.game_id == games_table.c.id)
+                .where(games_table.c.id.in_(game_ids))
+            ).all()
+        return {str(r[0]): (int(r[2]), str(r[1])) for r in rows}
 
     def event_times(self, game_id: str) -> list[float]:
         """When each event of the game was stored, in order (for the clocks)."""
@@ -416,9 +571,8 @@ class Store:
                         .where(games_table.c.id == game_id)
                         .values(status="finished", result=json.dumps(result))
                     )
-                if self.engine.dialect.name == "postgresql":
-                    # Other server processes on this database hear of it when it commits.
-                    db.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{game_id} {self.origin}")))
+                # Other server processes on this database hear of it when it commits.
+                self._notify(db, game_id)
         except sa.exc.IntegrityError:
             raise EventClashError(f"game {game_id}: event {first} was written by another process") from None
 
