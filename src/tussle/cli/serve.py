@@ -168,7 +168,15 @@ def _check_free(host: str, port: int) -> None:
     default="warning",
     show_default=True,
     envvar="TUSSLE_LOG_LEVEL",
-    help="What the server logs: info adds every refused request, with its client.",
+    help="What the server logs: info adds a line for every request (the access log) and every refusal.",
+)
+@click.option(
+    "--log-format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    envvar="TUSSLE_LOG_FORMAT",
+    help="Log lines as text, or as one JSON object a line (for a log collector).",
 )
 def serve(
     *,
@@ -186,6 +194,7 @@ def serve(
     origins: tuple[str, ...],
     limit_pairs: tuple[str, ...],
     log_level: str,
+    log_format: str,
 ) -> None:
     """Run the game server: people play in seats by their invite links, programs over the API.
 
@@ -201,13 +210,12 @@ def serve(
       TUSSLE_DB=postgresql://tussle:secret@db/tussle tussle serve --host 0.0.0.0 \\
           --allowed-host games.example.org --trust-proxy 127.0.0.1
     """
-    import logging
-
     import uvicorn
 
     from tussle.server.app import MAX_MESSAGE, create_app
     from tussle.server.documents import DocumentLibrary
     from tussle.server.guard import AllowedHosts
+    from tussle.server.observe import configure_logging, uvicorn_log_config
     from tussle.server.store import Store, _safe_url
 
     limits = _limits(limit_pairs)
@@ -218,7 +226,7 @@ def serve(
     documents = DocumentLibrary.load(documents_dir)  # a bad document is a one-line error now
     if redis_url:
         _check_redis(redis_url)
-    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(log_level, log_format)
     console = stdout_console()
     console.print(f"tussle server on http://{host}:{port}/  (API: http://{host}:{port}/docs)", markup=False)
     console.print(f"database: {_safe_url(url)}", markup=False)
@@ -240,7 +248,8 @@ def serve(
             port=port,
             ws_max_size=MAX_MESSAGE,
             log_level=log_level,
-            access_log=False,
+            log_config=uvicorn_log_config(log_format),
+            access_log=False,  # tussle's own (tussle.access) names the client and the game
             # X-Forwarded-For is believed only from the proxies named: from anyone else it is a
             # client choosing its own address (and its own rate limits).
             proxy_headers=bool(trusted),

@@ -52,6 +52,7 @@ from tussle.server.hub import (
     token_hash,
 )
 from tussle.server.limits import RENEW_SECONDS, Clients, Limits
+from tussle.server.observe import AccessLog, Metrics
 from tussle.server.outbox import ConnectionGoneError, Outbox
 from tussle.server.store import CHANNEL, WAITING_KINDS, Seat, Store, is_game_id
 from tussle.server.workers import WorkerPool
@@ -217,6 +218,7 @@ def create_app(
     """
     clients = Clients(limits or Limits(), redis_url)
     library = documents or DocumentLibrary.load(None)
+    metrics = Metrics()
     replaying = asyncio.Semaphore(1)
 
     @asynccontextmanager
@@ -225,7 +227,14 @@ def create_app(
         store = await asyncio.to_thread(Store.open, db_url)
         pool = WorkerPool(workers or max(1, (os.cpu_count() or 1) - 1))
         pool.start()  # on the loop's thread, which lives as long as the pool (see workers.py)
-        hub = Hub(store, pool, move_time=move_time, abandon_after=abandon_after, join_wait=join_wait)
+        hub = Hub(
+            store,
+            pool,
+            move_time=move_time,
+            abandon_after=abandon_after,
+            join_wait=join_wait,
+            metrics=metrics,
+        )
         app.state.hub = hub
         loop = asyncio.get_running_loop()
         # The port answers at once: unfinished games are loaded meanwhile (or when first asked for).
@@ -260,6 +269,50 @@ def create_app(
         clients=clients,
         body_limit=body_limit,
     )
+    # Added last, so outermost: every request is logged and counted, the Guard's refusals too.
+    app.add_middleware(AccessLog, metrics=metrics)
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, str]:
+        """Alive: the process answers (for a supervisor's liveness check)."""
+        return {"status": "alive"}
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz(request: Request) -> JSONResponse:
+        """Ready to serve: the database answers, workers are alive, and (PostgreSQL) LISTEN is connected."""
+        hub = hub_of(request)
+        checks: dict[str, Any] = {}
+        try:
+            async with asyncio.timeout(3.0):
+                await asyncio.to_thread(hub.store.ping)
+            checks["database"] = "ok"
+        except Exception as exc:
+            checks["database"] = shorten(f"not answering: {exc}", 200)
+        pool = hub.pool
+        alive = pool.alive() if pool is not None else 0
+        checks["workers"] = "ok" if alive > 0 else f"none alive (of {pool.size if pool else 0})"
+        checks["listening"] = "ok" if hub.listening else "the LISTEN connection is down"
+        if clients.shared:
+            checks["redis"] = "ok" if await clients.ping() else "not answering"
+        ready = all(v == "ok" for v in checks.values())
+        return JSONResponse(
+            {"ready": ready, "checks": checks, "games_loaded": hub.resumed}, status_code=200 if ready else 503
+        )
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus(request: Request) -> Response:
+        """The server's metrics in Prometheus's text format."""
+        hub = hub_of(request)
+        with contextlib.suppress(Exception):
+            for status, count in (await asyncio.to_thread(hub.store.count_by_status)).items():
+                metrics.games.labels(status).set(count)
+        metrics.live_games.set(len(hub.live))
+        if hub.pool is not None:
+            metrics.workers.labels("alive").set(hub.pool.alive())
+            metrics.workers.labels("busy").set(hub.pool.busy())
+            metrics.worker_queue.set(hub.pool.queued())
+        metrics.listening.set(1 if hub.listening else 0)
+        return Response(metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8")
 
     web = Path(__file__).with_name("web")
     app.mount("/web", StaticFiles(directory=web), name="web")
@@ -678,6 +731,7 @@ def create_app(
         await websocket.accept()
         handle, why = await clients.connect(client)
         if why is not None:
+            metrics.refusals.labels("connections").inc()
             with contextlib.suppress(Exception):
                 await websocket.send_text(json.dumps({"type": "error", "error": why}))
                 await websocket.close(code=1008)
@@ -687,11 +741,15 @@ def create_app(
             f"client {client}, game {game_id if is_game_id(game_id) else '(not a game id)'}",
             most_messages=clients.limits.outbox,
         )
+        metrics.connections.inc()
         try:
             await _play(websocket, game_id, outbox)
         except (WebSocketDisconnect, ConnectionGoneError):
             pass
         finally:
+            metrics.connections.dec()
+            if outbox.too_slow:
+                metrics.refusals.labels("outbox").inc()
             outbox.stop()
             await clients.disconnect(handle)
 
@@ -752,6 +810,7 @@ def create_app(
             while True:
                 message = await _receive(websocket, refuse)
                 if not bucket.take():
+                    metrics.refusals.labels("messages").inc()
                     limit = clients.limits.messages_per_second
                     await refuse(f"too many messages: at most {limit:g} a second; that one was not read")
                     continue

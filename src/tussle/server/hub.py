@@ -41,7 +41,8 @@ from tussle.game import CHANCE, PUBLIC, Information, Result, State
 from tussle.record import Record
 from tussle.registry import load_game
 from tussle.server import MOVE_TIME
-from tussle.server.store import WAITING_KINDS, EventClashError, GameRow, Seat, Store, is_game_id
+from tussle.server.observe import Metrics
+from tussle.server.store import WAITING_KINDS, EventClashError, GameRow, Seat, Store, StoreError, is_game_id
 from tussle.server.workers import WorkerDied, WorkerError, WorkerPool, WorkerTimeout
 
 log = logging.getLogger("tussle.server")
@@ -226,6 +227,7 @@ class Hub:
         move_time: float = MOVE_TIME,
         abandon_after: float = ABANDON_AFTER,
         join_wait: float = JOIN_SECONDS,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
         self.pool = pool
@@ -242,6 +244,7 @@ class Hub:
         self.listening = store.engine.dialect.name != "postgresql"
         #: Whether every unfinished game was loaded after the start (in the background).
         self.resumed = False
+        self.metrics = metrics or Metrics()
 
     # --- loading -----------------------------------------------------------------------
 
@@ -383,8 +386,10 @@ class Hub:
         ``after``: the number of events the action was chosen after (a computer seat's);
         if the game has moved on since, StaleMoveError and nothing is applied.
         """
+        arrived = time.perf_counter()
         live = await self.get(game_id)
         async with live.lock:
+            before = len(live.events)
             for _ in range(3):
                 try:
                     if after is not None and len(live.events) != after:
@@ -396,7 +401,14 @@ class Hub:
                     await self._catch_up_locked(live)
             else:
                 raise HubError("the game is moving on too fast elsewhere; try again")
+            applied = live.events[before:]
         await self.broadcast(live)
+        self.metrics.latency.observe(time.perf_counter() - arrived)
+        by = "computer" if 0 <= seat < len(live.seats) and live.seats[seat].kind == "computer" else "person"
+        self.metrics.actions.labels(by).inc()
+        chance = sum(1 for player, _ in applied if player == CHANCE)
+        if chance:
+            self.metrics.actions.labels("chance").inc(chance)
         self._wake_computers(live)
 
     async def catch_up(self, game_id: str, *, force: bool = False) -> None:
@@ -468,14 +480,20 @@ class Hub:
         result = after.result()
         # Stored first: an EventClashError (another process wrote this event) leaves this copy as it was.
         now = time.time()
-        await asyncio.to_thread(
-            self.store.add_events,
-            live.row.id,
-            len(live.events),
-            new,
-            result.to_json() if result is not None else None,
-            now,
-        )
+        try:
+            await asyncio.to_thread(
+                self.store.add_events,
+                live.row.id,
+                len(live.events),
+                new,
+                result.to_json() if result is not None else None,
+                now,
+            )
+        except EventClashError:
+            raise
+        except StoreError as exc:  # a full disk: the player is told, and may send it again
+            log.warning("game %s: %s", live.row.id, exc)
+            raise HubError(str(exc)) from None
         live.state = after
         live.events.extend(new)
         live.applied(new, acting_after, now)
@@ -558,7 +576,8 @@ class Hub:
             try:
                 await self.act(live.row.id, seat, text, after=seen)
             except StaleMoveError:
-                pass  # the game moved on while it thought: it thinks again below, on the new position
+                # The game moved on while it thought: it thinks again below, on the new position.
+                self.metrics.computer_moves.labels("stale").inc()
             except HubError as exc:
                 log.warning(
                     "game %s: computer seat %d (%s): its move %r was refused: %s",
@@ -597,20 +616,24 @@ class Hub:
         why = ""
         for _ in range(2):
             try:
-                return await self.pool.run(choose, job, timeout=self.move_time)
+                move = await self.pool.run(choose, job, timeout=self.move_time)
+                self.metrics.computer_moves.labels("chosen").inc()
+                return move
             except WorkerTimeout:
                 why = f"it thought longer than {self.move_time:g} s"
+                self.metrics.computer_moves.labels("capped").inc()
                 break
             except WorkerDied:
                 why = "its worker died twice"
             except WorkerError as exc:
                 why = f"its agent failed: {exc}"
+                self.metrics.computer_moves.labels("failed").inc()
                 break
         log.warning("game %s: computer seat %d (%s) plays a random move: %s", live.row.id, seat, spec, why)
-        move = self._random_move(position, seat, seed)
-        if move is None:
+        fallback = self._random_move(position, seat, seed)
+        if fallback is None:
             raise StaleMoveError("the seat has no move here")
-        return move
+        return fallback
 
     @staticmethod
     def _seed(live: LiveGame, seen: int, seat: int) -> int:

@@ -49,6 +49,8 @@ class Outbox:
         self.most_messages = most_messages
         self.most_bytes = most_bytes
         self.closed = False
+        #: Whether it was closed for not reading what it was sent.
+        self.too_slow = False
         self._queue: asyncio.Queue[str] = asyncio.Queue()
         self._bytes = 0
         self._task = asyncio.get_running_loop().create_task(self._pump())
@@ -61,6 +63,7 @@ class Outbox:
         text = json.dumps(message)
         if self._queue.qsize() >= self.most_messages or self._bytes + len(text) > self.most_bytes:
             log.warning("%s: closed: it read too little of what it was sent", self.who)
+            self.too_slow = True
             self.close(TOO_SLOW, "too slow: you did not read what the server sent")
             raise ConnectionGoneError(self.who)
         self._bytes += len(text)

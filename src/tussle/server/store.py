@@ -575,6 +575,21 @@ class Store:
                 self._notify(db, game_id)
         except sa.exc.IntegrityError:
             raise EventClashError(f"game {game_id}: event {first} was written by another process") from None
+        except sa.exc.DBAPIError as exc:  # the disk is full, the database went away: nothing was written
+            raise StoreError(f"the server could not store it ({_first_line(exc)}); nothing changed") from None
+
+    def ping(self) -> None:
+        """Raise if the database does not answer (a readiness check)."""
+        with self.engine.connect() as db:
+            db.execute(sa.select(1))
+
+    def count_by_status(self) -> dict[str, int]:
+        """How many games are waiting, playing and finished."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(games_table.c.status, sa.func.count()).group_by(games_table.c.status)
+            ).all()
+        return {str(row[0]): int(row[1]) for row in rows}
 
     def close(self) -> None:
         self.engine.dispose()

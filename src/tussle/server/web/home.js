@@ -1,17 +1,12 @@
 // The home page: make a game (against the computer, a friend at this screen, a friend online, or
-// anyone from the lobby), list the lobby and the games this browser holds seats of.
+// anyone from the lobby), list the lobby and the games this browser holds seats of, and move those
+// seats to another browser (export, import).
 import { html } from "/web/board.js";
+import { exported, held, imported, keep, seatsOf } from "/web/seats.js";
 
 let catalog = [];
 
 function $(id) { return document.getElementById(id); }
-
-function keep(gameId, seat, token) {
-  // A browser keeps the seat tokens it holds: the way back to each game ("Your games").
-  const seats = JSON.parse(localStorage.getItem("tussle-seats") || "[]");
-  seats.push({ game: gameId, seat, token });
-  localStorage.setItem("tussle-seats", JSON.stringify(seats.slice(-200)));
-}
 
 async function post(path, body) {
   const answer = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -82,6 +77,13 @@ function documentField(option, id) {
 function showGame() {
   const game = chosenGame();
   $("description").textContent = game.description;
+  const [fewest, most] = game.players;
+  const count = $("player-count");
+  const had = Number(count.value) || fewest;
+  const numbers = Array.from({ length: most - fewest + 1 }, (_, i) => fewest + i);
+  count.replaceChildren(...numbers.map((n) => html("option", { value: n, text: String(n) })));
+  count.value = String(Math.min(most, Math.max(fewest, had)));
+  $("players-box").hidden = fewest === most;
   const level = $("level");
   const was = level.value || "medium";
   level.replaceChildren(...game.levels.map((l) => html("option", { value: l, text: l })));
@@ -130,30 +132,35 @@ async function create(event) {
   const form = new FormData(event.target);
   const opponent = form.get("opponent");
   const game = chosenGame();
-  const players = game.players[0];
+  const players = Number(form.get("players")) || game.players[0];
   const others = [];
   for (let seat = 1; seat < players; seat++) {
     if (opponent === "computer") others.push({ kind: "computer", agent: form.get("level") });
     else if (opponent === "hotseat") others.push({ kind: "person", name: `player ${seat + 1}` });
+    // A friend's seat is kept for whoever holds its invitation's secret, and never listed.
+    else if (opponent === "friend") others.push({ kind: "invite", name: players > 2 ? `friend ${seat}` : "friend" });
     else others.push({ kind: "open" });
   }
   const first = { kind: "person", name: "player 1" };
   try {
     const body = { game: game.id, options: options(), seats: [first, ...others] };
+    if (opponent === "hotseat") body.table = true;
     const clock = form.get("clock");
     if (clock) {
       const [minutes, increment] = clock.split("+").map(Number);
       body.clock = { minutes, increment };
     }
     const made = await post("/api/games", body);
-    const mine = made.seats.filter((s) => s.token);
-    for (const seat of mine) keep(made.id, seat.seat, seat.token);
-    if (opponent === "hotseat") {
-      const secret = game.information !== "perfect";
-      location.href = `/play/${made.id}?hotseat=1&seat=0${secret ? "&pass=1" : ""}#${mine.map((s) => s.token).join(",")}`;
-    } else {
-      location.href = `/play/${made.id}${opponent === "friend" ? "?invite=1" : ""}#${mine[0].token}`;
+    if (made.table) {
+      // One handle for the one screen, kept here; the address only says "at this screen".
+      keep({ game: made.id, table: made.table });
+      location.href = `/play/${made.id}#table`;
+      return;
     }
+    const mine = made.seats.find((s) => s.token);
+    const invites = made.seats.filter((s) => s.invite_link).map((s) => ({ seat: s.seat, link: s.invite_link }));
+    keep({ game: made.id, seat: mine.seat, token: mine.token, invites });
+    location.href = mine.link;
   } catch (error) {
     say(error.message);
   }
@@ -162,10 +169,10 @@ async function create(event) {
 async function join(gameId) {
   try {
     const joined = await post(`/api/games/${gameId}/join`, { name: "friend" });
-    keep(joined.id, joined.seat, joined.token);
+    keep({ game: joined.id, seat: joined.seat, token: joined.token });
     location.href = joined.link;
   } catch (error) {
-    $("created").textContent = `Could not join: ${error.message}`;
+    say(`Could not join: ${error.message}`);
     lobby();
   }
 }
@@ -179,34 +186,95 @@ async function lobby() {
   const list = $("lobby");
   const data = await fetch("/api/lobby").then((r) => r.json());
   list.replaceChildren();
-  if (!data.games.length) list.append(html("li", { text: "No game is waiting. Make one above and pick \u201canyone, from the lobby\u201d." }));
+  if (!data.games.length) list.append(html("li", { text: "No game is waiting. Make one above and pick \u201canyone in the lobby\u201d." }));
   for (const game of data.games) {
-    list.append(html("li", {}, html("button", { type: "button", text: `Join ${gameName(game.game)}`, onclick: () => join(game.id) }),
+    list.append(html("li", {}, html("button", { type: "button", "data-game": game.id, text: `Join ${gameName(game.game)}`, onclick: () => join(game.id) }),
       ` ${game.seats.filter((s) => s.kind !== "open").map((s) => s.name || "someone").join(", ")} waiting`));
   }
 }
 
+function hrefOf(game) {
+  if (game.status === "finished") return `/replay/${game.id}`;
+  // A game at one screen opens covered, with the handle this browser keeps: none in the link.
+  if (game.table) return `/play/${game.id}#table`;
+  const seats = seatsOf(game.id);
+  const seat = seats.find((s) => s.seat === game.seat) || seats.find((s) => s.seat === null) || seats[0];
+  return `/play/${game.id}#${seat.token}`;
+}
+
 async function mine() {
-  const seats = JSON.parse(localStorage.getItem("tussle-seats") || "[]");
-  if (!seats.length) return;
+  const entries = held();
+  const list = $("mine");
+  if (!entries.length) {
+    list.replaceChildren(html("li", { text: "None yet in this browser." }));
+    return;
+  }
   const answer = await fetch("/api/my-games", {
     method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ tokens: seats.slice(-50).map((s) => s.token) }),
+    body: JSON.stringify({ tokens: entries.map((e) => e.table || e.token) }),
   });
   if (!answer.ok) return;
   const data = await answer.json();
-  const tokenOf = new Map(seats.map((s) => [`${s.game}/${s.seat}`, s.token]));
-  const list = $("mine");
   list.replaceChildren();
-  const seen = new Set();
-  for (const game of data.games.slice(0, 20)) {
-    if (seen.has(game.id)) continue;  // a hot seat game: one line
-    seen.add(game.id);
-    const state = game.status === "finished" ? "finished" : game.your_turn ? "your move" : game.status;
-    const href = game.status === "finished" ? `/replay/${game.id}` : `/play/${game.id}#${tokenOf.get(`${game.id}/${game.seat}`)}`;
-    list.append(html("li", {}, html("a", { href, text: `${gameName(game.game)} (${state})` })));
+  for (const game of data.games) {
+    const state = game.status === "finished" ? "finished" : game.your_turn ? (game.table ? "to play" : "your move") : game.status;
+    const where = game.table ? "at this screen" : `seat ${game.seat + 1}`;
+    list.append(html("li", {}, html("a", { href: hrefOf(game), text: `${gameName(game.game)}, ${where} (${state})` })));
   }
-  $("mine-box").hidden = !list.children.length;
+  if (!list.children.length) list.append(html("li", { text: "None of the seats kept here opens a game on this server." }));
+}
+
+function showExport() {
+  const text = exported(location.origin);
+  $("export-text").value = text;
+  $("export-box").hidden = false;
+  $("export-download").hidden = false;
+  $("export-copy").hidden = false;
+  $("export-text").select();
+}
+
+function download() {
+  const blob = new Blob([$("export-text").value], { type: "application/json" });
+  const link = html("a", { href: URL.createObjectURL(blob), download: "tussle-seats.json" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+async function copy() {
+  $("export-text").select();
+  try {
+    await navigator.clipboard.writeText($("export-text").value);
+    $("import-said").textContent = "Copied.";
+  } catch {
+    // Without the clipboard (a page not served over HTTPS), the text is selected for Ctrl+C.
+    $("import-said").textContent = "Selected: copy it with Ctrl+C (\u2318C).";
+  }
+}
+
+function importText(text, from) {
+  try {
+    const added = imported(text);
+    $("import-said").textContent = `${from}: ${added} new seat${added === 1 ? "" : "s"} kept.`;
+    $("import-text").value = "";
+    mine();
+  } catch (error) {
+    $("import-said").textContent = `${from}: ${error.message}`;
+  }
+}
+
+function importFile() {
+  const input = $("import-file");
+  const file = input.files && input.files[0];
+  if (!file) return false;
+  if (file.size > 1024 * 1024) {
+    $("import-said").textContent = `${file.name} is too large for an export of seats`;
+    return true;
+  }
+  file.text().then((text) => importText(text, file.name), () => { $("import-said").textContent = `Could not read ${file.name}`; });
+  input.value = "";
+  return true;
 }
 
 async function start() {
@@ -218,8 +286,17 @@ async function start() {
   select.addEventListener("change", showGame);
   showGame();
   $("create").addEventListener("submit", create);
-  const invited = new URLSearchParams(location.search).get("join");
-  if (invited) join(invited);  // a friend's invite link: take the open seat at once
-  else { lobby(); mine(); }
+  $("export").addEventListener("click", showExport);
+  $("export-download").addEventListener("click", download);
+  $("export-copy").addEventListener("click", copy);
+  $("import").addEventListener("click", () => {
+    if (importFile()) return;
+    const text = $("import-text").value.trim();
+    if (text) importText(text, "Pasted");
+    else $("import-said").textContent = "Paste an export or seat links, or choose a file first.";
+  });
+  $("import-file").addEventListener("change", importFile);
+  lobby();
+  mine();
 }
 start();

@@ -1,36 +1,53 @@
 // The game page: one seat's view (or a spectator's), drawn by the game's own module, played by
-// pointing or by typing notation. The seat's token comes after '#' in the link, so it never reaches a
-// server log; it is sent in the WebSocket's first message only. The page reconnects by itself and
-// the server sends the whole view again.
+// pointing or by typing notation. The page reconnects by itself and the server sends the whole view
+// again. What follows '#' in the address (never sent to the server's log) says who is looking:
+//   #<token>          a seat's secret token: the WebSocket's hello sends it, and nothing else does;
+//   #invite=<secret>  an invitation: traded at once for a seat (POST join), whose page replaces it;
+//   #table            a game at one screen (hot seat): its handle stays in this browser's storage;
+//   nothing           a spectator.
 //
-// Hot seat (?hotseat=1, every seat's token after '#', comma separated): the page shows one seat at a
-// time. When another seat is to act in a game with secrets, the page is loaded afresh with a
-// pass-the-device screen, so nothing of the previous player's view stays in the DOM or in memory.
+// At one screen the server sends a seat's view only while that seat is to act, and covers the
+// table the moment it is done. In a game with secrets the page then drops everything of that view
+// (the board, the moves, the typed text, even the drawing module, which may keep a half-made
+// move) and shows the cover until the next player presses it; a game of perfect information has
+// nothing to hide, so the next player is seated at once and the board keeps one orientation.
 import { closeMenu, drawInto, html } from "/web/board.js";
+import { invitesOf, keep, seatsOf, tableOf } from "/web/seats.js";
 
 const gameId = location.pathname.split("/").filter(Boolean).pop();
-const query = new URLSearchParams(location.search);
-const hotSeat = query.has("hotseat");
-const tokens = decodeURIComponent(location.hash.slice(1)).split(",").filter(Boolean);
-const shown = hotSeat ? Number(query.get("seat") || 0) : 0;
-const token = hotSeat ? tokens[shown] : tokens[0] || null;
+const hash = decodeURIComponent(location.hash.slice(1));
+const SECRET = /^[A-Za-z0-9_-]{8,100}$/;
+const invitation = hash.startsWith("invite=") ? hash.slice("invite=".length) : null;
+const atTable = hash === "table";
+const table = atTable ? tableOf(gameId) : null;
+let token = SECRET.test(hash) ? hash : null;
 
 let socket = null;
 let tries = 0;
 let drawing = null;
 let info = null;
+let kind = null; // the game's id, for the drawing's module
 let lastView = null;
 let previous = null;
 let leaving = false;
+let kept = false;
+// At a table: the seat the page asked to sit (null while covered); views of any other are dropped.
+let sitting = null;
+let perfect = false;
+let fresh = 0;
 const moves = new Map();
 
 function $(id) { return document.getElementById(id); }
+
+function gameName() {
+  return info ? info.name : kind || "a game";
+}
 
 function seatName(view, seat) {
   if (seat === "chance") return "chance";
   const row = view.seats.find((s) => s.seat === seat);
   const name = row && row.name ? row.name : `seat ${seat}`;
-  return seat === view.seat ? `${name} (you)` : name;
+  return seat === view.seat && !atTable ? `${name} (you)` : name;
 }
 
 function clock(seconds) {
@@ -38,14 +55,20 @@ function clock(seconds) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
+function resultLine(view) {
+  const winner = view.result.winner;
+  const who = winner === null || winner === undefined ? "a draw" : `${seatName(view, winner)} wins`;
+  return `Game over: ${view.result.reason ? view.result.reason + "; " : ""}${who}.`;
+}
+
 function statusLine(view) {
-  if (view.result) {
-    const winner = view.result.winner;
-    const who = winner === null || winner === undefined ? "a draw" : `${seatName(view, winner)} wins`;
-    return `Game over: ${view.result.reason ? view.result.reason + "; " : ""}${who}.`;
+  if (view.result) return resultLine(view);
+  if (view.status === "waiting") {
+    if (view.seats.some((s) => s.kind === "invite")) return "Waiting for your friend to open the invitation.";
+    if (view.seats.some((s) => s.kind === "reserved")) return "Waiting for the rematch to be accepted.";
+    return "Waiting for a player to take the open seat.";
   }
-  if (view.status === "waiting") return "Waiting for a player to take the open seat.";
-  if (view.your_turn) return "Your move.";
+  if (view.your_turn) return atTable ? `${seatName(view, view.seat)}: your move.` : "Your move.";
   const acting = view.to_act.filter((p) => p !== "chance").map((p) => seatName(view, p));
   return acting.length ? `Waiting for ${acting.join(" and ")}.` : "Waiting for the others.";
 }
@@ -56,7 +79,8 @@ function showPlayers(view) {
   for (const seat of view.seats) {
     const row = (view.clocks || []).find((c) => c.seat === seat.seat);
     const acting = view.to_act.includes(seat.seat);
-    const here = seat.kind === "open" ? "open seat" : seat.connected ? "connected" : "not connected";
+    const here = { open: "open seat", invite: "invited", reserved: "rematch not accepted yet" }[seat.kind]
+      || (seat.connected ? "connected" : "not connected");
     list.append(html("li", { class: acting ? "acting" : "" },
       html("span", { class: `dot ${seat.connected ? "on" : "off"}`, "aria-hidden": "true" }),
       `${seatName(view, seat.seat)}${seat.kind === "computer" ? " (computer)" : ""}: ${here}`,
@@ -76,27 +100,64 @@ function showMoves(view) {
   list.scrollTop = list.scrollHeight;
 }
 
-async function draw(view) {
+function turnsBoard() {
+  return localStorage.getItem("tussle-turn-board") === "1";
+}
+
+function draw(view) {
   const legal = view.your_turn && view.legal.actions ? view.legal.actions : null;
-  const board = $("board");
+  // At one screen the board keeps one side down, unless the players ask it to turn to each.
+  const bottom = atTable && perfect && !turnsBoard() ? 0 : view.seat;
   const context = {
-    observation: view.observation, text: view.text, seat: view.seat, legal, your_turn: !!view.your_turn,
+    observation: view.observation, text: view.text, seat: view.seat, bottom, legal, your_turn: !!view.your_turn,
     legal_count: view.your_turn ? view.legal.count : 0,
     previous, result: view.result, seats: view.seats, replay: false,
   };
   closeMenu();
-  drawInto(board, drawing, context, { act });
+  drawInto($("board"), drawing, context, { act });
   previous = view.observation;
+}
+
+function showInvites(view) {
+  // The invitations this browser made, while their seats wait: apart from the watch link.
+  const waiting = new Set(view.seats.filter((s) => s.kind === "invite").map((s) => s.seat));
+  const invites = view.seat === null ? [] : invitesOf(gameId).filter((i) => waiting.has(i.seat));
+  const box = $("invites");
+  box.replaceChildren();
+  for (const invite of invites) {
+    const id = `invite-${invite.seat}`;
+    const name = seatName(view, invite.seat);
+    const input = html("input", { id, class: "invite", readonly: true, value: `${location.origin}${invite.link}` });
+    box.append(html("p", {},
+      html("label", { for: id, text: `Invitation to ${name}'s seat:` }), " ", input, " ",
+      html("button", { type: "button", text: "Copy", onclick: () => copy(input) })));
+  }
+  $("share").hidden = !invites.length;
+}
+
+async function copy(input) {
+  input.select();
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    // No clipboard for a page served over plain HTTP: the text stays selected for Ctrl+C.
+  }
 }
 
 function show(view) {
   lastView = view;
-  $("title").textContent = `${info ? info.name : view.game_id}: ${view.seat === null ? "watching" : seatName(view, view.seat)}`;
-  document.title = `tussle: ${info ? info.name : view.game_id}`;
+  if (token && view.seat !== null && !kept) {
+    keep({ game: gameId, seat: view.seat, token });  // a seat opened from a link is kept too
+    kept = true;
+  }
+  const who = view.seat === null ? (atTable ? "game over" : "watching") : seatName(view, view.seat);
+  $("title").textContent = `${gameName()}${atTable ? " at one screen" : ""}: ${who}`;
+  document.title = `tussle: ${gameName()}`;
   $("status").textContent = statusLine(view);
   $("board-text").textContent = view.text;
   showPlayers(view);
   showMoves(view);
+  showInvites(view);
   draw(view);
   const move = $("move");
   move.hidden = !view.your_turn;
@@ -114,30 +175,145 @@ function show(view) {
       legal.textContent = `${view.legal.count} legal actions: write yours in the game's notation.`;
     }
   }
-  $("after").hidden = !view.result || view.seat === null;
+  $("after").hidden = !view.result || (view.seat === null && !atTable);
   if (view.result) {
     $("replay-link").href = `/replay/${gameId}`;
     $("record-link").href = `/api/games/${gameId}/record`;
   }
-  if (hotSeat) handOver(view);
+  if (atTable) {
+    $("hide").hidden = perfect || view.seat === null;
+    $("turn-box").hidden = !perfect || !(drawing && drawing.orientable);
+    $("table-tools").hidden = $("hide").hidden && $("turn-box").hidden;
+  }
 }
 
-// Hot seat: when the seat shown is done and another seat of this screen is to act, hand over.
-function handOver(view) {
-  if (view.result || view.your_turn || leaving) return;
-  const next = view.to_act.find((p) => p !== "chance" && p !== shown && tokens[p]);
-  if (next === undefined) return;
-  leaving = true;
-  const secret = info && info.information !== "perfect";
-  if (socket) socket.close();
-  location.replace(`/play/${gameId}?hotseat=1&seat=${next}${secret ? "&pass=1" : ""}#${tokens.join(",")}`);
+// --- a game at one screen ------------------------------------------------------------
+
+// Everything of the last seat's view leaves the page: what is drawn, listed, typed and kept.
+function wipe() {
+  closeMenu();
+  lastView = null;
+  previous = null;
+  moves.clear();
+  for (const id of ["board", "moves", "players", "legal", "legal-list", "board-text", "status", "error", "invites"]) {
+    $(id).replaceChildren();
+  }
+  $("action").value = "";
+  $("move").hidden = true;
+  $("after").hidden = true;
+  $("table-tools").hidden = true;
+  $("game").hidden = true;
+  drawing = null;  // a new instance of the module for the next player: nothing the last one kept
+}
+
+function coverName(cover, seat) {
+  const row = cover.seats.find((s) => s.seat === seat);
+  return row && row.name ? row.name : `seat ${seat}`;
+}
+
+function covered(cover) {
+  sitting = null;
+  perfect = cover.perfect;
+  $("title").textContent = `${gameName()} at one screen`;
+  if (cover.result) {
+    ended(cover);
+    return;
+  }
+  if (perfect && lastView !== null) {
+    // Nothing is hidden: the board stays, and the player to act sits down at once.
+    if (cover.to_act.length) sit(cover.to_act[0]);
+    else $("status").textContent = "Waiting.";
+    return;
+  }
+  wipe();
+  if (perfect && cover.to_act.length) {
+    $("game").hidden = false;
+    sit(cover.to_act[0]);
+    return;
+  }
+  showCover(cover);
+}
+
+function showCover(cover) {
+  $("pass").hidden = false;
+  $("pass-error").textContent = "";
+  const buttons = $("pass-buttons");
+  buttons.replaceChildren();
+  const names = cover.to_act.map((seat) => coverName(cover, seat));
+  if (!names.length) {
+    $("pass-title").textContent = "The screen is covered";
+    $("pass-text").textContent = "Nobody at this screen is to act yet: waiting for the game to go on.";
+    return;
+  }
+  $("pass-title").textContent = `Pass to ${names[0]}: press when only ${names[0]} is looking`;
+  $("pass-text").textContent = "Nothing of anyone's game is on the screen until then.";
+  cover.to_act.forEach((seat, i) => {
+    const label = i === 0 ? `I am ${names[0]}: show my view` : `or show ${names[i]}'s view first`;
+    buttons.append(html("button", { type: "button", id: i === 0 ? "pass-go" : null, class: i === 0 ? null : "link", text: label, onclick: () => sit(seat) }), " ");
+  });
+  $("pass-go").focus();
+}
+
+async function sit(seat) {
+  sitting = seat;
+  if (!drawing) drawing = await import(`/draw/${kind}.js?sitting=${++fresh}`);
+  send({ type: "sit", seat });
+}
+
+function hide() {
+  sitting = null;
+  wipe();
+  $("pass").hidden = false;
+  $("pass-title").textContent = "The screen is covered";
+  $("pass-text").textContent = "";
+  $("pass-buttons").replaceChildren();
+  send({ type: "cover" });
+}
+
+async function ended(cover) {
+  // The game is over: the board as a spectator sees it, and what comes after.
+  wipe();
+  $("pass").hidden = true;
+  const answer = await fetch(`/api/games/${gameId}`);
+  const view = await answer.json();
+  if (!answer.ok) {
+    $("pass").hidden = false;
+    $("pass-text").textContent = resultLine({ ...cover, seat: null });
+    return;
+  }
+  drawing = await import(`/draw/${kind}.js?sitting=${++fresh}`);
+  $("game").hidden = false;
+  show(view);
+}
+
+function seated(view) {
+  if (view.seat !== sitting) return;  // a view sent before the screen was covered: not shown
+  $("pass").hidden = true;
+  $("game").hidden = false;
+  show(view);
+}
+
+// --- the connection ------------------------------------------------------------------
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  else say("Not connected: reconnecting, try again in a moment.");
+}
+
+function say(text) {
+  if (atTable && !$("pass").hidden) $("pass-error").textContent = text;
+  else $("error").textContent = text;
 }
 
 function act(action) {
   $("error").textContent = "";
   closeMenu();
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "action", action }));
-  else $("error").textContent = "Not connected: reconnecting, try again in a moment.";
+  send({ type: "action", action });
+}
+
+function hello() {
+  if (table) return { type: "hello", table };
+  return token ? { type: "hello", token } : { type: "hello" };
 }
 
 function connect() {
@@ -145,76 +321,138 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}`);
   socket.addEventListener("open", () => {
     tries = 0;
-    socket.send(JSON.stringify(token ? { type: "hello", token } : { type: "hello" }));
+    socket.send(JSON.stringify(hello()));
   });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
-    if (message.type === "view") show(message);
-    else if (message.type === "error") $("error").textContent = message.error;
+    if (message.type === "view") {
+      if (atTable) seated(message);
+      else show(message);
+    } else if (message.type === "cover" && atTable) covered(message);
+    else if (message.type === "error") say(message.error);
     else if (message.type === "rematch") offerRematch();
   });
   socket.addEventListener("close", () => {
     if (leaving) return;
-    $("status").textContent = "Connection lost: reconnecting…";
-    for (const dot of document.querySelectorAll("#players .dot")) dot.className = "dot off";
+    if (atTable && !perfect) {
+      // Whoever sat here may have gone: the screen is covered until the server says who is to act.
+      sitting = null;
+      wipe();
+      $("pass").hidden = false;
+      $("pass-buttons").replaceChildren();
+      $("pass-title").textContent = "The screen is covered";
+      $("pass-text").textContent = "Connection lost: reconnecting…";
+    } else {
+      $("status").textContent = "Connection lost: reconnecting…";
+      for (const dot of document.querySelectorAll("#players .dot")) dot.className = "dot off";
+    }
     if (tries++ < 60) setTimeout(connect, Math.min(5000, 500 * tries));
-    else $("status").textContent = "The connection is lost; reload the page to try again.";
+    else (atTable && !perfect ? $("pass-text") : $("status")).textContent = "The connection is lost; reload the page to try again.";
   });
 }
 
 function offerRematch() {
   $("after").hidden = false;
-  $("rematch").textContent = "Accept the rematch";
+  // At one screen the rematch is made once, by this table: it waits in "Your games".
+  if (atTable) $("rematch").textContent = "The rematch is made: open it from Your games";
+  else $("rematch").textContent = "Accept the rematch";
 }
 
 async function rematch() {
-  const made = [];
-  for (const seatToken of hotSeat ? tokens : [token]) {
-    const answer = await fetch(`/api/games/${gameId}/rematch`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: seatToken }),
-    });
-    const data = await answer.json();
-    if (!answer.ok) { $("error").textContent = data.error; $("after").append(html("p", { class: "error", text: data.error })); return; }
-    made.push(data);
+  if (atTable && $("rematch").textContent !== "Rematch") {
+    location.href = "/";
+    return;
   }
+  const answer = await fetch(`/api/games/${gameId}/rematch`, {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: table || token }),
+  });
+  const data = await answer.json();
+  if (!answer.ok) {
+    $("after").append(html("p", { class: "error", text: data.error }));
+    return;
+  }
+  // The new seat (or table) is kept before the page leaves: closing the tab must not lose it.
+  if (data.table) keep({ game: data.id, table: data.table });
+  else keep({ game: data.id, seat: data.seat, token: data.token });
   leaving = true;
   if (socket) socket.close();
-  if (hotSeat) {
-    const next = made.map((m) => [m.seat, m.token]).sort((a, b) => a[0] - b[0]).map((m) => m[1]);
-    location.href = `/play/${made[0].id}?hotseat=1&seat=0#${next.join(",")}`;
-  } else {
-    location.href = made[0].link;
-  }
+  location.href = data.table ? `/play/${data.id}#table` : data.link;
+}
+
+async function acceptInvitation() {
+  // The secret leaves the address at once, whatever the answer: a reload must not use it again.
+  history.replaceState(null, "", `/play/${gameId}`);
+  if (!SECRET.test(invitation)) return "this invitation link is cut short: ask for it again";
+  const answer = await fetch(`/api/games/${gameId}/join`, {
+    method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ invite: invitation, name: "friend" }),
+  });
+  const data = await answer.json();
+  if (!answer.ok) return data.error || answer.statusText;
+  keep({ game: data.id, seat: data.seat, token: data.token });
+  kept = true;
+  token = data.token;
+  history.replaceState(null, "", `/play/${gameId}#${data.token}`);
+  return null;
+}
+
+async function getJSON(path) {
+  const answer = await fetch(path);
+  const data = await answer.json().catch(() => ({}));
+  if (!answer.ok) throw new Error(data.error || answer.statusText);
+  return data;
+}
+
+function notice(text) {
+  $("notice").textContent = text;
+  $("notice").hidden = false;
 }
 
 async function start() {
-  const [catalog, module] = await Promise.all([
-    fetch("/api/catalog").then((r) => r.json()),
-    fetch(`/api/games/${gameId}`).then((r) => r.json()),
-  ]);
-  if (module.error) {
-    $("title").textContent = module.error;
+  if (invitation !== null) {
+    const held = seatsOf(gameId);
+    let why = null;
+    if (held.length) {
+      // This browser plays here already (its maker opened the link to try it?): the invitation
+      // stays for the friend, and the page opens the seat held.
+      history.replaceState(null, "", `/play/${gameId}#${held[0].token}`);
+      token = held[0].token;
+      notice("You hold a seat of this game already: the invitation is left for your friend.");
+    } else {
+      why = await acceptInvitation();
+    }
+    if (why) notice(`The invitation opens no seat: ${why}. You are watching.`);
+  }
+  let catalog, module;
+  try {
+    [catalog, module] = await Promise.all([getJSON("/api/catalog"), getJSON(`/api/games/${gameId}`)]);
+  } catch (error) {
+    $("title").textContent = "The game could not be opened";
+    notice(`${error.message}: reload the page to try again.`);
     return;
   }
-  info = catalog.games.find((g) => g.id === module.game_id) || null;
-  drawing = await import(`/draw/${module.game_id}.js`);
-  $("rules-link").href = `/api/rules/${module.game_id}`;
+  kind = module.game_id;
+  info = catalog.games.find((g) => g.id === kind) || null;
+  $("rules-link").href = `/api/rules/${kind}`;
   $("watch-link").href = `/play/${gameId}`;
-  if (hotSeat && query.has("pass")) {
-    const name = (module.seats.find((s) => s.seat === shown) || {}).name || `seat ${shown}`;
+  $("share-watch").href = `/play/${gameId}`;
+  if (atTable && !table) {
+    $("title").textContent = `${gameName()} at one screen`;
+    $("game").hidden = true;
+    notice("This browser holds no handle for this game at one screen: it stays in the browser that made the game. "
+      + "Import your seats on the home page to play here, or watch.");
+    $("notice").append(" ", html("a", { href: `/play/${gameId}`, text: "Watch it" }));
+    return;
+  }
+  if (atTable) {
+    // Covered until the server says who is to act; nothing is drawn before a player sits.
     $("game").hidden = true;
     $("pass").hidden = false;
-    $("title").textContent = `${info ? info.name : module.game_id}: hot seat`;
-    $("pass-text").textContent = `Pass the device to ${name}. Nothing of the other player's secrets is on this page.`;
-    $("pass-go").textContent = `I am ${name}: show my view`;
-    $("pass-go").focus();
-    $("pass-go").addEventListener("click", () => {
-      $("pass").hidden = true;
-      $("game").hidden = false;
-      connect();
-    }, { once: true });
-    return;
+    $("title").textContent = `${gameName()} at one screen`;
+  } else {
+    drawing = await import(`/draw/${kind}.js`);
   }
+  document.title = `tussle: ${gameName()}`;
   connect();
 }
 
@@ -225,10 +463,16 @@ $("act").addEventListener("submit", (event) => {
   input.value = "";
 });
 $("rematch").addEventListener("click", rematch);
+$("hide").addEventListener("click", hide);
+$("turn-board").checked = turnsBoard();
+$("turn-board").addEventListener("change", () => {
+  localStorage.setItem("tussle-turn-board", $("turn-board").checked ? "1" : "0");
+  if (lastView) {
+    previous = null;
+    draw(lastView);
+  }
+});
 document.addEventListener("click", (event) => { if (!event.target.closest(".menu")) closeMenu(); });
-if (query.has("invite")) {
-  // The creator of a game with an open seat sends this link: the lobby join gives the friend their token.
-  $("share").hidden = false;
-  $("invite").value = `${location.origin}/?join=${gameId}`;
-}
+// Another link of this game pasted into the address changes only what follows '#': open it afresh.
+window.addEventListener("hashchange", () => location.reload());
 start();
