@@ -8,6 +8,11 @@ A record is JSON::
      "events": [{"player": 0, "action": "F ^ TR v H"}, ...],
      "result": {...}}
 
+``result`` is the result the rules gave, which replaying the events must give
+again. A game that ended otherwise (a player's clock ran out, nobody played on
+for days) has no ``result`` but an ``"ended"`` object, the server's verdict
+(``returns``, ``ranking``, ``reason``), written only then.
+
 Chance outcomes are events whose player is ``"chance"``. Replaying applies
 every event in order through the game's own parser, so an illegal, garbled or
 out-of-turn event is caught and named by its index.
@@ -41,6 +46,8 @@ class Record:
     position: str | None = None
     events: list[tuple[int, str]] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    #: How a game ended that the rules did not end (a clock, abandonment): the server's verdict.
+    ended: dict[str, Any] | None = None
 
     @classmethod
     def start(cls, game: Game, players: list[str] | None = None, position: str | None = None) -> Record:
@@ -56,7 +63,7 @@ class Record:
         self.events.append((player, action))
 
     def to_json(self) -> JSON:
-        return {
+        data: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
             "game": self.game,
@@ -67,6 +74,9 @@ class Record:
             "events": [{"player": "chance" if p == CHANCE else p, "action": a} for p, a in self.events],
             "result": self.result,
         }
+        if self.ended is not None:
+            data["ended"] = self.ended
+        return data
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1)
@@ -123,7 +133,10 @@ class Record:
         result = data.get("result")
         if result is not None and not isinstance(result, dict):
             raise RecordError("'result' must be an object or null")
-        return cls(game, options, num_players, players, position, events, result)
+        ended = data.get("ended")
+        if ended is not None and (not isinstance(ended, dict) or result is not None):
+            raise RecordError("'ended' must be an object, and only in a record without a result")
+        return cls(game, options, num_players, players, position, events, result, ended)
 
     @classmethod
     def loads(cls, text: str) -> Record:

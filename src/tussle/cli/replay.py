@@ -55,6 +55,7 @@ def replay(file: str, as_json: bool) -> None:
                     "events": len(record.events),
                     "finished": final.is_terminal(),
                     "result": r.to_json() if (r := final.result()) is not None else None,
+                    "ended": record.ended,
                     "final_observations": [final.observation(p) for p in range(record.num_players)],
                 }
             )
@@ -89,7 +90,13 @@ def replay(file: str, as_json: bool) -> None:
         mid_step = len(acting_before) > 1 and bool(acting_after) and set(acting_after) < set(acting_before)
         if not mid_step:
             say(state.render())
-    say(describe_result(final, names) if final.is_terminal() else "The record ends before the game does.")
+    if final.is_terminal():
+        say(describe_result(final, names))
+    elif record.ended is not None:
+        reason = printable(str(record.ended.get("reason", "")))
+        say(f"The game was ended before its rules ended it: {reason}.")
+    else:
+        say("The record ends before the game does.")
 
 
 # --- step -------------------------------------------------------------------

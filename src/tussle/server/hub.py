@@ -884,9 +884,12 @@ class Hub:
         record = Record.start(game, [s.name or s.agent or s.kind for s in live.seats])
         for player, text in live.events:
             record.add(player, text)
-        # A game a clock ended is no result of the rules: its record stops where play stopped.
+        # A game a clock (or abandonment) ended is no result of the rules: its record stops where
+        # play stopped, and says how it ended.
         result = live.state.result()
         record.result = result.to_json() if result is not None else None
+        if result is None and live.time_result is not None:
+            record.ended = live.time_result
         return record
 
     async def close(self) -> None:
