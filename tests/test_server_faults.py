@@ -1,0 +1,295 @@
+"""``tussle serve`` under faults: each reproduction of issue 34, against real server processes.
+
+A kill between the last seat and the deal, a worker killed mid-move, a join whose
+answer is lost, a clock that runs out while the server is down, moves computed
+for a position the game has left, a dropped LISTEN connection, a time-out on
+another process, two processes computing the same computer move, a game nobody
+plays on: each is set up as it happens and the game must still finish, right.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import signal
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from test_server import POSTGRES, Server, play_out, receive
+from tussle import Record
+from tussle.server.hub import ChoiceJob, choose
+from tussle.server.store import Seat, Store
+
+pytestmark = pytest.mark.xdist_group("server_faults")
+
+PERSONS = [{"kind": "person"}, {"kind": "person"}]
+
+
+def start(db: str, tmp_path: Path, *extra: str, name: str = "server") -> Server:
+    return Server(db, *extra, log=tmp_path / f"{name}.log")
+
+
+class postgres_database:  # noqa: N801 (a context manager)
+    def __enter__(self) -> str:
+        self.name = f"tussle_fault_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(POSTGRES, autocommit=True) as admin:
+            admin.execute(f'CREATE DATABASE "{self.name}"')
+        return f"{POSTGRES.rsplit('/', 1)[0]}/{self.name}"
+
+    def __exit__(self, *_: object) -> None:
+        with psycopg.connect(POSTGRES, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+def wait_for(what: Any, timeout: float = 30.0, every: float = 0.2) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = what()
+        if found:
+            return found
+        time.sleep(every)
+    raise AssertionError("it never happened")
+
+
+def finished(server: Server, game_id: str) -> dict[str, Any] | None:
+    view = server.get(f"/api/games/{game_id}")[1]
+    return view if view.get("result") is not None else None
+
+
+def workers_of(server: Server) -> list[int]:
+    assert server.process is not None
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == server.process.pid:
+                out.append(int(entry.name))
+    return out
+
+
+def metric(server: Server, name: str, labels: str = "") -> float:
+    """The sum of a metric's samples on ``server`` (those whose labels hold ``labels``)."""
+    with urllib.request.urlopen(f"{server.url}/metrics", timeout=10) as answer:
+        text = answer.read().decode()
+    pattern = rf"^{re.escape(name)}(?:{{([^}}]*)}})? (\S+)$"
+    return sum(float(m.group(2)) for m in re.finditer(pattern, text, re.M) if labels in (m.group(1) or ""))
+
+
+def test_a_game_whose_deal_was_never_stored_is_dealt_at_start(tmp_path: Path) -> None:
+    # As a kill leaves it between the last seat taken and the opening deal: playing, no events.
+    url = f"sqlite:///{tmp_path / 'd.db'}"
+    store = Store.open(url)
+    token = "t0"
+    from tussle.server.hub import token_hash
+
+    seats = [Seat(0, "person", None, "A", token_hash(token)), Seat(1, "person", None, "B", token_hash("t1"))]
+    game_id = store.create_game("fightopia", {}, 2, seats, seed="s")
+    assert store.game(game_id).status == "playing" and store.events(game_id) == []  # type: ignore[union-attr]
+    store.close()
+    server = start(url, tmp_path)
+    try:
+        with server.seat(game_id, token) as ws:
+            view = receive(ws)
+            while view["events"] == 0:
+                view = receive(ws)
+            assert view["your_turn"] or view["to_act"]
+        assert "Traceback" not in server.output()
+    finally:
+        server.stop()
+
+
+def test_a_worker_killed_mid_move_is_replaced_and_the_game_goes_on(tmp_path: Path) -> None:
+    server = start(f"sqlite:///{tmp_path / 'w.db'}", tmp_path)
+    try:
+        seats = [{"kind": "computer", "agent": "hard"}, {"kind": "computer", "agent": "medium"}]
+        made = server.post(
+            "/api/games", {"game": "robo-pigs", "options": {"round_limit": 2}, "seats": seats}
+        )[1]
+        for _ in range(3):  # kill whatever worker is thinking, three times
+            time.sleep(0.8)
+            for pid in workers_of(server):
+                os.kill(pid, signal.SIGKILL)
+        assert wait_for(lambda: finished(server, made["id"]), timeout=90)
+        assert wait_for(lambda: server.get("/readyz")[0] == 200)
+        assert "Traceback" not in server.output()
+    finally:
+        server.stop()
+
+
+def test_a_join_whose_answer_is_lost_frees_its_seat(tmp_path: Path) -> None:
+    server = start(f"sqlite:///{tmp_path / 'j.db'}", tmp_path, "--join-wait", "1")
+    try:
+        made = server.post("/api/games", {"game": "fite", "seats": [{"kind": "person"}, {"kind": "open"}]})[1]
+        status, _lost = server.post(f"/api/games/{made['id']}/join", {"name": "Lost"})  # never used
+        assert status == 200
+        assert made["id"] not in [g["id"] for g in server.get("/api/lobby")[1]["games"]]
+
+        def open_again() -> bool:
+            return made["id"] in [g["id"] for g in server.get("/api/lobby")[1]["games"]]
+
+        assert wait_for(open_again, timeout=20)
+        status, joined = server.post(f"/api/games/{made['id']}/join", {"name": "Bo"})
+        assert status == 200
+        with server.seat(made["id"], joined["token"]) as ws:
+            assert receive(ws)["status"] == "playing"
+        # The lost token opens nothing now.
+        with server.seat(made["id"], _lost["token"]) as ws:
+            assert receive(ws)["error"] == "that token opens no seat of this game"
+    finally:
+        server.stop()
+
+
+def test_a_clock_that_ran_out_while_the_server_was_down_ends_the_game_at_start(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'c.db'}"
+    server = start(db, tmp_path)
+    try:
+        body = {"game": "fightopia", "seats": PERSONS, "clock": {"minutes": 0.04}}  # 2.4 s each
+        made = server.post("/api/games", body)[1]
+        server.kill()
+        time.sleep(3.5)
+        server.start()
+        view = wait_for(lambda: finished(server, made["id"]), timeout=20)
+        assert "ran out of time" in view["result"]["reason"]
+        record = server.get(f"/api/games/{made['id']}/record")[1]
+        assert record["result"] is None and "ran out of time" in record["ended"]["reason"]
+    finally:
+        server.stop()
+
+
+def test_a_computer_move_is_applied_only_to_the_position_it_was_chosen_for(tmp_path: Path) -> None:
+    # A person who answers at once, against a computer seat: before, most computer moves were
+    # chosen for an earlier position. The seed is ours (every seat is), so each can be checked.
+    server = start(f"sqlite:///{tmp_path / 's.db'}", tmp_path)
+    try:
+        seed = "fixed"
+        options = {"round_limit": 8}
+        seats = [{"kind": "person"}, {"kind": "computer", "agent": "random"}]
+        made = server.post(
+            "/api/games", {"game": "robo-pigs", "options": options, "seats": seats, "seed": seed}
+        )[1]
+        play_out(server, made["id"], {0: made["seats"][0]["token"]}, seed=2)
+        record = Record.from_json(server.get(f"/api/games/{made['id']}/record")[1])
+        checked = 0
+        for number, (player, text) in enumerate(record.events):
+            if player != 1:
+                continue
+            move_seed = int.from_bytes(hashlib.sha256(f"{seed}/{number}/1".encode()).digest()[:8])
+            job = ChoiceJob("robo-pigs", record.options, 2, record.events[:number], 1, "random", move_seed)
+            assert choose(job) == text, f"event {number} was chosen for another position"
+            checked += 1
+        assert checked >= 4
+    finally:
+        server.stop()
+
+
+def test_processes_agree_through_a_lost_listen_and_a_time_out_and_compute_each_move_once(
+    tmp_path: Path,
+) -> None:
+    with postgres_database() as url:
+        first = start(url, tmp_path, name="first")
+        second = start(url, tmp_path, name="second")
+        try:
+            # A LISTEN connection dropped: the process reconnects, catches up, and no seat deadlocks.
+            made = first.post(
+                "/api/games", {"game": "fightopia", "options": {"ply_limit": 20}, "seats": PERSONS}
+            )[1]
+            a = first.seat(made["id"], made["seats"][0]["token"])
+            b = second.seat(made["id"], made["seats"][1]["token"])
+            view_a, view_b = receive(a), receive(b)
+            with psycopg.connect(url, autocommit=True) as admin:
+                killed = admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'"
+                ).fetchall()
+            assert killed
+            seen_not_ready = False
+            for _ in range(40):
+                if first.get("/readyz")[0] == 503 or second.get("/readyz")[0] == 503:
+                    seen_not_ready = True
+                    break
+                time.sleep(0.02)
+            for _ in range(6):  # moves through both processes, in turn
+                mover = a if view_a["your_turn"] else b
+                mine = view_a if mover is a else view_b
+                mover.send(json.dumps({"type": "action", "action": mine["legal"]["actions"][0]}))
+                target = mine["events"] + 1
+                for ws in (a, b):
+                    view = receive(ws)
+                    while view.get("type") != "view" or view["events"] < target:
+                        view = receive(ws)
+                    if ws is a:
+                        view_a = view
+                    else:
+                        view_b = view
+            assert view_a["events"] == view_b["events"] >= 7
+            assert seen_not_ready  # /readyz said so while LISTEN was down ...
+            assert wait_for(lambda: first.get("/readyz")[0] == 200 and second.get("/readyz")[0] == 200)
+            a.close()
+            b.close()
+            # A time-out, ended by whichever process, is heard by every process.
+            clocked = first.post(
+                "/api/games", {"game": "fite", "seats": PERSONS, "clock": {"minutes": 0.03}}
+            )[1]
+            spectator = second.seat(clocked["id"], None)
+            view = receive(spectator)
+            while view["result"] is None:
+                view = receive(spectator)
+            assert "ran out of time" in view["result"]["reason"]
+            assert finished(first, clocked["id"]) and finished(second, clocked["id"])
+            spectator.close()
+
+            # Both processes follow a game of computers: each move is computed by one of them.
+            def tally() -> dict[str, float]:
+                return {
+                    outcome: sum(
+                        metric(s, "tussle_computer_moves_total", f'outcome="{outcome}"')
+                        for s in (first, second)
+                    )
+                    for outcome in ("chosen", "stale")
+                }
+
+            before = tally()
+            computers = [{"kind": "computer", "agent": "random"}] * 2
+            game = first.post(
+                "/api/games", {"game": "fightopia", "options": {"ply_limit": 30}, "seats": computers}
+            )
+            game_id = game[1]["id"]
+            watchers = [s.seat(game_id, None) for s in (first, second)]
+            wait_for(lambda: finished(first, game_id), timeout=60)
+            record = Record.from_json(first.get(f"/api/games/{game_id}/record")[1])
+            after = tally()
+            moves = sum(1 for player, _ in record.events if player >= 0)
+            # Every move chosen once, by one process; a choice the game moved on from is thought again.
+            computed, wasted = (after[k] - before[k] for k in ("chosen", "stale"))
+            assert computed - wasted == moves, (computed, wasted, moves)
+            assert wasted <= moves / 10, (computed, wasted, moves)
+            for ws in watchers:
+                ws.close()
+            for s in (first, second):
+                assert "Traceback" not in s.output()
+        finally:
+            first.stop()
+            second.stop()
+
+
+def test_a_game_nobody_plays_on_ends_as_abandoned(tmp_path: Path) -> None:
+    server = start(f"sqlite:///{tmp_path / 'a.db'}", tmp_path, "--abandon-after", "0.0005")  # 1.8 s
+    try:
+        made = server.post("/api/games", {"game": "fite", "seats": PERSONS})[1]
+        view = wait_for(lambda: finished(server, made["id"]), timeout=30)
+        assert view["result"]["reason"].startswith("abandoned")
+        record = server.get(f"/api/games/{made['id']}/record")[1]
+        assert record["ended"]["reason"].startswith("abandoned") and record["result"] is None
+        assert Record.from_json(record).ended is not None
+    finally:
+        server.stop()
