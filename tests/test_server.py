@@ -577,6 +577,10 @@ def test_the_load_benchmark_plays_games_at_once_and_loses_nothing() -> None:
     report = run_load(4, seed=2)
     assert report.actions > 0 and len(report.latencies) == report.actions
     assert report.errors == 0 and report.lost == 0
+    assert report.server_mb > 50 and report.p50 <= report.p95 <= report.p99
+    # A share of the games against a computer seat: only the people's actions are timed.
+    mixed = run_load(4, seed=2, computers=0.5)
+    assert mixed.computer_games == 2 and mixed.errors == 0 and mixed.lost == 0 and mixed.workers_mb > 0
 
 
 def test_a_clock_runs_out_and_that_player_loses(server: Server) -> None:

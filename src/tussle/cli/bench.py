@@ -103,6 +103,13 @@ from tussle.registry import game_ids, game_info
 )
 @click.option("--db", "db_url", metavar="URL", default=None, help="The database of --server.")
 @click.option(
+    "--computers",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    help="With --server: also run with this share of the games against a computer seat (easy), "
+    "beside the people-only run (e.g. 0.3).",
+)
+@click.option(
     "--scaling",
     is_flag=True,
     help="Instead: games per second of `tussle match` (random agents) on one process, then on "
@@ -137,6 +144,7 @@ def bench(
     vs_agents: tuple[str, ...],
     options: dict[str, str],
     server_load: bool,
+    computers: float,
     db_url: str | None,
     scaling: bool,
     adapters: bool,
@@ -173,7 +181,7 @@ def bench(
         _bench_scaling(list(game_list), vs_games if vs_games != 10 else 4000, cpus, as_json)
         return
     if server_load:
-        _bench_server(vs_games if vs_games != 10 else 200, db_url, seed, as_json)
+        _bench_server(vs_games if vs_games != 10 else 200, db_url, seed, as_json, computers)
         return
     if vs_openspiel:
         _bench_vs_openspiel(
@@ -405,19 +413,24 @@ def _bench_adapters(game_list: list[str], seconds: float, rounds: int, as_json: 
     console.print(verdict, markup=False)
 
 
-def _bench_server(games: int, db_url: str | None, seed: int, as_json: bool) -> None:
+def _bench_server(games: int, db_url: str | None, seed: int, as_json: bool, computers: float = 0.0) -> None:
     from tussle.server.load import run_load
 
-    data = run_load(games, db=db_url, seed=seed).to_json()
+    # Side by side in one run: people only, then a share of the games against a computer seat.
+    shares = [0.0] if not computers else [0.0, computers]
+    rows = [run_load(games, db=db_url, seed=seed, computers=share).to_json() for share in shares]
     if as_json:
-        click.echo(json.dumps(data))
+        click.echo(json.dumps(rows if len(rows) > 1 else rows[0]))
         return
-    stdout_console().print(
-        f"{data['games']} games at once on {data['db']}: {data['actions']} actions in {data['seconds']} s, "
-        f"{data['actions_per_s']} actions/s; latency p50 {data['latency_p50_ms']} ms, "
-        f"p99 {data['latency_p99_ms']} ms; errors {data['errors']}, lost events {data['lost_events']}",
-        markup=False,
-    )
+    for data in rows:
+        stdout_console().print(
+            f"{data['games']} games at once on {data['db']} ({data['computer_games']} against a computer): "
+            f"{data['actions']} people's actions in {data['seconds']} s, {data['actions_per_s']} actions/s; "
+            f"latency p50 {data['latency_p50_ms']} ms, p95 {data['latency_p95_ms']} ms, "
+            f"p99 {data['latency_p99_ms']} ms; errors {data['errors']}, lost events {data['lost_events']}; "
+            f"memory: server {data['server_mb']} MB, workers {data['workers_mb']} MB",
+            markup=False,
+        )
 
 
 def _bench_vs_openspiel(
