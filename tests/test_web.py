@@ -1,7 +1,8 @@
 """The browser client of ``tussle serve`` in a real Chromium driven by Playwright: what every game shares.
 
-Each game's own drawing is tested in ``test_web_<game>.py``; here: the home page,
-invite links and the lobby, hot seat, online games between two browsers,
+Each game's own drawing is tested in ``test_web_<game>.py``, and games at one screen, private
+invitations and the seats a browser keeps in ``test_web_private.py``; here: the home page,
+invitation links, online games between two browsers,
 reconnection after a server restart, keyboard-only play, spectators, replays
 and an automated accessibility check. See ``web_support`` for the browser.
 """
@@ -18,7 +19,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from test_server import Server, play_out
-from web_support import Watched, needs_chromium, new_game, status
+from web_support import Watched, accept, invitation, needs_chromium, new_game, status
 
 pytestmark = needs_chromium
 
@@ -80,15 +81,13 @@ def test_a_friend_joins_by_the_invite_link_and_each_sees_the_other_come_and_go(
     host.goto(web.url + "/")
     host.select_option("#clock", "5+3")
     new_game(host, web, "fightopia", opponent="friend", keep_form=True)
-    host.wait_for_selector("#invite")
-    invite = host.input_value("#invite")
-    assert "?join=" in invite
+    invite = invitation(host)
+    assert "#invite=" in invite
     friend_context = browser.new_context()
     friend = friend_context.new_page()
-    friend.goto(invite)
-    friend.wait_for_url("**/play/**")
+    accept(friend, invite)
     host.wait_for_function(
-        "!document.querySelector('#status').textContent.startsWith('Waiting for a player to take')"
+        "!document.querySelector('#status').textContent.startsWith('Waiting for your friend')"
     )
     host.wait_for_function("document.querySelectorAll('#players .dot.on').length === 2")
     # The clocks run from the first move: both show 5 minutes or a little less.
@@ -109,8 +108,7 @@ def test_after_a_game_online_a_rematch_is_asked_for_and_accepted(web: Server, br
     new_game(host, web, "fightopia", opponent="friend", options={"ply_limit": "2"})
     friend_context = browser.new_context()
     friend = friend_context.new_page()
-    friend.goto(host.input_value("#invite"))
-    friend.wait_for_url("**/play/**")
+    accept(friend, invitation(host))
     old = host.url
     deadline = time.monotonic() + 60
     while not status(host).startswith("Game over") and time.monotonic() < deadline:
@@ -128,42 +126,11 @@ def test_after_a_game_online_a_rematch_is_asked_for_and_accepted(web: Server, br
     # Both are in the new game, which has started: one of them is to move.
     for page in (host, friend):
         page.wait_for_function(
-            "!document.querySelector('#status').textContent.startsWith('Waiting for a player to take')"
+            "!/^Waiting for (a player|the rematch)/.test(document.querySelector('#status').textContent)"
         )
     assert host.url.split("#")[1] != friend.url.split("#")[1]
     friend_context.close()
     host.close()
-
-
-def test_hot_seat_passes_the_device_and_the_next_page_holds_nothing_of_the_first_players_secret(
-    web: Server, browser: Browser
-) -> None:
-    page = browser.new_page()
-    watched = Watched(page)
-    new_game(page, web, "robo-pigs", opponent="hotseat")
-    # A game with secrets starts behind the pass screen too: nobody's view is on it yet.
-    assert page.is_visible("#pass-go") and not page.is_visible("#board")
-    page.click("#pass-go")
-    page.wait_for_function("document.querySelector('#status').textContent === 'Your move.'")
-    secret = "TL F TR F H"  # a program (too many are legal for the page to list them)
-    page.evaluate("window.tussleMarker = 'the first page'")
-    type_action(page, secret)
-    page.wait_for_selector("#pass-go")
-    seen_before = len(watched.frames)  # what the first player's page got was the first player's
-    assert page.evaluate("window.tussleMarker") is None  # a fresh page: nothing of the last in memory
-    assert secret not in (page.text_content("body") or "")
-    assert "player 2" in (page.text_content("#pass-text") or "")
-    page.click("#pass-go")
-    page.wait_for_function("document.querySelector('#status').textContent === 'Your move.'")
-    assert "player 2 (you)" in (page.text_content("#title") or "")
-    # Player 2's page: its drawing and text hold no trace of player 1's program; nor does any frame
-    # it received (the legal list names every program, player 1's among them, so it is left aside).
-    assert secret not in (page.text_content("#board") or "") + (page.text_content("#board-text") or "")
-    later = views(watched.frames[seen_before:])
-    assert later and all(v["seat"] == 1 for v in later)
-    assert all(secret not in without_legal(v) for v in later)
-    assert not watched.errors
-    page.close()
 
 
 def test_robo_pigs_online_between_two_browsers_keeps_each_program_secret_until_the_reveal(
@@ -175,8 +142,7 @@ def test_robo_pigs_online_between_two_browsers_keeps_each_program_secret_until_t
     friend_context = browser.new_context()
     friend = friend_context.new_page()
     friend_watch = Watched(friend)
-    friend.goto(host.input_value("#invite"))
-    friend.wait_for_url("**/play/**")
+    accept(friend, invitation(host))
     # A new pair of programs each round: a revealed round legitimately shows its programs after.
     rounds = [("TL F TR F H", "^ ^ F v TR"), ("TR F TL F H", "v ^ F TL ^"), ("H F F TL TR", "F F ^ TR H")]
     for mine, theirs in rounds:
@@ -216,8 +182,7 @@ def test_fight_online_between_two_browsers_never_shows_a_hand_to_the_other(
     friend_context = browser.new_context()
     friend = friend_context.new_page()
     friend_watch = Watched(friend)
-    friend.goto(host.input_value("#invite"))
-    friend.wait_for_url("**/play/**")
+    accept(friend, invitation(host))
     deadline = time.monotonic() + 240
     checked = 0
     while time.monotonic() < deadline and not status(host).startswith("Game over"):

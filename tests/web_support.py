@@ -26,7 +26,12 @@ needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found 
 
 @pytest.fixture(scope="module")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    server = Server(f"sqlite:///{tmp_path_factory.mktemp('web') / 'web.db'}")
+    # Every file a page loads is a request (about ten for a game page), and these tests open pages
+    # one after the other, several browsers at once, far faster than people click: the default
+    # rate, 20 a second, would refuse some of them.
+    server = Server(
+        f"sqlite:///{tmp_path_factory.mktemp('web') / 'web.db'}", "--limit", "requests_per_second=200"
+    )
     yield server
     server.stop()
 
@@ -61,14 +66,18 @@ def new_game(
     level: str = "easy",
     options: dict[str, str] | None = None,
     keep_form: bool = False,
+    players: int | None = None,
 ) -> None:
     """Make a game from the home page, as a person would: pick the game, the opponent, options; Play.
 
     With ``keep_form``, the home page is already open with other choices made (a clock, say).
+    A game at one screen (``hotseat``) opens covered: this returns once the cover shows.
     """
     if not keep_form:
         page.goto(web.url + "/")
     page.select_option("#game", game)
+    if players is not None:
+        page.select_option("#player-count", str(players))
     page.check(f"input[value={opponent}]")
     if opponent == "computer":
         page.select_option("#level", level)
@@ -81,6 +90,19 @@ def new_game(
     page.wait_for_function(
         "document.querySelector('#status').textContent || !document.querySelector('#pass').hidden"
     )
+
+
+def invitation(host: Page) -> str:
+    """The invitation link a friend game's page shows its maker (the first, if it has several)."""
+    host.wait_for_selector("input.invite")
+    return host.input_value("input.invite")
+
+
+def accept(friend: Page, link: str) -> None:
+    """Open an invitation link: the page takes the seat, and its address becomes the seat's own."""
+    friend.goto(link)
+    friend.wait_for_function("location.hash.length > 1 && !location.hash.startsWith('#invite=')")
+    friend.wait_for_selector("#status:not(:empty)")
 
 
 def status(page: Page) -> str:

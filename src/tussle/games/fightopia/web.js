@@ -294,12 +294,15 @@ function animate(p, at, groups, over, previous) {
 
 // ---- the drawing ----------------------------------------------------------------------------
 
+// The page may keep one side down for every seat (`view.bottom`: a game at one screen).
+export const orientable = true;
+
 export function draw(view, ui) {
   const obs = view.observation;
-  const flipped = view.seat === 1;
+  const flipped = (view.bottom ?? view.seat) === 1;
   const at = layout(flipped);
   const pieces = obs.pieces || [];
-  const mine = flipped ? "black" : "white";
+  const mine = view.seat === 1 ? "black" : "white";
 
   // What each of this seat's pieces may do, and on which squares it is pointed at.
   const actions = new Map();

@@ -81,10 +81,13 @@ function byFacingThenShot(a, b) {
   return FACINGS.indexOf(a.facing) - FACINGS.indexOf(b.facing);
 }
 
+// The page may keep one side down for every seat (`view.bottom`: a game at one screen).
+export const orientable = true;
+
 export function draw(view, ui) {
   const obs = view.observation;
   const size = obs.size;
-  const flip = view.seat === 1;
+  const flip = (view.bottom ?? view.seat) === 1;
   const width = size * CELL + 2 * MARGIN;
   const interactive = !view.replay && view.seat !== null && view.seat !== undefined && Array.isArray(view.legal);
   const turns = interactive ? parseTurns(view.legal) : [];

@@ -128,8 +128,8 @@ function showInvites(view) {
     const id = `invite-${invite.seat}`;
     const name = seatName(view, invite.seat);
     const input = html("input", { id, class: "invite", readonly: true, value: `${location.origin}${invite.link}` });
-    box.append(html("p", {},
-      html("label", { for: id, text: `Invitation to ${name}'s seat:` }), " ", input, " ",
+    box.append(html("p", { class: "invite-row" },
+      html("label", { for: id, text: `The invitation to ${name}'s seat:` }), input,
       html("button", { type: "button", text: "Copy", onclick: () => copy(input) })));
   }
   $("share").hidden = !invites.length;
@@ -475,4 +475,15 @@ $("turn-board").addEventListener("change", () => {
 document.addEventListener("click", (event) => { if (!event.target.closest(".menu")) closeMenu(); });
 // Another link of this game pasted into the address changes only what follows '#': open it afresh.
 window.addEventListener("hashchange", () => location.reload());
+if (atTable) {
+  // A page left for another may be kept whole in the browser's back-forward cache: it keeps
+  // nothing of the seated player's view, and comes back covered.
+  window.addEventListener("pagehide", () => {
+    sitting = null;
+    wipe();
+    $("pass").hidden = false;
+    $("pass-buttons").replaceChildren();
+  });
+  window.addEventListener("pageshow", (event) => { if (event.persisted) location.reload(); });
+}
 start();
