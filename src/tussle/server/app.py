@@ -1,16 +1,25 @@
 """The HTTP and WebSocket API of ``tussle serve`` (FastAPI on uvicorn; its OpenAPI at ``/openapi.json``).
 
 - ``POST /api/games``: a new game: the game, its options, and per seat a person,
-  a computer agent or an open seat; the answer gives each person seat's secret
-  token (its invite link is ``/play/<game>#<token>``: after the ``#``, so it never
-  reaches a server log).
-- ``POST /api/games/<game>/join``: take an open seat; the answer is its token.
+  a computer (a catalog level), an open seat (for the lobby) or an invite (for
+  one friend); the answer gives each person seat's secret token (its link is
+  ``/play/<game>#<token>``: after the ``#``, so it never reaches a server log),
+  each invite's secret, or, for a game at one screen (``"table": true``), one
+  table handle.
+- ``POST /api/games/<game>/join``: take an open seat, or with an invite's secret
+  the seat it keeps; the answer is its token, confirmed by its first use.
 - ``GET /api/lobby``: games with open seats. ``GET /api/games/<game>``: the
   public view. ``GET /api/games/<game>/record``: a finished game as a tussle record.
 - ``WS /ws/games/<game>``: the first message is ``{"type": "hello", "token": ...}``
-  for a seat, or ``{"type": "hello"}`` to watch; the server then sends a
-  ``view`` after every event, and takes ``{"type": "action", "action": "tac 5"}``.
-  Anything wrong gets ``{"type": "error", "error": "<one line>"}`` and changes nothing.
+  for a seat, ``{"type": "hello", "table": ...}`` for a game at one screen, or
+  ``{"type": "hello"}`` to watch; the server then sends a ``view`` (a table: a
+  ``cover`` until a player to act sits down) after every event, and takes
+  ``{"type": "action", "action": "tac 5"}``. Anything wrong gets
+  ``{"type": "error", "error": "<one line>"}`` and changes nothing.
+- ``/healthz``, ``/readyz``, ``/metrics``: for the operator (docs/server.md).
+
+Every request first passes :mod:`tussle.server.guard` (the Host, bounded bodies,
+request rates) and :mod:`tussle.server.observe` (the access log and metrics).
 """
 
 from __future__ import annotations

@@ -51,6 +51,9 @@ BODY_SECONDS = 10.0
 #: reading (and throwing away) whatever more the client sends.
 CLOSE = [(b"connection", b"close")]
 
+#: The paths of the page's own files: counted apart from the API (Clients.request).
+STATIC_PATHS = ("/web/", "/draw/")
+
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 _WILDCARD = ("0.0.0.0", "::", "")
 
@@ -162,7 +165,8 @@ class Guard:
         if length and (not length.isdigit() or int(length) > most):
             await _answer(send, 413, f"a request body may have at most {most:,} bytes", CLOSE)
             return
-        refusal = await self.clients.request(client_of(scope))
+        path = str(scope.get("path", ""))
+        refusal = await self.clients.request(client_of(scope), static=path.startswith(STATIC_PATHS))
         if refusal is not None:
             await _answer(send, 429, refusal.message, [(b"retry-after", str(refusal.retry_after).encode())])
             return

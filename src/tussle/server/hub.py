@@ -827,7 +827,9 @@ class Hub:
         state = live.state
         present = self._present(live)
         result_json = live.result_json()
-        acting = state.to_act() if result_json is None else ()
+        # Nobody is to act before the game starts (a seat is still to be taken) or after it ends.
+        waiting = any(s.kind in WAITING_KINDS for s in live.seats)
+        acting = state.to_act() if result_json is None and not waiting else ()
         view: dict[str, Any] = {
             "type": "view",
             "game": live.row.id,

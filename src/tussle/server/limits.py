@@ -105,6 +105,9 @@ class Clients:
         rate = limits.requests_per_second
         # 2r in any 2 seconds: r a second, with bursts of 2r (a whole second's worth saved up).
         self._window = RateLimitItemPerSecond(max(1, math.ceil(2 * rate)), 2)
+        # The page's own files (scripts, styles, a game's drawing) count in a window of their own, ten
+        # times as wide: a game page loads about ten of them at once, and each is a small file.
+        self._static_window = RateLimitItemPerSecond(max(1, math.ceil(20 * rate)), 2)
         self._storage: MemoryStorage | RedisStorage = (
             RedisStorage(_async_url(redis_url), implementation="redispy") if redis_url else MemoryStorage()
         )
@@ -123,12 +126,14 @@ class Clients:
     def shared(self) -> bool:
         return self._redis is not None
 
-    async def request(self, client: str) -> Refusal | None:
-        """None if ``client`` may make another HTTP request now, else why not."""
+    async def request(self, client: str, *, static: bool = False) -> Refusal | None:
+        """None if ``client`` may make another HTTP request now (``static``: for one of the
+        page's own files), else why not."""
+        window, kind = (self._static_window, "static") if static else (self._window, "requests")
         try:
-            if await self._limiter.hit(self._window, "requests", client):
+            if await self._limiter.hit(window, kind, client):
                 return None
-            stats = await self._limiter.get_window_stats(self._window, "requests", client)
+            stats = await self._limiter.get_window_stats(window, kind, client)
             wait = max(1, math.ceil(stats.reset_time - time.time()))
         except Exception as exc:  # Redis went away: serve on rather than refuse everyone
             self._warn(exc)
