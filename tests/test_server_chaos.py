@@ -27,14 +27,14 @@ import threading
 import time
 import urllib.error
 import urllib.request
-import uuid
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
 
-from test_server import POSTGRES, Server
+from server_support import children, postgres_database
+from test_server import Server
 from tussle import Record
 from tussle.server.hub import ChoiceJob, choose
 
@@ -43,19 +43,6 @@ pytestmark = pytest.mark.xdist_group("server_chaos")
 GAMES = 60
 GAMES_OPTIONS = {"fightopia": {"ply_limit": 100}, "fite": {"turn_limit": 8}}
 PLAY_SECONDS = 150.0
-
-
-def children(pid: int) -> list[int]:
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                out.append(int(entry.name))
-    return out
 
 
 def chaos(servers: list[Server], url: str, stop: threading.Event, log: list[str]) -> None:
@@ -129,10 +116,11 @@ def post(server: Server, body: Any) -> Any:
 
 
 def test_every_game_finishes_right_while_processes_workers_and_listen_connections_die(tmp_path: Path) -> None:
-    name = f"tussle_chaos_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(POSTGRES, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    url = f"{POSTGRES.rsplit('/', 1)[0]}/{name}"
+    with postgres_database("tussle_chaos") as url:
+        play_in_chaos(url, tmp_path)
+
+
+def play_in_chaos(url: str, tmp_path: Path) -> None:
     limits = [
         f"--limit={pair}" for pair in ("requests_per_second=1000", "connections=1000", "open_games=1000")
     ]
@@ -211,8 +199,6 @@ def test_every_game_finishes_right_while_processes_workers_and_listen_connection
         stop.set()
         for server in servers:
             server.stop()
-        with psycopg.connect(POSTGRES, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def _get(servers: list[Server], path: str) -> Any:

@@ -16,14 +16,14 @@ import re
 import signal
 import time
 import urllib.request
-import uuid
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
 
-from test_server import POSTGRES, Server, play_out, receive
+from server_support import children, postgres_database
+from test_server import Server, play_out, receive
 from tussle import Record
 from tussle.server.hub import ChoiceJob, choose
 from tussle.server.store import Seat, Store
@@ -35,18 +35,6 @@ PERSONS = [{"kind": "person"}, {"kind": "person"}]
 
 def start(db: str, tmp_path: Path, *extra: str, name: str = "server") -> Server:
     return Server(db, *extra, log=tmp_path / f"{name}.log")
-
-
-class postgres_database:  # noqa: N801 (a context manager)
-    def __enter__(self) -> str:
-        self.name = f"tussle_fault_{uuid.uuid4().hex[:12]}"
-        with psycopg.connect(POSTGRES, autocommit=True) as admin:
-            admin.execute(f'CREATE DATABASE "{self.name}"')
-        return f"{POSTGRES.rsplit('/', 1)[0]}/{self.name}"
-
-    def __exit__(self, *_: object) -> None:
-        with psycopg.connect(POSTGRES, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
 
 
 def wait_for(what: Any, timeout: float = 30.0, every: float = 0.2) -> Any:
@@ -66,16 +54,7 @@ def finished(server: Server, game_id: str) -> dict[str, Any] | None:
 
 def workers_of(server: Server) -> list[int]:
     assert server.process is not None
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == server.process.pid:
-                out.append(int(entry.name))
-    return out
+    return children(server.process.pid)
 
 
 def metric(server: Server, name: str, labels: str = "") -> float:
@@ -121,6 +100,16 @@ def test_a_worker_killed_mid_move_is_replaced_and_the_game_goes_on(tmp_path: Pat
             for pid in workers_of(server):
                 os.kill(pid, signal.SIGKILL)
         assert wait_for(lambda: finished(server, made["id"]), timeout=90)
+        assert wait_for(lambda: server.get("/readyz")[0] == 200)
+        # With its workers gone the server says it is not ready, and ready again once they are back.
+        for pid in workers_of(server):
+            os.kill(pid, signal.SIGKILL)
+
+        def not_ready() -> dict[str, Any] | None:
+            status, answer = server.get("/readyz")
+            return answer if status == 503 else None
+
+        assert wait_for(not_ready, every=0.01)["checks"]["workers"].startswith("none alive")
         assert wait_for(lambda: server.get("/readyz")[0] == 200)
         assert "Traceback" not in server.output()
     finally:

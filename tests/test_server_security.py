@@ -22,12 +22,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 import redis
 from websockets.sync.client import ClientConnection, connect
 
-from test_server import POSTGRES, Server, receive
+from server_support import alive, children, postgres_database
+from test_server import Server, receive
 from tussle import Record, load_game
 
 REDIS = os.environ.get("TUSSLE_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -43,20 +43,6 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         return
     with postgres_database() as url:
         yield url
-
-
-class postgres_database:  # noqa: N801 (used as a context manager, like a function)
-    """A fresh PostgreSQL database for one test, dropped afterwards."""
-
-    def __enter__(self) -> str:
-        self.name = f"tussle_sec_{uuid.uuid4().hex[:12]}"
-        with psycopg.connect(POSTGRES, autocommit=True) as admin:
-            admin.execute(f'CREATE DATABASE "{self.name}"')
-        return f"{POSTGRES.rsplit('/', 1)[0]}/{self.name}"
-
-    def __exit__(self, *_: object) -> None:
-        with psycopg.connect(POSTGRES, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
 
 
 def start(db: str, tmp_path: Path, *extra: str, name: str = "server") -> Server:
@@ -252,14 +238,14 @@ def test_sigterm_ends_the_server_and_its_workers_while_a_computer_thinks(tmp_pat
     seats = [{"kind": "computer", "agent": "hard"}] * 2
     request(server, "POST", "/api/games", {"game": "robo-pigs", "seats": seats})
     time.sleep(1.5)  # a hard move is under way
-    children = _children(server.process.pid)
-    assert children, "a worker process plays the computer seats"
+    workers = children(server.process.pid)
+    assert workers, "a worker process plays the computer seats"
     started = time.monotonic()
     server.process.send_signal(signal.SIGTERM)
     server.process.wait(15)
     assert time.monotonic() - started < 5
     time.sleep(0.5)
-    assert not [pid for pid in children if _alive(pid)]
+    assert not [pid for pid in workers if alive(pid)]
 
 
 def test_killed_with_sigkill_its_workers_die_with_it(tmp_path: Path) -> None:
@@ -272,34 +258,13 @@ def test_killed_with_sigkill_its_workers_die_with_it(tmp_path: Path) -> None:
         {"game": "robo-pigs", "seats": [{"kind": "computer", "agent": "hard"}] * 2},
     )
     time.sleep(1.0)
-    children = _children(server.process.pid)
-    assert children
+    workers = children(server.process.pid)
+    assert workers
     server.kill()
     deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and [pid for pid in children if _alive(pid)]:
+    while time.monotonic() < deadline and [pid for pid in workers if alive(pid)]:
         time.sleep(0.1)
-    assert not [pid for pid in children if _alive(pid)]
-
-
-def _children(pid: int) -> list[int]:
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                out.append(int(entry.name))
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
+    assert not [pid for pid in workers if alive(pid)]
 
 
 # --- 3. Every byte and second is bounded ----------------------------------------------------

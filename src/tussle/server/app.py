@@ -56,6 +56,7 @@ from tussle.server.hub import (
     JOIN_SECONDS,
     Hub,
     HubError,
+    LiveGame,
     UnknownGameError,
     new_token,
     token_hash,
@@ -549,33 +550,7 @@ def create_app(
         new_seat = (found[1] + 1) % n
         async with old.lock:
             row = await asyncio.to_thread(hub.store.rematch_of, game_id)
-            if row is None:
-                seats = [
-                    Seat(
-                        (s.seat + 1) % n,
-                        "reserved" if s.kind == "person" else s.kind,
-                        s.agent,
-                        s.name,
-                        None,
-                    )
-                    for s in old.seats
-                ]
-                seats.sort(key=lambda s: s.seat)
-                new_id = await asyncio.to_thread(
-                    partial(
-                        hub.store.create_game,
-                        seed=secrets.token_hex(16),
-                        rematch_of=game_id,
-                        clock=old.row.clock,
-                    ),
-                    old.row.game,
-                    old.row.options,
-                    old.row.players,
-                    seats,
-                )
-                await hub.broadcast_message(old, {"type": "rematch", "game": new_id})
-            else:
-                new_id = row.id
+            new_id = row.id if row is not None else await new_rematch(hub, old, None)
         token = new_token()
         seat = next(s for s in (await hub.get(new_id)).seats if s.seat == new_seat)
         if seat.kind != "reserved" or not await asyncio.to_thread(
@@ -587,34 +562,44 @@ def create_app(
             await hub.start(new_id)
         return {"id": new_id, "seat": new_seat, "token": token, "link": link(new_id, token)}
 
+    async def new_rematch(hub: Hub, old: LiveGame, table: str | None) -> str:
+        """Make the rematch of ``old`` (its lock held): the same game, the seats turned by one, each
+        person's seat reserved for them (or, at one screen, all behind the new ``table`` handle)."""
+        n = len(old.seats)
+        kept = "person" if table is not None else "reserved"
+        seats = sorted(
+            (
+                Seat((s.seat + 1) % n, kept if s.kind == "person" else s.kind, s.agent, s.name, None)
+                for s in old.seats
+            ),
+            key=lambda s: s.seat,
+        )
+        new_id = await asyncio.to_thread(
+            partial(
+                hub.store.create_game,
+                seed=secrets.token_hex(16),
+                rematch_of=old.row.id,
+                clock=old.row.clock,
+                table_hash=token_hash(table) if table is not None else None,
+            ),
+            old.row.game,
+            old.row.options,
+            old.row.players,
+            seats,
+        )
+        await hub.broadcast_message(old, {"type": "rematch", "game": new_id})
+        return new_id
+
     async def table_rematch(hub: Hub, game_id: str) -> dict[str, Any]:
         """A game at one screen again, the seats turned by one: its new table handle (made once)."""
         old = await hub.get(game_id)
         if old.result_json() is None:
             raise HubError("a rematch follows a finished game; this one is still played")
-        n = len(old.seats)
         async with old.lock:
             if await asyncio.to_thread(hub.store.rematch_of, game_id) is not None:
                 raise HubError("this game's rematch is made already: it is in your games")
-            seats = sorted(
-                (Seat((s.seat + 1) % n, s.kind, s.agent, s.name, None) for s in old.seats),
-                key=lambda s: s.seat,
-            )
             table = new_token()
-            new_id = await asyncio.to_thread(
-                partial(
-                    hub.store.create_game,
-                    seed=secrets.token_hex(16),
-                    rematch_of=game_id,
-                    clock=old.row.clock,
-                    table_hash=token_hash(table),
-                ),
-                old.row.game,
-                old.row.options,
-                old.row.players,
-                seats,
-            )
-            await hub.broadcast_message(old, {"type": "rematch", "game": new_id})
+            new_id = await new_rematch(hub, old, table)
         await hub.start(new_id)
         return {"id": new_id, "table": table}
 
