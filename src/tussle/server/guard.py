@@ -47,6 +47,8 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 #: The longest a request's body may take to arrive, in seconds.
 BODY_SECONDS = 10.0
 
+#: The most of a body over its bound that is read (and thrown away) before the answer.
+DRAIN_BYTES = 1024 * 1024
 #: Sent with an answer given before the body was read whole: the connection ends, rather than
 #: reading (and throwing away) whatever more the client sends.
 CLOSE = [(b"connection", b"close")]
@@ -162,7 +164,8 @@ class Guard:
             return
         most = self.body_limit(scope.get("path", ""))
         length = _header(scope, b"content-length")
-        if length and (not length.isdigit() or int(length) > most):
+        # Far over its bound: refused unread. A little over: read and thrown away (_read_body).
+        if length and (not length.isdigit() or int(length) > max(most, DRAIN_BYTES)):
             await _answer(send, 413, f"a request body may have at most {most:,} bytes", CLOSE)
             return
         path = str(scope.get("path", ""))
@@ -194,7 +197,12 @@ def _header(scope: Scope, name: bytes) -> str:
 
 
 async def _read_body(receive: Receive, most: int) -> bytes | bool | None:
-    """The whole body, None if it is over ``most`` bytes (reading stops there), False if the client left."""
+    """The whole body; None if it is over ``most`` bytes; False if the client left.
+
+    A body over ``most`` is read on, and thrown away, up to :data:`DRAIN_BYTES`, so that a
+    proxy still sending it hears the answer rather than a closed connection (nginx would make
+    that a 502); past that, reading stops.
+    """
     parts: list[bytes] = []
     size = 0
     while True:
@@ -203,9 +211,10 @@ async def _read_body(receive: Receive, most: int) -> bytes | bool | None:
             return False
         chunk = bytes(message.get("body", b""))
         size += len(chunk)
-        if size > most:
+        if size <= most:
+            parts.append(chunk)
+        elif size > DRAIN_BYTES or not message.get("more_body", False):
             return None
-        parts.append(chunk)
         if not message.get("more_body", False):
             return b"".join(parts)
 

@@ -631,6 +631,8 @@ def _sqlite_pragmas(engine: Engine) -> None:
 
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+#: The PostgreSQL advisory lock that one process at a time holds while it migrates ("tussle" in ASCII).
+MIGRATION_LOCK = 0x747573736C65
 
 
 def upgrade(engine: Engine) -> None:
@@ -641,6 +643,10 @@ def upgrade(engine: Engine) -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            # Processes started at once on a new database: one migrates, the others wait for it and
+            # then find nothing to do (else two create the same tables, and one fails).
+            connection.execute(sa.select(sa.func.pg_advisory_xact_lock(MIGRATION_LOCK)))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
