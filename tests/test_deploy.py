@@ -436,6 +436,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         deadline = time.monotonic() + 30
         for process in processes:
             wait_ready(process, deadline, seconds(unit["RestartSec"][0]))
+        # Started at once on a new database, they migrate one at a time: neither had to start again.
+        assert [p.restarts for p in processes] == [0, 0], [p.output() for p in processes]
 
         certs = folder / "letsencrypt"
         certs.mkdir()
