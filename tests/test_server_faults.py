@@ -282,3 +282,55 @@ def test_a_game_nobody_plays_on_ends_as_abandoned(tmp_path: Path) -> None:
         assert Record.from_json(record).ended is not None
     finally:
         server.stop()
+
+
+def test_a_full_disk_refuses_the_move_in_one_line_and_the_game_goes_on(tmp_path: Path) -> None:
+    # SQLite's own "database or disk is full", from a page limit: what a full disk gives a server.
+    import asyncio
+
+    import sqlalchemy as sa
+
+    from tussle.server.hub import Hub, HubError
+    from tussle.server.store import events_table
+
+    store = Store.open(f"sqlite:///{tmp_path / 'full.db'}")
+    seats = [Seat(0, "person", None, "A", "h0"), Seat(1, "person", None, "B", "h1")]
+    game_id = store.create_game("fightopia", {}, 2, seats, seed="s")
+
+    async def play() -> tuple[str, int, int]:
+        hub = Hub(store)
+        await hub.start(game_id)
+        live = await hub.get(game_id)
+        with store.engine.connect() as db:
+            pages: int = db.exec_driver_sql("PRAGMA page_count").scalar_one()
+        store.engine.dispose()
+
+        @sa.event.listens_for(store.engine, "connect")
+        def _cap(dbapi_connection: Any, _record: Any) -> None:
+            dbapi_connection.execute(f"PRAGMA max_page_count = {pages + 1}")
+
+        # Fill the file up to its limit, right where the game's next events go.
+        for number in range(10**6, 10**6 + 10_000):
+            try:
+                with store.engine.begin() as db:
+                    db.execute(
+                        events_table.insert().values(
+                            game_id=game_id, number=number, player=0, action="x" * 200, at=0.0
+                        )
+                    )
+            except sa.exc.OperationalError:
+                break
+        else:
+            raise AssertionError("the file never filled")
+        before = len(live.events)
+        seat = live.state.to_act()[0]
+        try:
+            await hub.act(game_id, seat, live.state.action_to_str(seat, live.state.legal_actions(seat)[0]))
+        except HubError as exc:
+            return str(exc), before, len(live.events)
+        raise AssertionError("a move was stored in a full file")
+
+    message, before, after = asyncio.run(play())
+    assert "could not store it" in message and "full" in message and "\n" not in message
+    assert after == before  # nothing applied: the player may send it again
+    store.close()
