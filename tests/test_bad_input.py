@@ -18,7 +18,7 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tussle import ActionError, AgentError, Game, OptionError, agents, load_game
+from tussle import ActionError, AgentError, OptionError, agents, load_game
 from tussle.agents.base import Agent, PlayerView
 from tussle.cli import cli
 
@@ -179,8 +179,7 @@ def test_no_garbage_anywhere_gives_a_traceback(tmp_path: Path, garbage: str, gam
 class _Breaks(Agent):
     """Plays at random, then fails on its third decision: a stand-in for anything going wrong mid-game."""
 
-    def __init__(self, game: Game, player: int, seed: int | None = None, spec: str = "") -> None:
-        super().__init__(game, player, seed, spec)
+    def setup(self) -> None:
         self.decisions = 0
 
     def act(self, view: PlayerView) -> Any:

@@ -378,7 +378,7 @@ def test_the_spec_names_the_agent_whole() -> None:
     ("spec", "game", "message"),
     [
         ("fite:solved", "robo-pigs", "plays fite only"),
-        ("fite:solved:tactics=maybe", "fite", "tactics=maybe is not one of value, plan"),
+        ("fite:solved:tactics=maybe", "fite", "tactics='maybe' is not one of value, plan"),
         ("fite:solved:depth=3", "fite", "unknown parameter 'depth'"),
         ("fite:solved:tactics", "fite", "is not key=value"),
     ],

@@ -1488,7 +1488,7 @@ def test_rule_agent_uses_only_the_player_view() -> None:
 def test_rule_agent_parameters() -> None:
     game = load_game("fight")
     assert make_agent("rule:samples=2", game, 0, seed=1).samples == 2  # type: ignore[attr-defined]
-    with pytest.raises(AgentError, match="samples must be"):
+    with pytest.raises(AgentError, match="samples=0 is below the minimum 1"):
         make_agent("rule:samples=0", game, 0)
     with pytest.raises(AgentError, match="unknown parameter 'depth'"):
         make_agent("rule:depth=2", game, 0)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Any
 
 from tussle.agents.base import Agent, PlayerView
 from tussle.errors import AgentError
@@ -136,10 +135,5 @@ def make_agent(spec: str, game: Game, player: int, seed: int | None = None) -> A
     else:
         known = ", ".join(agent_names(game.info.id))
         raise AgentError(f"unknown agent {name!r} (agents for {game.info.id}: {known})")
-    kwargs: dict[str, Any] = {"spec": spec}
-    if params:
-        kwargs["params"] = params
-    try:
-        return cls(game, player, seed, **kwargs)
-    except TypeError:
-        raise AgentError(f"agent {name!r} takes no parameters (got {spec!r})") from None
+    # The agent refuses parameters it does not declare (Agent.__init__); any other error is its own.
+    return cls(game, player, seed, spec=spec, params=params)

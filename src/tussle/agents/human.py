@@ -35,12 +35,13 @@ import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO, TypeVar
+from typing import Any, ClassVar, TextIO, TypeVar
 
 from rich.console import Console
 
 from tussle.agents.base import Agent, PlayerView
-from tussle.errors import AgentError, TussleError
+from tussle.agents.params import Param
+from tussle.errors import TussleError
 from tussle.game import Game
 
 T = TypeVar("T")
@@ -371,6 +372,10 @@ class HumanAgent(Agent, TerminalPrompt):
     """
 
     interactive = True
+    PARAMS: ClassVar[dict[str, Param]] = {
+        "name": Param("text", None, "the person's name, shown at the prompt")
+    }
+    default_spec = "human"
 
     def __init__(
         self,
@@ -385,11 +390,8 @@ class HumanAgent(Agent, TerminalPrompt):
         label: str | None = None,
         hot_seat: bool = False,
     ) -> None:
-        Agent.__init__(self, game, player, seed, spec or "human")
-        params = dict(params or {})
-        name = params.pop("name", None)
-        if params:
-            raise AgentError(f"agent spec {spec!r}: human takes only name=..., not {', '.join(params)}")
+        Agent.__init__(self, game, player, seed, spec, params)
+        name = self.params["name"]
         shown = label or name or f"player {player}"
         if name and label:
             shown = f"{label} ({name})"
@@ -408,7 +410,3 @@ class HumanAgent(Agent, TerminalPrompt):
     def show_help(self, view: PlayerView) -> None:
         """Explain the notation, with this position's legal actions (all, or a few of many) as examples."""
         self.help_for(Choices.of_view(view))
-
-    def show_matching(self, view: PlayerView, query: str) -> None:
-        """List the legal actions that mention ``query`` (see :meth:`TerminalPrompt.list_matching`)."""
-        self.list_matching(Choices.of_view(view), query)

@@ -24,7 +24,6 @@ from typing import Any
 
 from tussle.agents.base import Agent, PlayerView
 from tussle.errors import AgentError
-from tussle.game import Game
 from tussle.registry import game_info
 
 LEVEL_NAMES = ("easy", "medium", "hard")
@@ -52,25 +51,24 @@ def level_spec(game_id: str, level: str) -> str:
 class LevelAgent(Agent):
     """Plays a level (``easy``, ``medium``, ``hard``) by the agent the level table names for the game."""
 
-    def __init__(
-        self,
-        game: Game,
-        player: int,
-        seed: int | None = None,
-        spec: str = "",
-        params: dict[str, str] | None = None,
-    ) -> None:
-        from tussle.agents import make_agent, parse_spec
+    default_spec = "medium"
 
-        super().__init__(game, player, seed, spec or "medium")
-        level = parse_spec(self.spec)[0]
-        if params:
-            raise AgentError(
-                f"agent {self.spec!r}: a level takes no parameters "
-                f"(it plays {level_spec(game.info.id, level)!r}; give that spec to change the budget)"
-            )
-        self.inner = make_agent(level_spec(game.info.id, level), game, player, seed)
+    def setup(self) -> None:
+        from tussle.agents import make_agent
+
+        self.inner = make_agent(self.plays, self.game, self.player, self.seed)
         self.last_stats: dict[str, float] = {}
+
+    @property
+    def plays(self) -> str:
+        """The spec of the agent this level plays in this game."""
+        return level_spec(self.game.info.id, self.spec_name)
+
+    def undeclared(self, key: str) -> AgentError:
+        return AgentError(
+            f"agent {self.spec!r}: a level takes no parameters "
+            f"(it plays {self.plays!r}; give that spec to change the budget)"
+        )
 
     def act(self, view: PlayerView) -> Any:
         started = time.perf_counter()

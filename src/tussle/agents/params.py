@@ -1,8 +1,9 @@
 """An agent's parameters: declared as :class:`Param`, read from a spec with :func:`parse_params`.
 
 An agent spec such as ``mcts:iterations=2000,c=1.4`` gives parameters as text;
-each agent declares the ones it takes, and every agent reads and checks them
-the same way, with the same one-line errors.
+each agent declares the ones it takes (its ``PARAMS``), and the agent base
+class reads and checks them for every agent the same way, with the same
+one-line errors.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from tussle.errors import AgentError
 
 @dataclass(frozen=True)
 class Param:
-    """One agent parameter: its kind (``int``, ``float`` or ``choice``), default and help."""
+    """One agent parameter: its kind (``int``, ``float``, ``choice`` or ``text``), default and help."""
 
     kind: str
     default: Any
@@ -28,6 +29,8 @@ class Param:
     def parse(self, spec: str, key: str, text: str) -> Any:
         """``text`` converted and checked, or a one-line :class:`AgentError` naming ``key``."""
         where = f"agent {spec!r}: {key}={text!r}"
+        if self.kind == "text":
+            return text
         if self.kind == "choice":
             if text not in self.choices:
                 raise AgentError(f"{where} is not one of {', '.join(self.choices)}")
@@ -58,11 +61,29 @@ def parse_params(spec: str, known: dict[str, Param], given: dict[str, str] | Non
     {'c': 2.0}
     >>> parse_params("x", {"c": Param("float", 1.0, "exploration")}, {"k": "2"})
     Traceback (most recent call last):
-    tussle.errors.AgentError: agent 'x': unknown parameter 'k' (parameters: c)
+    tussle.errors.AgentError: agent 'x': unknown parameter 'k' (x takes only c)
     """
     values = {key: param.default for key, param in known.items()}
     for key, text in (given or {}).items():
         if key not in known:
-            raise AgentError(f"agent {spec!r}: unknown parameter {key!r} (parameters: {', '.join(known)})")
+            raise AgentError(unknown_parameter(spec, known, key))
         values[key] = known[key].parse(spec, key, text)
     return values
+
+
+def unknown_parameter(spec: str, known: dict[str, Param], key: str, name: str = "") -> str:
+    """Why ``key`` is refused by an agent that takes the parameters ``known``, naming them.
+
+    ``name`` is the agent's name in ``spec`` (``spec`` itself when not given).
+
+    >>> unknown_parameter("random:x=1", {}, "x", "random")
+    "agent 'random:x=1': random takes no parameters (got 'x')"
+    >>> unknown_parameter("human:colour=red", {"name": Param("text", None, "")}, "colour", "human")
+    "agent 'human:colour=red': unknown parameter 'colour' (human takes only name)"
+    """
+    name = name or spec
+    if not known:
+        return f"agent {spec!r}: {name} takes no parameters (got {key!r})"
+    if len(known) == 1:
+        return f"agent {spec!r}: unknown parameter {key!r} ({name} takes only {next(iter(known))})"
+    return f"agent {spec!r}: unknown parameter {key!r} (parameters: {', '.join(known)})"

@@ -34,8 +34,10 @@ from tussle.agents.base import PlayerView
 from tussle.agents.params import Param
 from tussle.errors import AgentError
 from tussle.game import CHANCE, Dynamics, Game, Information, State
-from tussle.search.common import SearchAgent
+from tussle.search.common import BUDGET_PARAMS, SearchAgent
 
+#: The deepest search, in plies, when no ``depth`` is given.
+MAX_DEPTH = 64
 #: A won game's score before the distance to it is taken off; evaluations lie in -1..1.
 WIN = 100.0
 
@@ -54,7 +56,11 @@ class AlphaBetaAgent(SearchAgent):
     """
 
     PARAMS: ClassVar[dict[str, Param]] = {
-        "depth": Param("int", 64, "the deepest search, in plies", minimum=1, maximum=64),
+        **BUDGET_PARAMS,
+        # No default, so that setup sees whether a depth was given.
+        "depth": Param(
+            "int", None, f"the deepest search, in plies (default {MAX_DEPTH})", minimum=1, maximum=MAX_DEPTH
+        ),
         "width": Param(
             "int",
             0,
@@ -72,18 +78,16 @@ class AlphaBetaAgent(SearchAgent):
         ),
     }
 
-    def __init__(
-        self,
-        game: Game,
-        player: int,
-        seed: int | None = None,
-        spec: str = "",
-        params: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(game, player, seed, spec, params)
+    def setup(self) -> None:
+        super().setup()
         # A fixed depth alone is a budget too: no time limit then.
-        if params and "depth" in params and "time" not in params and "iterations" not in params:
+        if (
+            self.params["depth"] is not None
+            and self.params["time"] is None
+            and self.params["iterations"] is None
+        ):
             self.budget.seconds = None
+        self.max_depth: int = self.params["depth"] or MAX_DEPTH
         self.nodes = 0
         self.width = int(self.params["width"])
         given = self.params["contempt"]
@@ -121,7 +125,7 @@ class AlphaBetaAgent(SearchAgent):
         best_value = -WIN * 2
         reached = 0
         started = time.perf_counter()
-        for depth in range(1, int(self.params["depth"]) + 1):
+        for depth in range(1, self.max_depth + 1):
             try:
                 value, move, ordered = self._root(root, me, depth, moves, best)
             except _BudgetSpentError as stop:

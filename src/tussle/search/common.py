@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from tussle.agents.base import Agent, PlayerView
-from tussle.agents.params import Param, parse_params
+from tussle.agents.params import Param
 from tussle.game import Game
 from tussle.search.policy import GamePolicy, policy_for
 
@@ -95,8 +95,8 @@ class Budget:
 class SearchAgent(Agent):
     """An agent that searches within a budget and reports ``last_stats``.
 
-    Subclasses declare their own parameters in ``PARAMS`` (the budget ones are
-    added) and implement :meth:`search`, which returns the chosen action and
+    Subclasses declare their parameters in ``PARAMS``, the budget ones
+    (:data:`BUDGET_PARAMS`) among them, and implement :meth:`search`, which returns the chosen action and
     statistics; ``iterations`` and ``seconds`` are always among ``last_stats``.
 
     Whatever the budget, :meth:`act` returns one of the view's legal actions: a
@@ -105,23 +105,14 @@ class SearchAgent(Agent):
     names in its docstring, instead of failing on an empty tree.
     """
 
-    PARAMS: ClassVar[dict[str, Param]] = {}
+    PARAMS: ClassVar[dict[str, Param]] = BUDGET_PARAMS
 
-    def __init__(
-        self,
-        game: Game,
-        player: int,
-        seed: int | None = None,
-        spec: str = "",
-        params: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(game, player, seed, spec)
-        self.params = parse_params(self.spec, {**BUDGET_PARAMS, **self.PARAMS}, params)
+    def setup(self) -> None:
         self.budget = Budget(self.params["time"], self.params["iterations"])
         self.last_stats: dict[str, float] = {}
-        self._check_game(game)
+        self._check_game(self.game)
         #: The game's search knowledge: evaluation, move order, playouts.
-        self.policy: GamePolicy = policy_for(game)
+        self.policy: GamePolicy = policy_for(self.game)
 
     def _check_game(self, game: Game) -> None:
         """Raise :class:`AgentError` if this agent cannot play ``game``."""

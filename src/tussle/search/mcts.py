@@ -37,7 +37,7 @@ from tussle.agents.params import Param
 from tussle.errors import AgentError
 from tussle.game import CHANCE, ChanceMode, Dynamics, Game, Information, State
 from tussle.search.bandits import PrefixBandit, RegretBandit, UcbBandit
-from tussle.search.common import SearchAgent
+from tussle.search.common import BUDGET_PARAMS, SearchAgent
 from tussle.search.policy import GamePolicy
 
 #: Action sets larger than this are never listed whole by the tree: they are
@@ -282,7 +282,7 @@ class TreeAgent(SearchAgent):
     huge action set and as sound as a search with no information can be.
     """
 
-    PARAMS: ClassVar[dict[str, Param]] = TREE_PARAMS
+    PARAMS: ClassVar[dict[str, Param]] = {**BUDGET_PARAMS, **TREE_PARAMS}
     #: Whether each iteration draws a fresh state from the view (hidden information).
     resample_each = False
     select = "ucb"

@@ -24,11 +24,12 @@ True
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from tussle.agents.params import Param
 from tussle.errors import AgentError
 from tussle.game import Dynamics, Game
+from tussle.search.common import BUDGET_PARAMS
 from tussle.search.mcts import TREE_PARAMS, TreeAgent
 
 SIMULTANEOUS_PARAMS: dict[str, Param] = {
@@ -52,7 +53,7 @@ SIMULTANEOUS_PARAMS: dict[str, Param] = {
 class SmMctsAgent(TreeAgent):
     """Simultaneous-move MCTS (spec ``smmcts:time=0.5,select=rm``)."""
 
-    PARAMS: ClassVar[dict[str, Param]] = SIMULTANEOUS_PARAMS
+    PARAMS: ClassVar[dict[str, Param]] = {**BUDGET_PARAMS, **SIMULTANEOUS_PARAMS}
     resample_each = True
 
     def _check_game(self, game: Game) -> None:
@@ -61,6 +62,3 @@ class SmMctsAgent(TreeAgent):
                 f"agent {self.spec!r}: smmcts is for games with simultaneous steps; "
                 f"{game.info.id} is sequential (use mcts, ismcts or alphabeta)"
             )
-
-    def search_params(self) -> dict[str, Any]:
-        return dict(self.params)

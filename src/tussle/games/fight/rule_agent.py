@@ -19,11 +19,11 @@ True
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 from tussle.agents.base import Agent, PlayerView
-from tussle.errors import AgentError
-from tussle.game import CHANCE, Game, State
+from tussle.agents.params import Param
+from tussle.game import CHANCE, State
 
 _FIGHT_OVER = ("draw", "over")
 
@@ -31,22 +31,12 @@ _FIGHT_OVER = ("draw", "over")
 class FightRuleAgent(Agent):
     """Greedy one-Fight lookahead over sampled worlds (parameter ``samples``, default 4)."""
 
-    def __init__(
-        self,
-        game: Game,
-        player: int,
-        seed: int | None = None,
-        spec: str = "",
-        params: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(game, player, seed, spec)
-        params = dict(params or {})
-        text = params.pop("samples", "4")
-        if params:
-            raise AgentError(f"agent {spec!r}: unknown parameter {next(iter(params))!r} (known: samples)")
-        if not text.isdigit() or not 1 <= int(text) <= 64:
-            raise AgentError(f"agent {spec!r}: samples must be a whole number from 1 to 64, not {text!r}")
-        self.samples = int(text)
+    PARAMS: ClassVar[dict[str, Param]] = {
+        "samples": Param("int", 4, "worlds sampled for each legal action", minimum=1, maximum=64)
+    }
+
+    def setup(self) -> None:
+        self.samples: int = self.params["samples"]
 
     def act(self, view: PlayerView) -> Any:
         legal = view.legal_actions()

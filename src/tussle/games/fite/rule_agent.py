@@ -38,8 +38,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from tussle.agents.base import Agent, PlayerView
-from tussle.errors import AgentError
-from tussle.game import Game
 from tussle.games.fite.rules import FiteState
 
 #: The estimated gain (in dice) a super power's declaration must bring.
@@ -157,17 +155,7 @@ def _location_mods(location: str | None) -> tuple[int, int]:
 class FiteRuleAgent(Agent):
     """Plays FITE by the rules of thumb in the module's description."""
 
-    def __init__(
-        self,
-        game: Game,
-        player: int,
-        seed: int | None = None,
-        spec: str = "",
-        params: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(game, player, seed, spec or "rule")
-        if params:
-            raise AgentError(f"agent spec {spec!r}: the fite rule agent takes no parameters")
+    default_spec = "rule"
 
     def act(self, view: PlayerView) -> Any:
         obs = view.observation()

@@ -35,11 +35,11 @@ import json
 from collections.abc import Sequence
 from itertools import combinations_with_replacement
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from tussle.agents.base import Agent, PlayerView
+from tussle.agents.params import Param
 from tussle.errors import AgentError
-from tussle.game import Game
 from tussle.games.fite.solver import (
     LOCATIONS,
     MAX_POOL,
@@ -159,15 +159,18 @@ def tactical_choices(pools: Pools, entitled: str) -> dict[Pools, str]:
 class FiteSolvedAgent(Agent):
     """Plays FITE by the shipped solution of the model (see the module's description)."""
 
-    def __init__(
-        self,
-        game: Game,
-        player: int,
-        seed: int | None = None,
-        spec: str = "",
-        params: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(game, player, seed, spec or "fite:solved")
+    default_spec = "fite:solved"
+    PARAMS: ClassVar[dict[str, Param]] = {
+        "tactics": Param(
+            "choice",
+            "value",
+            "the tactical step: value (scored by the solved values) or plan (the model's own turning plan)",
+            choices=TACTICS,
+        )
+    }
+
+    def setup(self) -> None:
+        game = self.game
         if game.info.id != "fite":
             raise AgentError(f"agent fite:solved plays fite only, not {game.info.id}")
         if game.options["turn_dice"] != "own":
@@ -175,16 +178,7 @@ class FiteSolvedAgent(Agent):
                 f"agent fite:solved models only turn_dice=own (a fighter turns its own dice), "
                 f"not turn_dice={game.options['turn_dice']}"
             )
-        params = dict(params or {})
-        self.tactics = params.pop("tactics", "value")
-        if self.tactics not in TACTICS:
-            raise AgentError(
-                f"agent spec {spec!r}: tactics={self.tactics} is not one of {', '.join(TACTICS)}"
-            )
-        if params:
-            raise AgentError(
-                f"agent spec {spec!r}: unknown parameter {next(iter(params))!r} (known: tactics)"
-            )
+        self.tactics: str = self.params["tactics"]
         self.strategy = shipped_strategy()
         self._plan: int | None = None
 

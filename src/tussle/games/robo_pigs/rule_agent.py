@@ -27,12 +27,12 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from tussle.agents.base import Agent, PlayerView
-from tussle.agents.params import Param, parse_params
+from tussle.agents.params import Param
 from tussle.errors import ActionError
-from tussle.game import Game, State
+from tussle.game import State
 
 # The eight free commands in the rule text's notation, and how often the biased
 # generator picks each: attacks most, then moves, then turns.
@@ -47,14 +47,6 @@ _WIN = 50.0
 _LINE_BONUS = 0.25
 
 _DELTA = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
-
-#: The agent's parameters (``rule:candidates=96,samples=16``), read as every agent's are.
-PARAMS: dict[str, Param] = {
-    "candidates": Param("int", 96, "programs tried in the first round of comparison", 1, 10_000),
-    "samples": Param("int", 16, "opponent programs each candidate is tried against", 1, 10_000),
-    "finalists": Param("int", 6, "how many of the best are varied and re-checked", 1, 10_000),
-    "variations": Param("int", 6, "one-command variations of each finalist", 1, 10_000),
-}
 
 
 def _pigs(position: str) -> list[tuple[int, int, str, int]]:
@@ -81,20 +73,18 @@ class RoboPigsRuleAgent(Agent):
     re-checked; ``variations``, how many one-command variations of each.
     """
 
-    def __init__(
-        self,
-        game: Game,
-        player: int,
-        seed: int | None = None,
-        spec: str = "",
-        params: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(game, player, seed, spec)
-        settings = parse_params(self.spec, PARAMS, params)
-        self.candidates = settings["candidates"]
-        self.samples = settings["samples"]
-        self.finalists = settings["finalists"]
-        self.variations = settings["variations"]
+    PARAMS: ClassVar[dict[str, Param]] = {
+        "candidates": Param("int", 96, "programs tried in the first round of comparison", 1, 10_000),
+        "samples": Param("int", 16, "opponent programs each candidate is tried against", 1, 10_000),
+        "finalists": Param("int", 6, "how many of the best are varied and re-checked", 1, 10_000),
+        "variations": Param("int", 6, "one-command variations of each finalist", 1, 10_000),
+    }
+
+    def setup(self) -> None:
+        self.candidates: int = self.params["candidates"]
+        self.samples: int = self.params["samples"]
+        self.finalists: int = self.params["finalists"]
+        self.variations: int = self.params["variations"]
 
     # --- writing programs -----------------------------------------------------
 

@@ -27,11 +27,11 @@ True
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from tussle.agents.base import Agent, PlayerView
-from tussle.agents.params import Param, parse_params
-from tussle.game import Game, State
+from tussle.agents.params import Param
+from tussle.game import State
 from tussle.games.tank_chess.rules import TankChessState
 
 #: What destroying a tank is worth, by type letter.
@@ -44,10 +44,6 @@ _APPROACH = 0.4  # per square another tank gets closer to the enemy Command tank
 _FILES = "abcdefghijklmnopqrst"
 _MOVE = re.compile(r"([A-Z])([a-t]\d+)-(?:(off)|([a-t]\d+)([NESW]+))(?: x([a-t]\d+))?")
 
-#: The agent's parameters (``rule:lookahead=8``), read as every agent's are.
-PARAMS: dict[str, Param] = {
-    "lookahead": Param("int", 8, "how many of the best turns get a one-reply look-ahead", 1, 1000),
-}
 #: While every turn tried so far loses at once, keep looking, up to this many.
 _DESPERATE = 60
 
@@ -64,17 +60,12 @@ def _distance(a: str, b: str) -> int:
 class TankChessRuleAgent(Agent):
     """Greedy with a one-reply look-ahead; ``lookahead`` sets how many turns get it (default 8)."""
 
-    def __init__(
-        self,
-        game: Game,
-        player: int,
-        seed: int | None = None,
-        spec: str = "",
-        params: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(game, player, seed, spec)
-        settings = parse_params(self.spec, PARAMS, params)
-        self.lookahead = settings["lookahead"]
+    PARAMS: ClassVar[dict[str, Param]] = {
+        "lookahead": Param("int", 8, "how many of the best turns get a one-reply look-ahead", 1, 1000),
+    }
+
+    def setup(self) -> None:
+        self.lookahead: int = self.params["lookahead"]
 
     def act(self, view: PlayerView) -> Any:
         legal = view.legal_actions()
