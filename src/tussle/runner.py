@@ -17,7 +17,8 @@ from typing import Any
 
 from tussle.agents import make_agent
 from tussle.agents.base import Agent, PlayerView
-from tussle.errors import TussleError, write_text
+from tussle.errors import TussleError
+from tussle.files import write_text
 from tussle.game import CHANCE, Game, Result, State
 from tussle.parallel import DEFAULT_CHUNK, Cluster, chunked, claim_folder, run_chunks
 from tussle.record import Record, saved_game

@@ -369,10 +369,6 @@ class FightState(State):
 
     # --- small helpers ------------------------------------------------------
 
-    def _seat(self, i: int) -> int:
-        """The seat that acts ``i``-th in this Fight (0 is the 1st player)."""
-        return (self.first + i) % self.game.num_players
-
     @property
     def arena(self) -> int:
         """The current Arena, or -1 before it is revealed."""
@@ -414,7 +410,7 @@ class FightState(State):
                     cursor += 1
                 self.cursor = cursor
                 if cursor < n:
-                    if self.top < 0 and self.reserves:  # _reveal_top
+                    if self.top < 0 and self.reserves:  # the top card's back shows before a decision
                         queue.append(STEP_TOP)
                         continue
                     return
@@ -424,10 +420,10 @@ class FightState(State):
             if stage == ST_RESOLVE:
                 boosts, up, first, cursor = self.boosts, self.boost_up, self.first, self.cursor
                 while cursor < n and (boosts[(first + cursor) % n] < 0 or up[(first + cursor) % n]):
-                    cursor += 1  # no Boost waiting to be resolved (_boost_pending)
+                    cursor += 1  # no Boost waiting to be resolved
                 self.cursor = cursor
                 if cursor < n:
-                    if self.top < 0 and self.reserves:  # _reveal_top
+                    if self.top < 0 and self.reserves:  # the top card's back shows before a decision
                         queue.append(STEP_TOP)
                         continue
                     return
@@ -456,9 +452,6 @@ class FightState(State):
         self.killed = []
         self.stage = ST_PLAY
         self.cursor = 0
-
-    def _boost_pending(self, p: int) -> bool:
-        return self.boosts[p] >= 0 and not self.boost_up[p]
 
     def _reshuffle(self) -> None:
         """The Graveyard becomes the new Reserves; three of them refill the Graveyard."""
