@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
-from tussle.errors import TussleError
+from tussle.errors import TussleError, shorten
 from tussle.game import MAX_DIGITS
 
 
@@ -60,3 +61,36 @@ def write_text(path: str | Path, text: str) -> None:
         os.replace(partial, target)
     except OSError as exc:
         raise TussleError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+#: The largest file tussle reads (a record, a ladder, a deck, a setup): far above any real one.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+def read_text(path: str | Path, error: type[TussleError] = TussleError, limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of the regular file at ``path``, or a one-line ``error`` naming it.
+
+    Anything but a regular file (a device such as /dev/zero, a FIFO, a folder)
+    and a file over ``limit`` bytes are refused before reading, so that a
+    mistaken path can neither exhaust memory nor block.
+
+    >>> read_text("no-such-file.json")
+    Traceback (most recent call last):
+    tussle.errors.TussleError: cannot read no-such-file.json: No such file or directory
+    >>> read_text("/dev/null")
+    Traceback (most recent call last):
+    tussle.errors.TussleError: cannot read /dev/null: not a regular file
+    """
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise error(f"cannot read {path}: not a regular file")
+        if info.st_size > limit:
+            raise error(f"cannot read {path}: {info.st_size:,} bytes, more than the {limit:,} allowed")
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise error(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise error(f"cannot read {path}: not UTF-8 text") from None
+    except (UnicodeEncodeError, ValueError) as exc:  # a NUL or a lone surrogate in the name
+        raise error(f"cannot read {shorten(str(path))}: not a file name ({exc})") from None

@@ -37,8 +37,8 @@ from tussle import __version__
 from tussle.agents import make_agent
 from tussle.agents.base import Agent, PlayerView
 from tussle.agents.levels import LEVEL_NAMES, level_spec
-from tussle.errors import AgentError, TussleError, read_text
-from tussle.files import parse_json, write_text
+from tussle.errors import AgentError, TussleError
+from tussle.files import parse_json, read_text, write_text
 from tussle.parallel import DEFAULT_CHUNK, Cluster, chunked, claim_folder, run_chunks
 from tussle.record import Record, saved_game
 from tussle.registry import game_info, load_game, simulation_options

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tussle.errors import RecordError, TussleError, read_text, shorten
-from tussle.files import parse_json, write_text
+from tussle.errors import RecordError, TussleError, shorten
+from tussle.files import parse_json, read_text, write_text
 from tussle.game import CHANCE, JSON, Game, Result, State, check_position
 from tussle.registry import game_class
 

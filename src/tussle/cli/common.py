@@ -22,7 +22,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.text import Text
 
 from tussle.agents import agent_names
-from tussle.errors import AgentError, OptionError, TussleError, read_text, shorten
+from tussle.errors import AgentError, OptionError, TussleError, shorten
+from tussle.files import read_text
 from tussle.game import MAX_DOCUMENT_CHARS, Game, Result, State, looks_like_path
 from tussle.parallel import DEFAULT_CHUNK
 from tussle.registry import game_info, load_game

@@ -35,7 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tussle.errors import TussleError, read_text
+from tussle.errors import TussleError
+from tussle.files import read_text
 from tussle.game import DOCUMENT_NAME, MAX_DOCUMENT_CHARS, Option
 from tussle.registry import game_class, game_ids
 

@@ -366,6 +366,10 @@ class Hub:
                 events, status = progress[game_id]
                 if events != len(live.events) or status != live.row.status:
                     await self.catch_up(game_id, force=True)
+                else:
+                    # A computer move whose lease holder died before it moved, with nothing new
+                    # since to wake anyone: this process tries the lease (it is free once run out).
+                    self._wake_computers(live)
 
     async def _abandon_idle(self) -> None:
         hours = self.abandon_after / 3600
