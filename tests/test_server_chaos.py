@@ -184,7 +184,7 @@ def play_in_chaos(url: str, tmp_path: Path) -> None:
         assert any(k.startswith("listen") for k in kills) and any(k.startswith("worker") for k in kills), (
             kills
         )
-        for game, seed, made in games:
+        for _game, seed, made in games:
             record = Record.from_json(_get(servers, f"/api/games/{made['id']}/record"))
             final = record.final_state()
             assert final.is_terminal(), made["id"]
@@ -202,9 +202,7 @@ def play_in_chaos(url: str, tmp_path: Path) -> None:
                         move_seed = int.from_bytes(
                             hashlib.sha256(f"{seed}/{number}/{player}".encode()).digest()[:8]
                         )
-                        job = ChoiceJob(
-                            game, record.options, 2, record.events[:number], player, "random", move_seed
-                        )
+                        job = ChoiceJob.replayed(record, number, player, "random", move_seed)
                         assert choose(job) == text, (made["id"], number)
     finally:
         stop.set()

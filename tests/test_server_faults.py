@@ -174,7 +174,7 @@ def test_a_computer_move_is_applied_only_to_the_position_it_was_chosen_for(tmp_p
             if player != 1:
                 continue
             move_seed = int.from_bytes(hashlib.sha256(f"{seed}/{number}/1".encode()).digest()[:8])
-            job = ChoiceJob("robo-pigs", record.options, 2, record.events[:number], 1, "random", move_seed)
+            job = ChoiceJob.replayed(record, number, 1, "random", move_seed)
             assert choose(job) == text, f"event {number} was chosen for another position"
             checked += 1
         assert checked >= 4

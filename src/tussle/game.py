@@ -503,6 +503,11 @@ def draw_outcome(outcomes: Sequence[tuple[T, float]], pick: float) -> T:
     return outcomes[-1][0]
 
 
+def _rebuild_game(cls: type[Game], players: int, options: dict[str, Any]) -> Game:
+    """A game made again from what :meth:`Game.__reduce__` kept of it."""
+    return cls(players, **options)
+
+
 class Actions(Sequence[A], Generic[A]):
     """A lazy, indexable collection of legal actions.
 
@@ -591,6 +596,11 @@ class Game(ABC):
             values[name] = info.option(name).parse(value)
         self.options: Mapping[str, Any] = MappingProxyType(values)
         self._check_options()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A game is its class, its players and its options: pickled as those, rebuilt by its own
+        # checks (a state pickled to a worker process carries its game this way).
+        return (_rebuild_game, (type(self), self.num_players, dict(self.options)))
 
     def _check_options(self) -> None:  # noqa: B027 (an optional hook, empty by default)
         """Hook for checks that involve several options; raise OptionError."""

@@ -92,29 +92,31 @@ def chance_rng(seed: str, number: int) -> random.Random:
 
 
 def choose(job: ChoiceJob) -> str:
-    """A computer seat's choice, in a worker process: the game rebuilt from its events, the agent asked.
+    """A computer seat's choice, in a worker process: the agent asked, with the seat's own view only.
 
-    Only the seat's own view reaches the agent, as in a match.
+    The position travels whole (pickled, its game rebuilt from its options), not as
+    events to replay: a move late in a long game costs no more than an early one.
     """
-    game = load_game(job.game, players=job.players, **job.options)
-    state = game.new_initial_state()
-    for player, text in job.events:
-        state.apply_str(player, text)
-    agent = make_agent(job.spec, game, job.seat, seed=job.seed)
-    return state.action_to_str(job.seat, agent.act(PlayerView(state, job.seat)))
+    agent = make_agent(job.spec, job.state.game, job.seat, seed=job.seed)
+    return job.state.action_to_str(job.seat, agent.act(PlayerView(job.state, job.seat)))
 
 
 @dataclass(frozen=True)
 class ChoiceJob:
-    """What a worker process needs to choose for a computer seat: the game and its events so far."""
+    """What a worker process needs to choose for a computer seat: the position, the seat, its agent."""
 
-    game: str
-    options: dict[str, Any]
-    players: int
-    events: list[tuple[int, str]]
+    state: State
     seat: int
     spec: str
     seed: int
+
+    @classmethod
+    def replayed(cls, record: Record, events: int, seat: int, spec: str, seed: int) -> ChoiceJob:
+        """The job for the position after a record's first ``events`` events (to check a stored move)."""
+        state = load_game(record.game, players=record.num_players, **record.options).new_initial_state()
+        for player, text in record.events[:events]:
+            state.apply_str(player, text)
+        return cls(state, seat, spec, seed)
 
 
 @dataclass(eq=False)
@@ -614,9 +616,8 @@ class Hub:
         a worker; so does a worker that dies twice, or an agent that fails.
         """
         assert self.pool is not None
-        events = live.events[:seen]
         seed = self._seed(live, seen, seat)
-        job = ChoiceJob(live.row.game, live.row.options, live.row.players, events, seat, spec, seed)
+        job = ChoiceJob(position, seat, spec, seed)
         why = ""
         for _ in range(2):
             try:
