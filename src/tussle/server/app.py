@@ -641,20 +641,22 @@ def create_app(
     @app.get("/api/lobby")
     async def lobby(request: Request) -> dict[str, Any]:
         """Games waiting for players, newest first."""
-        rows = await asyncio.to_thread(hub_of(request).store.open_games)
-        hub = hub_of(request)
+        store = hub_of(request).store
+        rows = await asyncio.to_thread(store.open_games)
+        # Read from the stored seats, in one query: listing a game replays none of its events.
+        seats_of = await asyncio.to_thread(store.seats_of_games, [row.id for row in rows])
         out = []
         for row in rows:
-            live = await hub.get(row.id)
-            if not any(s.kind == "open" for s in live.seats):
-                continue  # a rematch waiting for its players is nobody else's to join
+            seats = seats_of.get(row.id, [])
+            if not any(s.kind == "open" for s in seats):
+                continue  # a rematch or an invitation waiting for its players is nobody else's to join
             out.append(
                 {
                     "id": row.id,
                     "game": row.game,
                     "options": {k: _summary(v) for k, v in row.options.items()},
-                    "open_seats": [s.seat for s in live.seats if s.kind == "open"],
-                    "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name} for s in live.seats],
+                    "open_seats": [s.seat for s in seats if s.kind == "open"],
+                    "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name} for s in seats],
                 }
             )
         return {"games": out}

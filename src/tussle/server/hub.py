@@ -476,13 +476,7 @@ class Hub:
         except ActionError as exc:
             raise HubError(str(exc)) from None
         acting_after = [after.to_act()]
-        # The chance events that follow are drawn now, from the game's secret seed.
-        while after.to_act() == (CHANCE,):
-            number = len(live.events) + len(new)
-            outcome = after.sample_chance(chance_rng(live.row.seed, number))
-            new.append((CHANCE, after.action_to_str(CHANCE, outcome)))  # before it is applied
-            after.apply(CHANCE, outcome)
-            acting_after.append(after.to_act())
+        self._draw_chance(live, after, new, acting_after)
         result = after.result()
         # Stored first: an EventClashError (another process wrote this event) leaves this copy as it was.
         now = time.time()
@@ -507,6 +501,19 @@ class Hub:
             row = await asyncio.to_thread(self.store.game, live.row.id)
             live.row = row or live.row
 
+    @staticmethod
+    def _draw_chance(
+        live: LiveGame, after: State, new: list[tuple[int, str]], acting_after: list[tuple[int, ...]]
+    ) -> None:
+        """Play on ``after`` the chance events that come next, drawn from the game's secret seed and each
+        event's number; note each in ``new`` (written before it is applied: its notation may name what
+        it changes) and who is to act after it."""
+        while after.to_act() == (CHANCE,):
+            outcome = after.sample_chance(chance_rng(live.row.seed, len(live.events) + len(new)))
+            new.append((CHANCE, after.action_to_str(CHANCE, outcome)))
+            after.apply(CHANCE, outcome)
+            acting_after.append(after.to_act())
+
     async def start(self, game_id: str) -> None:
         """Play the chance events a game opens with, then let its computer seats begin."""
         live = await self.get(game_id)
@@ -514,11 +521,7 @@ class Hub:
             new: list[tuple[int, str]] = []
             acting_after: list[tuple[int, ...]] = []
             after = live.state.clone()
-            while after.to_act() == (CHANCE,):
-                outcome = after.sample_chance(chance_rng(live.row.seed, len(live.events) + len(new)))
-                new.append((CHANCE, after.action_to_str(CHANCE, outcome)))
-                after.apply(CHANCE, outcome)
-                acting_after.append(after.to_act())
+            self._draw_chance(live, after, new, acting_after)
             if new:
                 now = time.time()
                 try:

@@ -268,6 +268,21 @@ class Store:
             ).all()
         return [Seat(r.seat, r.kind, r.agent, r.name, r.token_hash) for r in rows]
 
+    def seats_of_games(self, game_ids: Sequence[str]) -> dict[str, list[Seat]]:
+        """The seats of several games, in one query, by game."""
+        if not game_ids:
+            return {}
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(seats_table)
+                .where(seats_table.c.game_id.in_(list(game_ids)))
+                .order_by(seats_table.c.game_id, seats_table.c.seat)
+            ).all()
+        out: dict[str, list[Seat]] = {}
+        for r in rows:
+            out.setdefault(str(r.game_id), []).append(Seat(r.seat, r.kind, r.agent, r.name, r.token_hash))
+        return out
+
     def seat_of(self, token_hash: str) -> tuple[str, int] | None:
         """The game and person seat a token's hash opens, if any (an invite's secret opens none)."""
         with self.engine.connect() as db:
