@@ -215,7 +215,7 @@ def serve(
     from tussle.server.app import MAX_MESSAGE, create_app
     from tussle.server.documents import DocumentLibrary
     from tussle.server.guard import AllowedHosts
-    from tussle.server.observe import configure_logging, uvicorn_log_config
+    from tussle.server.observe import UVICORN_LOG_CONFIG, configure_logging
     from tussle.server.store import Store, _safe_url
 
     limits = _limits(limit_pairs)
@@ -248,7 +248,7 @@ def serve(
             port=port,
             ws_max_size=MAX_MESSAGE,
             log_level=log_level,
-            log_config=uvicorn_log_config(log_format),
+            log_config=UVICORN_LOG_CONFIG,
             access_log=False,  # tussle's own (tussle.access) names the client and the game
             # X-Forwarded-For is believed only from the proxies named: from anyone else it is a
             # client choosing its own address (and its own rate limits).

@@ -123,14 +123,13 @@ def configure_logging(level: str, form: str) -> None:
     root.setLevel(level.upper())
 
 
-def uvicorn_log_config(form: str) -> dict[str, Any]:
-    """uvicorn's own loggers, through the root's handler: its lines are text or JSON as ``form`` says."""
-    del form  # the root's handler, set by configure_logging, formats them
-    return {
-        "version": 1,
-        "disable_existing_loggers": False,
-        "loggers": {name: {"handlers": [], "propagate": True} for name in ("uvicorn", "uvicorn.error")},
-    }
+#: uvicorn's own loggers, sent through the root's handler (set by configure_logging), so that their
+#: lines are text or JSON as the server's are.
+UVICORN_LOG_CONFIG: dict[str, Any] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "loggers": {name: {"handlers": [], "propagate": True} for name in ("uvicorn", "uvicorn.error")},
+}
 
 
 def game_in(path: str) -> str | None:
