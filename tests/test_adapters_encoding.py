@@ -186,7 +186,7 @@ def test_the_robo_pigs_shortcut_matches_listing_every_program() -> None:
 
 def test_a_shortcut_that_disagrees_with_the_game_is_not_used() -> None:
     class WrongCodec(RoboPigsCodec):
-        def fast_legal(self, state: State, player: int, legal: Sequence[Any]) -> IndexArray:
+        def fast_legal(self, state: State[Any], player: int, legal: Sequence[Any]) -> IndexArray:
             return np.arange(len(legal), dtype=np.int64)  # the right count, the wrong programs
 
     game = load_game("robo-pigs")

@@ -77,7 +77,7 @@ class Coin(Game):
         return CoinState(self)
 
 
-class CoinState(State):
+class CoinState(State[Any]):
     game: Coin
 
     def __init__(self, game: Coin) -> None:
@@ -140,7 +140,7 @@ class CoinState(State):
 class CoinPolicy(GamePolicy):
     """Seat 0 looks ahead once it has said "go", seat 1 once it has: the lead changes once."""
 
-    def evaluate(self, state: State) -> list[float]:
+    def evaluate(self, state: State[Any]) -> list[float]:
         said = state.observation(0)["said"]
         return [0.0, 0.0] if said == 0 else [0.5, -0.5] if said == 1 else [-0.5, 0.5]
 

@@ -49,7 +49,7 @@ class TakeAway(Game):
         return TakeAwayState(self, int(self.options["pile"]), 0, -1)
 
 
-class TakeAwayState(State):
+class TakeAwayState(State[Any]):
     def __init__(self, game: Game, pile: int, player: int, last: int) -> None:
         self.game = game
         self.pile = pile
@@ -462,7 +462,7 @@ def test_replay_small_game(tmp_path: Path) -> None:
 # --- the human agent on its own ---------------------------------------------
 
 
-def human_at(state: State, player: int, typed: str) -> tuple[HumanAgent, io.StringIO]:
+def human_at(state: State[Any], player: int, typed: str) -> tuple[HumanAgent, io.StringIO]:
     out = io.StringIO()
     agent = HumanAgent(state.game, player, console=Console(file=out, width=100), stdin=io.StringIO(typed))
     return agent, out

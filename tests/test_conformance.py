@@ -78,12 +78,12 @@ VARIANTS = [v for game_id in tussle.game_ids() for v in variants(game_id)]
 CASES = [(v, seed) for v in VARIANTS for seed in v.seeds]
 
 
-def seats(state: State) -> tuple[int, ...]:
+def seats(state: State[Any]) -> tuple[int, ...]:
     """Every seat that observes: the players, then PUBLIC (the public view, a spectator's)."""
     return (*range(state.num_players), PUBLIC)
 
 
-def snapshot(state: State) -> tuple[Any, ...]:
+def snapshot(state: State[Any]) -> tuple[Any, ...]:
     """Everything anybody can read off a state, spectators included, to tell whether it changed."""
     return (
         state.render(),
@@ -107,7 +107,7 @@ def is_plain_json(value: Any) -> bool:
     return False
 
 
-def assert_round_trip(state: State, player: int, action: Any, text: str, where: str) -> None:
+def assert_round_trip(state: State[Any], player: int, action: Any, text: str, where: str) -> None:
     """The notation ``text`` of ``action`` parses back to it."""
     try:
         back = state.parse_action(player, text)
@@ -124,7 +124,7 @@ def members(actions: Actions[Any], rng: random.Random) -> list[Any]:
     return [actions[i] for i in sorted(picks)]
 
 
-def step_random(state: State, rng: random.Random) -> tuple[int, Any, str]:
+def step_random(state: State[Any], rng: random.Random) -> tuple[int, Any, str]:
     """Apply one random event (a chance outcome or one acting player's action)."""
     acting = state.to_act()
     player = rng.choice(acting)
@@ -140,10 +140,10 @@ class Playout:
     seed: int
     game: Game = field(init=False)
     rng: random.Random = field(init=False)
-    state: State = field(init=False)
+    state: State[Any] = field(init=False)
     # Actions seen earlier, by player: tried later as likely-illegal actions.
     seen: dict[int, list[tuple[Any, str]]] = field(default_factory=dict)
-    held: tuple[State, tuple[Any, ...]] | None = None
+    held: tuple[State[Any], tuple[Any, ...]] | None = None
 
     def __post_init__(self) -> None:
         self.game = self.variant.load()
@@ -409,7 +409,7 @@ class Playout:
         self.check_end(events)
         result = state.result()
         assert result is not None
-        record.result = result.to_json()
+        record.finish(result)
         self.check_record(record, renders)
         return record
 

@@ -259,6 +259,7 @@ def test_a_win() -> None:
         "ranking": [2, 2, 1],
         "returns": [-0.5, -0.5, 1.0],
         "reason": "reached the goal",
+        "termination": "rules",
     }
 
 
@@ -390,7 +391,7 @@ def test_impossible_chance_outcomes_are_refused(race: DiceRaceState) -> None:
     before = snapshot(race)
     for junk in (7, 0, "3", [3], None):
         with pytest.raises(ActionError, match="is not a possible chance outcome"):
-            race.apply(CHANCE, junk)
+            race.apply(CHANCE, junk)  # type: ignore[arg-type]  # junk on purpose
     with pytest.raises(ActionError, match=r"^'9': a roll is a number from 1 to 6$"):
         race.parse_action(CHANCE, "9")
     assert snapshot(race) == before

@@ -186,7 +186,7 @@ def plan_text(pools: tuple[tuple[int, ...], tuple[int, ...]], in_off: int) -> st
     return "turn " + " ".join(named) if named else "pass"
 
 
-def to_split(state: State, places: tuple[int, int]) -> None:
+def to_split(state: State[Any], places: tuple[int, int]) -> None:
     """Past the SETUP placement and turn 1's placement: the faces give the locations."""
     for _ in range(2):
         for p in (0, 1):

@@ -35,11 +35,11 @@ class SamplesFrom(PlayerView):
 
     __slots__ = ("source",)
 
-    def __init__(self, state: State, player: int, source: State) -> None:
+    def __init__(self, state: State[Any], player: int, source: State[Any]) -> None:
         super().__init__(state, player)
         self.source = source
 
-    def sample_state(self, rng: random.Random) -> State:
+    def sample_state(self, rng: random.Random) -> State[Any]:
         return self.source.resample(self.player, rng)
 
 
@@ -48,12 +48,12 @@ def specs(game_id: str) -> list[str]:
     return ["rule", "easy", *(name for name in agent_names(game_id) if name.startswith(game_id + ":"))]
 
 
-def decision_points(game_id: str, seed: int) -> list[tuple[State, int]]:
+def decision_points(game_id: str, seed: int) -> list[tuple[State[Any], int]]:
     """States of random play where a player decides while another's secrets are hidden from it."""
     game = load_game(game_id, **simulation_options(game_id))
     rng = random.Random(seed)
     state = game.new_initial_state()
-    points: list[tuple[State, int]] = []
+    points: list[tuple[State[Any], int]] = []
     while not state.is_terminal() and len(points) < POINTS:
         acting = state.to_act()
         if acting == (CHANCE,):
@@ -73,7 +73,7 @@ def decision_points(game_id: str, seed: int) -> list[tuple[State, int]]:
     return points
 
 
-def choices(make: Callable[[], Agent], state: State, player: int, index: int) -> set[str]:
+def choices(make: Callable[[], Agent], state: State[Any], player: int, index: int) -> set[str]:
     """What a fresh agent plays in ``state`` and in a redrawn state that ``player`` cannot tell from it."""
     other = state.resample(player, random.Random(index))
     assert other.observation(player) == state.observation(player)

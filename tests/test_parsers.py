@@ -32,7 +32,7 @@ POSITION_GAMES = [g for g in GAMES if tussle.game_info(g).has_position]
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def snapshot(state: State) -> tuple[Any, ...]:
+def snapshot(state: State[Any]) -> tuple[Any, ...]:
     n = state.num_players
     return (
         state.render(),
@@ -43,7 +43,7 @@ def snapshot(state: State) -> tuple[Any, ...]:
     )
 
 
-def random_event(state: State, rng: random.Random) -> tuple[int, str]:
+def random_event(state: State[Any], rng: random.Random) -> tuple[int, str]:
     player = rng.choice(state.to_act())
     action = state.sample_chance(rng) if player == CHANCE else state.legal_actions(player).sample(rng)
     text = state.action_to_str(player, action)
@@ -52,10 +52,10 @@ def random_event(state: State, rng: random.Random) -> tuple[int, str]:
 
 
 @functools.cache
-def reachable(game_id: str) -> tuple[tuple[State, ...], tuple[str, ...], tuple[Record, ...]]:
+def reachable(game_id: str) -> tuple[tuple[State[Any], ...], tuple[str, ...], tuple[Record, ...]]:
     """States met in random play (start, middle, end), the notation seen there, and the games' records."""
     game = tussle.load_game(game_id)
-    states: list[State] = []
+    states: list[State[Any]] = []
     texts: set[str] = set()
     records: list[Record] = []
     for seed in range(3):
@@ -78,7 +78,7 @@ def reachable(game_id: str) -> tuple[tuple[State, ...], tuple[str, ...], tuple[R
             if events in keep:
                 states.append(state.clone())
         result = state.result()
-        record.result = result.to_json() if result is not None else None
+        record.finish(result)
         states.append(state)
         records.append(record)
     return tuple(states), tuple(sorted(texts)), tuple(records)

@@ -14,7 +14,7 @@ from toy_game import registered
 from tussle import CHANCE, Record, RecordError, State
 
 
-def play(game_id: str, seed: int, **options: Any) -> tuple[State, Record]:
+def play(game_id: str, seed: int, **options: Any) -> tuple[State[Any], Record]:
     """A random game and its record, written the way the runner writes them."""
     game = tussle.load_game(game_id, **options)
     state = game.new_initial_state()
@@ -27,23 +27,23 @@ def play(game_id: str, seed: int, **options: Any) -> tuple[State, Record]:
         state.apply(player, action)
     result = state.result()
     assert result is not None
-    record.result = result.to_json()
+    record.finish(result)
     return state, record
 
 
 @pytest.fixture
-def race() -> tuple[State, Record]:
+def race() -> tuple[State[Any], Record]:
     with registered() as game_id:
         return play(game_id, seed=3, target=15)
 
 
 @pytest.fixture
-def race_doc(race: tuple[State, Record]) -> dict[str, Any]:
+def race_doc(race: tuple[State[Any], Record]) -> dict[str, Any]:
     doc: dict[str, Any] = race[1].to_json()
     return doc
 
 
-def replay(doc: Any) -> list[State]:
+def replay(doc: Any) -> list[State[Any]]:
     with registered():
         return Record.loads(json.dumps(doc)).replay()
 
@@ -60,7 +60,7 @@ def rejected(doc: Any) -> str:
 # --- writing and replaying ------------------------------------------------------
 
 
-def test_a_record_is_plain_json_with_every_event(race: tuple[State, Record]) -> None:
+def test_a_record_is_plain_json_with_every_event(race: tuple[State[Any], Record]) -> None:
     _, record = race
     doc = record.to_json()
     assert doc["format"] == "tussle-record" and doc["version"] == 1
@@ -73,7 +73,7 @@ def test_a_record_is_plain_json_with_every_event(race: tuple[State, Record]) -> 
     assert json.loads(record.dumps()) == doc
 
 
-def test_a_replay_reproduces_the_game_without_a_seed(race: tuple[State, Record]) -> None:
+def test_a_replay_reproduces_the_game_without_a_seed(race: tuple[State[Any], Record]) -> None:
     state, record = race
     with registered():
         states = record.replay()
@@ -86,7 +86,7 @@ def test_a_replay_reproduces_the_game_without_a_seed(race: tuple[State, Record])
         assert record.final_state().observation(1) == state.observation(1)
 
 
-def test_replayed_states_are_independent(race: tuple[State, Record]) -> None:
+def test_replayed_states_are_independent(race: tuple[State[Any], Record]) -> None:
     with registered():
         states = race[1].replay()
     renders = [s.render() for s in states]
@@ -94,7 +94,7 @@ def test_replayed_states_are_independent(race: tuple[State, Record]) -> None:
     assert states[0].to_act() == (0,) and states[0].observation(0)["scores"] == [0, 0]
 
 
-def test_a_record_saves_and_loads(race: tuple[State, Record], tmp_path: Path) -> None:
+def test_a_record_saves_and_loads(race: tuple[State[Any], Record], tmp_path: Path) -> None:
     _, record = race
     path = tmp_path / "game.json"
     record.save(path)

@@ -61,7 +61,7 @@ def short_game(game_id: str, players: int | None = None) -> Game:
     return load_game(game_id, players=players, **simulation_options(game_id, SHORT[game_id]))
 
 
-def to_decision(state: State, rng: random.Random) -> State:
+def to_decision(state: State[Any], rng: random.Random) -> State[Any]:
     """Play chance events (and nothing else) until a player must decide."""
     while state.to_act() == (CHANCE,):
         state.apply(CHANCE, state.sample_chance(rng))
@@ -215,7 +215,7 @@ def test_the_hands_of_the_other_players_do_not_change_the_choice() -> None:
     assert len(choices) == 1
 
 
-def _fight_play_step(seed: int) -> State:
+def _fight_play_step(seed: int) -> State[Any]:
     """A two-player Fight! state where p1 plays, after p0 has played at random."""
     rng = random.Random(seed)
     state = to_decision(load_game("fight").new_initial_state(), rng)
@@ -286,7 +286,7 @@ FIGHTOPIA_WIN_IN_TWO = "v7/v7/3GG3/3GG3/6gg/6gg/8/HH6 w 20"
 TANK_CHESS_WIN_IN_ONE = "turn=white white=Ch15N,Hc1N black=Ca3S,Hn16S"
 
 
-def _wins_at_once(state: State, player: int) -> bool:
+def _wins_at_once(state: State[Any], player: int) -> bool:
     for action in state.legal_actions(player):
         child = state.clone()
         child.apply(player, action)

@@ -84,11 +84,11 @@ def search_agents(game: Game) -> list[str]:
     return out
 
 
-def positions(game: Game, count: int = 6) -> list[State]:
+def positions(game: Game, count: int = 6) -> list[State[Any]]:
     """The first decision and later ones of a seeded random game (every other one, for variety)."""
     rng = random.Random(11)
     state = game.new_initial_state()
-    out: list[State] = []
+    out: list[State[Any]] = []
     seen = 0
     while not state.is_terminal() and len(out) < count:
         acting = state.to_act()

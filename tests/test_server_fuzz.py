@@ -371,7 +371,7 @@ class Table:
     game_id: str
     seat: int
     token: str
-    state: State
+    state: State[Any]
     legal: list[str]
 
     def reads(self, text: str) -> bool:

@@ -31,6 +31,7 @@ from tussle.game import (
     Option,
     Result,
     State,
+    Termination,
 )
 from tussle.record import Record
 from tussle.registry import game_ids, game_info, load_game, simulation_options
@@ -58,6 +59,7 @@ __all__ = [
     "RecordError",
     "Result",
     "State",
+    "Termination",
     "TussleError",
     "UnknownGameError",
     "__version__",

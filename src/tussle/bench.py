@@ -397,7 +397,7 @@ def bench_game(game_id: str) -> Game:
     return load_game(game_id, **simulation_options(game_id))
 
 
-def play_out(state: State, rng: random.Random) -> tuple[int, int]:
+def play_out(state: State[Any], rng: random.Random) -> tuple[int, int]:
     """Play ``state`` to its end with uniformly random actions; return (decisions, chance events).
 
     >>> play_out(bench_game("fite").new_initial_state(), random.Random(1))[1] > 0
@@ -551,7 +551,7 @@ def measure_playouts(game: Game, seconds: float, seed: int = DEFAULT_SEED, round
 
 def sample_positions(
     game: Game, count: int = _POSITIONS, seed: int = DEFAULT_SEED
-) -> list[tuple[State, int]]:
+) -> list[tuple[State[Any], int]]:
     """Up to ``count`` (state, acting player) pairs met in random play, spread over several games.
 
     Chance events are skipped; at a simultaneous step each acting player gives a pair.
@@ -561,7 +561,7 @@ def sample_positions(
     (10, True)
     """
     rng = random.Random(seed)
-    out: list[tuple[State, int]] = []
+    out: list[tuple[State[Any], int]] = []
     # Keep each position with a probability that spreads the sample over the
     # games instead of filling it from the opening of the first one.
     keep = 0.25
@@ -585,7 +585,10 @@ def sample_positions(
 
 
 def measure_legal(
-    game: Game, seconds: float, seed: int = DEFAULT_SEED, positions: list[tuple[State, int]] | None = None
+    game: Game,
+    seconds: float,
+    seed: int = DEFAULT_SEED,
+    positions: list[tuple[State[Any], int]] | None = None,
 ) -> Legal:
     """Calls of ``list(state.legal_actions(player))`` on ``positions`` (default: from random play).
 
@@ -649,7 +652,7 @@ def measure_search(  # noqa: PLR0917 (the measurements share their first four ar
     spec: str,
     seconds: float,
     seed: int = DEFAULT_SEED,
-    positions: list[tuple[State, int]] | None = None,
+    positions: list[tuple[State[Any], int]] | None = None,
     min_moves: int = MIN_SEARCH_MOVES,
 ) -> Search:
     """Iterations per CPU second of the agent ``spec``, over its choices in positions from random play.

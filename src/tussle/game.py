@@ -31,7 +31,7 @@ from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, final
 
 from tussle.errors import ActionError, OptionError, PositionError, shorten
 
@@ -401,18 +401,33 @@ class GameInfo:
         raise OptionError(f"{self.id} has no option {name!r} (options: {', '.join(names) or 'none'}){hint}")
 
 
+class Termination(enum.StrEnum):
+    """How a game ended (python-chess's ``Outcome.termination``, widened to what a server sees)."""
+
+    RULES = "rules"  #: the rules ended it
+    LIMIT = "limit"  #: a ply, turn or round limit of the options cut it (truncated, not terminated)
+    TIME = "time"  #: a player's clock ran out
+    RESIGNATION = "resignation"  #: a player resigned
+    AGREEMENT = "agreement"  #: the players agreed (a draw, or to abort)
+    ABANDONMENT = "abandonment"  #: nobody played on
+
+
 @dataclass(frozen=True)
 class Result:
     """The outcome of a finished game.
 
     ``ranking[p]`` is player ``p``'s place (1 is best; tied players share a
     place); ``returns[p]`` is its payoff; ``winner`` is set when one player
-    alone comes first.
+    alone comes first; ``termination`` says how the game ended. Every shape of
+    result is built by :meth:`shared` (:meth:`win`, :meth:`loss` and :meth:`draw`
+    are its common cases), so that returns mean the same in every game: a lone
+    winner gets 1, every player behind the first place ``-1/(players-1)``.
     """
 
     returns: tuple[float, ...]
     ranking: tuple[int, ...]
     reason: str = ""
+    termination: Termination = Termination.RULES
 
     def __post_init__(self) -> None:
         # A malformed result is a bug in the game that made it.
@@ -438,8 +453,46 @@ class Result:
         return self.winner is None
 
     @classmethod
-    def win(cls, winner: int, players: int, reason: str = "") -> Result:
-        """One winner, everybody else shares the last place; returns sum to zero.
+    def shared(
+        cls,
+        winners: Iterable[int],
+        players: int,
+        reason: str = "",
+        termination: Termination = Termination.RULES,
+        *,
+        ranking: Sequence[int] | None = None,
+    ) -> Result:
+        """``winners`` share first place and its returns; the rest get ``-1/(players-1)`` each.
+
+        Returns sum to zero. The places are 1 for the winners and 2 for the rest,
+        unless ``ranking`` gives finer places (its first places must be the winners).
+        Everybody winning is a draw: every return zero.
+
+        >>> Result.shared({1, 2}, 3).returns, Result.shared({1, 2}, 3).ranking
+        ((-0.5, 0.25, 0.25), (2, 1, 1))
+        >>> Result.shared([0, 1], 2).is_draw
+        True
+        """
+        firsts = set(winners)
+        if not firsts or not firsts <= set(range(players)):
+            raise ValueError(f"winners {sorted(firsts)} are not some of {players} players")
+        places = tuple(1 if p in firsts else 2 for p in range(players)) if ranking is None else tuple(ranking)
+        if {p for p in range(players) if places[p] == 1} != firsts:
+            raise ValueError(f"the ranking {places} does not put exactly {sorted(firsts)} first")
+        k = len(firsts)
+        if k == players:
+            returns = tuple(0.0 for _ in range(players))
+        else:
+            share = (players - k) / (k * (players - 1))
+            loss = -1.0 / (players - 1)
+            returns = tuple(share if p in firsts else loss for p in range(players))
+        return cls(returns, places, reason, termination)
+
+    @classmethod
+    def win(
+        cls, winner: int, players: int, reason: str = "", termination: Termination = Termination.RULES
+    ) -> Result:
+        """One winner, everybody else shares the last place.
 
         >>> Result.win(1, 2).returns
         (-1.0, 1.0)
@@ -448,19 +501,33 @@ class Result:
         """
         if not 0 <= winner < players:
             raise ValueError(f"winner {winner} is not one of {players} players")
-        loss = -1.0 / (players - 1) if players > 1 else 0.0
-        returns = tuple(1.0 if p == winner else loss for p in range(players))
-        ranking = tuple(1 if p == winner else 2 for p in range(players))
-        return cls(returns, ranking, reason)
+        if players == 1:  # a solitaire won: no one to share a zero sum with
+            return cls((1.0,), (1,), reason, termination)
+        return cls.shared((winner,), players, reason, termination)
 
     @classmethod
-    def draw(cls, players: int, reason: str = "") -> Result:
+    def loss(
+        cls, loser: int, players: int, reason: str = "", termination: Termination = Termination.RULES
+    ) -> Result:
+        """One loser (out of time, resigned), everybody else shares the win.
+
+        >>> Result.loss(0, 2, "out of time", Termination.TIME).winner
+        1
+        >>> Result.loss(0, 3).returns
+        (-0.5, 0.25, 0.25)
+        """
+        if not 0 <= loser < players or players < 2:
+            raise ValueError(f"loser {loser} is not one of {players} players (two or more)")
+        return cls.shared((p for p in range(players) if p != loser), players, reason, termination)
+
+    @classmethod
+    def draw(cls, players: int, reason: str = "", termination: Termination = Termination.RULES) -> Result:
         """Everybody shares first place with a return of zero.
 
         >>> Result.draw(2, "both fell").is_draw
         True
         """
-        return cls(tuple(0.0 for _ in range(players)), tuple(1 for _ in range(players)), reason)
+        return cls.shared(range(players), players, reason, termination)
 
     @classmethod
     def from_json(cls, data: Any) -> Result:
@@ -473,6 +540,7 @@ class Result:
             tuple(float(r) for r in data["returns"]),
             tuple(int(p) for p in data["ranking"]),
             str(data.get("reason") or ""),
+            Termination(data.get("termination") or Termination.RULES),
         )
 
     def to_json(self) -> JSON:
@@ -482,6 +550,7 @@ class Result:
             "ranking": list(self.ranking),
             "returns": list(self.returns),
             "reason": self.reason,
+            "termination": str(self.termination),
         }
 
 
@@ -618,10 +687,10 @@ class Game(ABC):
         }
 
     @abstractmethod
-    def new_initial_state(self) -> State:
+    def new_initial_state(self) -> State[Any]:
         """The state before anybody has acted."""
 
-    def state_from_position(self, text: str) -> State:
+    def state_from_position(self, text: str) -> State[Any]:
         """A state from position notation; games with :attr:`GameInfo.has_position` override it."""
         raise PositionError(f"{self.info.id} has no position notation")
 
@@ -678,7 +747,7 @@ class Game(ABC):
         return f"<{type(self).__name__} {self.info.id} players={self.num_players}{opts}>"
 
 
-class State(ABC):
+class State(ABC, Generic[A]):
     """One moment of one game.
 
     The public methods check their input and raise :class:`ActionError` without
@@ -731,20 +800,48 @@ class State(ABC):
             raise ActionError("no chance event is pending")
         return draw_outcome(outcomes, rng.random())
 
-    def apply(self, player: int, action: Any) -> None:
+    @final
+    def apply(self, player: int, action: A) -> None:
         """Apply ``player``'s action (or a chance outcome with ``player=CHANCE``).
 
         Raises :class:`ActionError`, leaving the state unchanged, if it is not
-        that player's turn or the action is not legal.
+        that player's turn or the action is not legal. The one check is
+        :meth:`is_legal`; no game overrides this method.
         """
+        if not self.is_legal(player, action):
+            raise ActionError(self._refusal(player, action))
+        self._apply(player, action)
+
+    def is_legal(self, player: int, action: A) -> bool:
+        """Whether ``player`` may apply ``action`` now: an acting player's legal action, or a
+        possible chance outcome at a chance event (python-chess's ``Board.is_legal``).
+
+        The one legality predicate of a game: :meth:`apply` and :meth:`parse_action`
+        ask it. This version reads the lists; a game overrides it with a direct test,
+        which the conformance tests hold to this one on every state they visit.
+
+        >>> from tussle import load_game
+        >>> state = load_game("fightopia").new_initial_state()
+        >>> state.is_legal(CHANCE, 0), state.is_legal(0, 0)
+        (True, False)
+        """
+        try:
+            if player not in self.to_act():
+                return False
+            if player == CHANCE:
+                return any(action == o for o, p in self.chance_outcomes() if p > 0)
+            return action in self.legal_actions(player)
+        except TypeError:  # an unhashable object is no game's action
+            return False
+
+    def _refusal(self, player: int, action: A) -> str:
+        """Why :meth:`is_legal` refused ``action``, in one line."""
         acting = self.to_act()
         if player not in acting:
-            raise ActionError(self._out_of_turn(player, acting))
-        if not self._is_possible(player, action):
-            if player == CHANCE:
-                raise ActionError(f"{self._describe(player, action)} is not a possible chance outcome")
-            raise ActionError(f"{self._describe(player, action)} is not legal now")
-        self._apply(player, action)
+            return self._out_of_turn(player, acting)
+        if player == CHANCE:
+            return f"{self._describe(player, action)} is not a possible chance outcome"
+        return f"{self._describe(player, action)} is not legal now"
 
     def apply_unchecked(self, player: int, action: Any) -> None:
         """Apply an action that this very state offered, skipping :meth:`apply`'s checks.
@@ -761,15 +858,6 @@ class State(ABC):
         (0,)
         """
         self._apply(player, action)
-
-    def _is_possible(self, player: int, action: Any) -> bool:
-        """Whether ``action`` is a legal action, or a possible chance outcome, of an acting ``player``."""
-        try:
-            if player == CHANCE:
-                return any(action == o for o, p in self.chance_outcomes() if p > 0)
-            return action in self.legal_actions(player)
-        except TypeError:  # an unhashable object is no game's action
-            return False
 
     def apply_str(self, player: int, text: str) -> Any:
         """Parse ``text`` as ``player``'s action, apply it and return the action."""
@@ -800,7 +888,7 @@ class State(ABC):
         if player not in acting:
             raise ActionError(f"{shorten(text)}: {self._out_of_turn(player, acting)}")
         action = self._parse_action(player, text)
-        if not self._is_possible(player, action):
+        if not self.is_legal(player, action):
             if player == CHANCE:
                 raise ActionError(f"{shorten(text)} is not a possible chance outcome now")
             raise ActionError(f"{shorten(text)} is not legal now{self._why_illegal(player, action)}")
@@ -842,19 +930,22 @@ class State(ABC):
     def result(self) -> Result | None:
         """The result once the game is over, else ``None``."""
 
+    @final
     def cut_by_limit(self) -> bool:
         """Whether the game is over because a limit stopped it (a ply, turn or round limit of
-        the options, there so that games between programs end) rather than by its rules.
+        the options, there so that games between programs end) rather than by its rules:
+        its result's termination is :attr:`Termination.LIMIT`.
 
         Environments report such an ending as truncated, not terminated; balance reports
         count such games apart. A game without limits is never cut.
         """
-        return False
+        result = self.result()
+        return result is not None and result.termination == Termination.LIMIT
 
     # --- copies and views ----------------------------------------------
 
     @abstractmethod
-    def clone(self) -> State:
+    def clone(self) -> State[Any]:
         """An independent copy."""
 
     @abstractmethod
@@ -889,7 +980,7 @@ class State(ABC):
     def render(self) -> str:
         """The whole truth as text (for logs and spectators of finished games)."""
 
-    def resample(self, player: int, rng: random.Random) -> State:
+    def resample(self, player: int, rng: random.Random) -> State[Any]:
         """A random full state consistent with everything ``player`` has seen.
 
         Perfect-information games return a clone; games with hidden information

@@ -9,9 +9,11 @@ A record is JSON::
      "result": {...}}
 
 ``result`` is the result the rules gave, which replaying the events must give
-again. A game that ended otherwise (a player's clock ran out, nobody played on
-for days) has no ``result`` but an ``"ended"`` object, the server's verdict
-(``returns``, ``ranking``, ``reason``), written only then.
+again (its termination, the rules or a limit of the options, is not written: the
+replay says which). A game that ended otherwise (a player's clock ran out, a
+resignation, nobody played on for days) has no ``result`` but an ``"ended"``
+object, the server's verdict (``returns``, ``ranking``, ``reason`` and
+``termination``), written only then.
 
 Chance outcomes are events whose player is ``"chance"``. Replaying applies
 every event in order through the game's own parser, so an illegal, garbled or
@@ -62,6 +64,16 @@ class Record:
 
     def add(self, player: int, action: str) -> None:
         self.events.append((player, action))
+
+    def finish(self, result: Result | None) -> None:
+        """Keep the rules' ``result`` (None: the game did not end by its rules), without its
+        termination, the rules or a limit, which replaying the events gives."""
+        if result is None:
+            self.result = None
+            return
+        data = result.to_json()
+        del data["termination"]
+        self.result = data
 
     def to_json(self) -> JSON:
         data: dict[str, Any] = {
@@ -157,7 +169,7 @@ class Record:
 
     # --- replay -------------------------------------------------------------
 
-    def initial_state(self) -> State:
+    def initial_state(self) -> State[Any]:
         """The state the record starts from: the game's start, or its ``position``."""
         try:
             cls = game_class(self.game)
@@ -173,7 +185,7 @@ class Record:
         except TussleError as exc:
             raise RecordError(f"record header: {exc}") from None
 
-    def replay(self) -> list[State]:
+    def replay(self) -> list[State[Any]]:
         """Every state of the game, from the start to after the last event.
 
         Raises :class:`RecordError` naming the first bad event's index, or a
@@ -182,7 +194,7 @@ class Record:
         """
         return [state.clone() for state in self.walk()]
 
-    def walk(self) -> Iterator[State]:
+    def walk(self) -> Iterator[State[Any]]:
         """The game's state at the start and after each event, as one state changed in place.
 
         Each state yielded is the same object, moved on by the next event: clone
@@ -203,7 +215,7 @@ class Record:
         if not self.events:
             self._check_result(state)
 
-    def _check_result(self, state: State) -> None:
+    def _check_result(self, state: State[Any]) -> None:
         """Raise :class:`RecordError` if the stored result is not the one ``state`` has."""
         if self.result is not None:
             actual = state.result()
@@ -211,9 +223,9 @@ class Record:
                 raise RecordError("the record gives a result but its events do not finish the game")
             expected = actual.to_json()
             # Every key must be there and agree; only the reason, a note for
-            # people, may be left out.
+            # people, and the termination, which the replay gives, may be left out.
             for key, value in expected.items():
-                if key not in self.result and key != "reason":
+                if key not in self.result and key not in ("reason", "termination"):
                     raise RecordError(f"the record's result has no {key!r}")
                 if key in self.result and self.result[key] != value:
                     raise RecordError(
@@ -223,9 +235,9 @@ class Record:
             if unknown:
                 raise RecordError(f"the record's result has unknown keys: {', '.join(map(repr, unknown))}")
 
-    def final_state(self) -> State:
+    def final_state(self) -> State[Any]:
         """The state after the last event, the whole record checked (one state kept at a time)."""
-        last: State = deque(self.walk(), maxlen=1)[0]
+        last: State[Any] = deque(self.walk(), maxlen=1)[0]
         return last
 
 

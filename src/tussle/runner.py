@@ -24,7 +24,7 @@ from tussle.parallel import DEFAULT_CHUNK, Cluster, chunked, claim_folder, run_c
 from tussle.record import Record, saved_game
 from tussle.registry import load_game, simulation_options
 
-EventHook = Callable[[State, int, str], None]
+EventHook = Callable[[State[Any], int, str], None]
 
 
 def play_game(
@@ -33,10 +33,10 @@ def play_game(
     *,
     seed: int | None = None,
     names: Sequence[str] | None = None,
-    state: State | None = None,
+    state: State[Any] | None = None,
     on_event: EventHook | None = None,
     max_events: int | None = None,
-) -> tuple[State, Record]:
+) -> tuple[State[Any], Record]:
     """Play one game to its end and return the final state and its record.
 
     ``seed`` drives the chance events only; agents carry their own seeds.
@@ -79,7 +79,7 @@ def play_game(
             if on_event:
                 on_event(state, player, text)
     result = state.result()
-    record.result = result.to_json() if result is not None else None
+    record.finish(result)
     return state, record
 
 
@@ -149,7 +149,7 @@ def _game_seed(seed: int, index: int, part: int) -> int:
 
 def play_indexed(
     game: Game, specs: Sequence[str], seed: int, index: int
-) -> tuple[tuple[int, ...], State, Record]:
+) -> tuple[tuple[int, ...], State[Any], Record]:
     """Game ``index`` of a match (:func:`run_match`): the agents' seats, the final state and the record.
 
     Seats rotate with the index (seat ``s`` plays agent ``seats[s]``), and the agents'

@@ -456,14 +456,14 @@ def test_out_of_turn_and_junk_are_refused() -> None:
         state.parse_action(1, "c6-c5")
     for junk in (None, [1, 2], ("x", 3.5), -98765, "c3-c4", 1.5, True):
         with pytest.raises(ActionError):
-            state.apply(0, junk)
+            state.apply(0, junk)  # type: ignore[arg-type]  # junk on purpose
     for junk in (200, -1, 5 << 16, (3 << 16) | (127 << 8) | 1):
         with pytest.raises(ActionError, match="not a Fightopia action"):
             state.action_to_str(0, junk)
     chance = Fightopia().new_initial_state()
     for junk in ([1, 2], None, 2, "first white"):
         with pytest.raises(ActionError):
-            chance.apply(CHANCE, junk)
+            chance.apply(CHANCE, junk)  # type: ignore[arg-type]  # junk on purpose
     with pytest.raises(ActionError, match="not a chance outcome"):
         chance.parse_action(CHANCE, "first red")
     assert chance.position() == START

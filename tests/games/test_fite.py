@@ -1065,7 +1065,7 @@ def test_random_games_under_turn_dice_any_replay_and_resample() -> None:
             record.add(player, text)
         result = state.result()
         assert result is not None
-        record.result = result.to_json()
+        record.finish(result)
         assert Record.loads(record.dumps()).replay()[-1].render() == state.render()
 
 

@@ -646,9 +646,9 @@ def test_program_that_is_not_text_is_rejected() -> None:
     with pytest.raises(ActionError, match=r"not text|not a program"):
         state.parse_action(0, None)  # type: ignore[arg-type]
     with pytest.raises(ActionError, match="not legal"):
-        state.apply(0, "F F F F F")
+        state.apply(0, "F F F F F")  # type: ignore[arg-type]  # junk on purpose
     with pytest.raises(ActionError, match="not legal"):
-        state.apply(0, [6, 6, 6, 6, 6])
+        state.apply(0, [6, 6, 6, 6, 6])  # type: ignore[arg-type]  # junk on purpose
 
 
 @settings(max_examples=300, deadline=None)
@@ -682,7 +682,7 @@ def test_a_sampled_program_is_trusted_only_where_it_is_legal() -> None:
         (DAMAGE, 0, 0, 0, 10),
     ):
         with pytest.raises(ActionError, match="not legal"):
-            state.apply(0, fake)
+            state.apply(0, fake)  # type: ignore[arg-type]  # junk on purpose
     assert snapshot(state) == before
     state.apply(0, state.legal_actions(0).sample(rng))
     state.apply(1, undamaged)

@@ -418,7 +418,7 @@ def test_junk_is_not_a_turn() -> None:
     for junk in (None, "Hc1-c2N", True, -1, 1 << 30, 511, 300 | 2 << 9 << 3):
         assert junk not in state.legal_actions(WHITE)
         with pytest.raises(ActionError):
-            state.apply(WHITE, junk)
+            state.apply(WHITE, junk)  # type: ignore[arg-type]  # junk on purpose
         with pytest.raises(ActionError):
             state.action_to_str(WHITE, junk)
 

@@ -48,9 +48,9 @@ class LoadedDie(_BrokenGame):
 
 
 class _HastyApplyState(DiceRaceState):
-    def apply(self, player: int, action: Any) -> None:
-        self.pot += 0 if player == CHANCE else 1  # changes the state before checking
-        super().apply(player, action)
+    def is_legal(self, player: int, action: Any) -> bool:
+        self.pot += 0 if player == CHANCE else 1  # changes the state while checking
+        return super().is_legal(player, action)
 
 
 class HastyApply(_BrokenGame):

@@ -63,7 +63,7 @@ class DiceRace(Game):
         return DiceRaceState(self)
 
 
-class DiceRaceState(State):
+class DiceRaceState(State[str | int]):
     def __init__(self, game: DiceRace) -> None:
         self.game = game
         self.scores = [0] * game.num_players

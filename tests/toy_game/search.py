@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from toy_game.rules import DiceRaceState
 from tussle.game import State
@@ -14,7 +15,7 @@ class DiceRacePolicy(GamePolicy):
 
     default_depth = 6
 
-    def evaluate(self, state: State) -> list[float]:
+    def evaluate(self, state: State[Any]) -> list[float]:
         assert isinstance(state, DiceRaceState)
         points = [float(s) for s in state.scores]
         points[state.turn] += state.pot / 2

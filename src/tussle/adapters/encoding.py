@@ -138,7 +138,7 @@ class ActionCodec(ABC):
         self._cache[text] = index
         return index
 
-    def action_index(self, state: State, player: int, action: Any) -> int:
+    def action_index(self, state: State[Any], player: int, action: Any) -> int:
         """The index of ``player``'s legal action ``action``: its notation's, written once where it can be.
 
         Where :attr:`numbered_by` says what an action's text depends on, each
@@ -168,7 +168,7 @@ class ActionCodec(ABC):
             numbers = self._numbers[seat] = {}
         return numbers
 
-    def chance_index(self, state: State, outcome: Any) -> int:
+    def chance_index(self, state: State[Any], outcome: Any) -> int:
         """The index of ``state``'s chance outcome ``outcome``: its notation's, unless the codec knows better.
 
         A game's codec may read the index off the outcome itself (FITE's rolls
@@ -214,7 +214,7 @@ class ActionCodec(ABC):
         """
         return None
 
-    def fast_legal(self, state: State, player: int, legal: Sequence[Any]) -> IndexArray | None:
+    def fast_legal(self, state: State[Any], player: int, legal: Sequence[Any]) -> IndexArray | None:
         """The sorted indices of ``legal`` without listing it, when the codec knows how; else None.
 
         The caller checks the count, and a few members, against ``legal``.
@@ -240,7 +240,7 @@ class Features(ABC):
     def write(self, obs: dict[str, Any], player: int, out: FloatArray) -> None:
         """Fill ``out`` (zeros on entry) from ``obs``."""
 
-    def write_state(self, state: State, player: int, out: FloatArray) -> None:
+    def write_state(self, state: State[Any], player: int, out: FloatArray) -> None:
         """Fill ``out`` (zeros on entry) with ``player``'s observation of ``state``.
 
         By default the observation is made (``state.observation(player)``) and
@@ -337,7 +337,7 @@ class LegalMap:
             self._set = frozenset(self.indices)
         return index in self._set
 
-    def text(self, state: State, index: int) -> str | None:
+    def text(self, state: State[Any], index: int) -> str | None:
         """The canonical notation of the legal action numbered ``index``, or None if it is not legal."""
         if self._actions is not None:
             action = self._actions.get(index)
@@ -346,7 +346,7 @@ class LegalMap:
             return self._decode(index)
         return None
 
-    def action(self, state: State, index: int) -> Any:
+    def action(self, state: State[Any], index: int) -> Any:
         """The legal action numbered ``index``; :class:`ActionError` if there is none."""
         index = int(index)
         if self._actions is not None:
@@ -385,7 +385,7 @@ class StepCodec(ABC):
         return str(token)
 
     @abstractmethod
-    def start(self, state: State, player: int) -> Any:
+    def start(self, state: State[Any], player: int) -> Any:
         """What ``player``'s choices depend on now, read once per decision."""
 
     @abstractmethod
@@ -468,13 +468,13 @@ class GameEncoding:
     def chance_label(self, index: int) -> str:
         return self.codec.chance_label(index)
 
-    def index(self, state: State, player: int, action: Any) -> int:
+    def index(self, state: State[Any], player: int, action: Any) -> int:
         """The index of ``action`` by ``player`` (or a chance outcome with ``player=CHANCE``) in ``state``."""
         if player == CHANCE:
             return self.codec.encode_chance(state.action_to_str(player, action))
         return self.codec.action_index(state, player, action)
 
-    def legal(self, state: State, player: int) -> LegalMap:
+    def legal(self, state: State[Any], player: int) -> LegalMap:
         """``player``'s legal actions in ``state`` by index (empty when it is not to act)."""
         actions = state.legal_actions(player)
         if len(actions) > 1024:
@@ -512,7 +512,7 @@ class GameEncoding:
         self._maps[legal._player, id(actions)] = (actions, legal)
         return legal
 
-    def _shared_index(self, state: State, player: int, actions: list[Any], numbers: list[int]) -> None:
+    def _shared_index(self, state: State[Any], player: int, actions: list[Any], numbers: list[int]) -> None:
         """Raise the error naming two legal actions given one index (a bug in a codec)."""
         first: dict[int, Any] = {}
         fmt = state.action_to_str
@@ -524,7 +524,7 @@ class GameEncoding:
                 )
             first[index] = action
 
-    def _agrees(self, state: State, player: int, actions: Sequence[Any], fast: IndexArray) -> bool:
+    def _agrees(self, state: State[Any], player: int, actions: Sequence[Any], fast: IndexArray) -> bool:
         """Whether a codec's shortcut matches the game: the same count, and sampled members inside."""
         if len(fast) != len(actions):
             return False
@@ -543,7 +543,7 @@ class GameEncoding:
             out[np.asarray(legal.indices, dtype=np.int64)] = 1
         return out
 
-    def chance_outcomes(self, state: State) -> list[tuple[int, float, Any]]:
+    def chance_outcomes(self, state: State[Any]) -> list[tuple[int, float, Any]]:
         """The pending chance event's outcomes as (index, probability, outcome), by index."""
         out = [
             (self.codec.chance_index(state, outcome), prob, outcome)
@@ -556,7 +556,7 @@ class GameEncoding:
     #: Whether :meth:`chance_pairs` is quicker than :meth:`chance_outcomes` (kept, not made).
     keeps_pairs = False
 
-    def chance_pairs(self, state: State) -> Sequence[tuple[int, float]]:
+    def chance_pairs(self, state: State[Any]) -> Sequence[tuple[int, float]]:
         """:meth:`chance_outcomes` as (index, probability) pairs, as OpenSpiel lists them (do not change it).
 
         A game whose outcomes repeat may keep the pairs too (FITE's rolls, by
@@ -565,7 +565,7 @@ class GameEncoding:
         """
         return [(index, prob) for index, prob, _ in self.chance_outcomes(state)]
 
-    def observation(self, state: State, player: int) -> FloatArray:
+    def observation(self, state: State[Any], player: int) -> FloatArray:
         """``player``'s observation of ``state`` as a fresh float32 array of :attr:`observation_shape`."""
         out = np.zeros(self.features.size, dtype=np.float32)
         self.features.write_state(state, player, out)

@@ -57,7 +57,7 @@ from tussle.adapters.encoding import GameEncoding, LegalMap, StepCodec, encoding
 from tussle.agents import make_agent
 from tussle.agents.base import Agent, PlayerView
 from tussle.errors import ActionError, OptionError
-from tussle.game import CHANCE, Game, State
+from tussle.game import CHANCE, Game, Result, State, Termination
 from tussle.registry import load_game, simulation_options
 
 __all__ = ["TussleGymEnv"]
@@ -142,7 +142,7 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         self.decisions = 0
         self.action_space = gymnasium.spaces.Discrete(choices)
         self._choices = choices
-        self.state: State = self.game.new_initial_state()
+        self.state: State[Any] = self.game.new_initial_state()
         self._agents: dict[int, Agent] = {}
         self._chance = random.Random()
         self._legal: LegalMap | None = None
@@ -260,8 +260,8 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
                 raise ActionError(f"{action!r}: {exc}") from None
             self._over = True
             info = self._info(illegal_action=int(action) if isinstance(action, int | np.integer) else -1)
-            # The loss of a player in last place: -1 against one opponent, -1/(n-1) against several.
-            return self._observation(), -1.0 / (self.game.num_players - 1), True, False, info
+            forfeit = Result.loss(self.seat, self.game.num_players, "forfeit by an illegal action")
+            return self._observation(), forfeit.returns[self.seat], True, False, info
         if chosen is None:  # a token of an action still being chosen: nothing happens yet
             return self._observation(), 0.0, False, False, self._info()
         self.state.apply(self.seat, chosen)
@@ -270,7 +270,7 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         result = self.state.result()
         reward = float(result.returns[self.seat]) if result is not None else 0.0
         # A limit of the simulation options is no ending of the rules: truncated, not terminated.
-        cut = result is not None and self.state.cut_by_limit()
+        cut = result is not None and result.termination == Termination.LIMIT
         return self._observation(), reward, result is not None and not cut, cut, self._info()
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:

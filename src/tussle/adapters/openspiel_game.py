@@ -195,7 +195,11 @@ class _Core:
     )
 
     def __init__(
-        self, game: Game, encoding: GameEncoding, state: State | None = None, steps: StepCodec | None = None
+        self,
+        game: Game,
+        encoding: GameEncoding,
+        state: State[Any] | None = None,
+        steps: StepCodec | None = None,
     ) -> None:
         self.game = game
         self.encoding = encoding
@@ -218,7 +222,7 @@ class _Core:
         self._recall: dict[int, _Recall] = {}
 
     @property
-    def state(self) -> State:
+    def state(self) -> State[Any]:
         # Made on first use: pyspiel builds a fresh state for every clone, then overwrites it.
         if self._state is None:
             self._state = self.game.new_initial_state()
@@ -531,7 +535,7 @@ class TussleSpielState(pyspiel.State):  # type: ignore[misc]
         self._pass = game.pass_action
 
     @property
-    def tussle_state(self) -> State:
+    def tussle_state(self) -> State[Any]:
         """The tussle state behind this one (read it; changing it desynchronizes the two)."""
         return self._core.state
 

@@ -69,7 +69,7 @@ from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
 from tussle.adapters.encoding import GameEncoding, LegalMap, StepCodec, encoding_for
 from tussle.errors import ActionError, OptionError
-from tussle.game import CHANCE, Game, State
+from tussle.game import CHANCE, Game, Result, State
 from tussle.registry import load_game, simulation_options
 
 __all__ = ["TussleAECEnv", "TussleParallelEnv", "env", "parallel_env"]
@@ -87,11 +87,8 @@ def forfeit_returns(players: int, offenders: set[int]) -> list[float]:
     >>> forfeit_returns(2, {1}), forfeit_returns(3, {0}), forfeit_returns(2, {0, 1})
     ([1.0, -1.0], [-0.5, 0.25, 0.25], [0.0, 0.0])
     """
-    winners = players - len(offenders)
-    if winners in (0, players):
-        return [0.0] * players
-    win = (players - winners) / (winners * (players - 1))
-    return [-1.0 / (players - 1) if p in offenders else win for p in range(players)]
+    winners = [p for p in range(players) if p not in offenders] or range(players)  # all offend: a draw
+    return list(Result.shared(winners, players, "forfeit by an illegal action").returns)
 
 
 #: No legal numbers (shared: nobody changes it).
@@ -128,7 +125,7 @@ class _Table:
         self.illegal_action = illegal_action
         self.agents = [f"player_{p}" for p in range(self.game.num_players)]
         self.rng = random.Random()
-        self.state: State = self.game.new_initial_state()
+        self.state: State[Any] = self.game.new_initial_state()
         self._legal: dict[int, LegalMap] = {}
         self.steps: StepCodec | None = None
         shape = self.encoding.observation_shape
@@ -322,7 +319,7 @@ class _TableEnv:
         return self._table.encoding
 
     @property
-    def tussle_state(self) -> State:
+    def tussle_state(self) -> State[Any]:
         """The true state of the game being played (read it, do not change it)."""
         return self._table.state
 

@@ -22,7 +22,7 @@ class PlayerView:
 
     __slots__ = ("_state", "player")
 
-    def __init__(self, state: State, player: int) -> None:
+    def __init__(self, state: State[Any], player: int) -> None:
         self._state = state
         self.player = player
 
@@ -50,7 +50,7 @@ class PlayerView:
         """Parse and check ``text``; raises :class:`~tussle.errors.ActionError`."""
         return self._state.parse_action(self.player, text)
 
-    def sample_state(self, rng: random.Random) -> State:
+    def sample_state(self, rng: random.Random) -> State[Any]:
         """A random full state consistent with this player's observations (a fresh copy)."""
         return self._state.resample(self.player, rng)
 

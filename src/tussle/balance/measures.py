@@ -85,7 +85,7 @@ class Measures:
         """What happened to each component in the game of ``record``."""
         return ()
 
-    def cut_by_limit(self, state: State) -> bool:
+    def cut_by_limit(self, state: State[Any]) -> bool:
         """Whether the finished ``state`` ended by a limit (a ply or round limit) rather than by the rules.
 
         The state's own :meth:`~tussle.game.State.cut_by_limit` by default.

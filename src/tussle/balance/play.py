@@ -249,7 +249,7 @@ def _lead(game: Game, record: Record, winner: int | None) -> tuple[int | None, f
     return changes, decided / len(leaders)
 
 
-def _after_moves(record: Record) -> Iterator[State]:
+def _after_moves(record: Record) -> Iterator[State[Any]]:
     """The state after each player's (not chance's) event, the last one included."""
     events = iter([None, *record.events])
     for state in record.walk():

@@ -337,7 +337,7 @@ def printable(text: str) -> str:
     return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
-def describe_result(state: State, names: Sequence[str]) -> str:
+def describe_result(state: State[Any], names: Sequence[str]) -> str:
     """One line saying how the game ended, with each seat's agent."""
     result = state.result()
     if result is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -41,7 +42,7 @@ class _Narrator:
     def __init__(
         self,
         console: Console,
-        state: State,
+        state: State[Any],
         names: Sequence[str],
         humans: Sequence[HumanAgent],
         record: Record,
@@ -59,7 +60,7 @@ class _Narrator:
     def say(self, text: str) -> None:
         self.console.print(text, markup=False, highlight=False, soft_wrap=True)
 
-    def __call__(self, state: State, player: int, text: str) -> None:
+    def __call__(self, state: State[Any], player: int, text: str) -> None:
         self.record.add(player, text)
         before, self.acting = self.acting, state.to_act()
         simultaneous = player in before and len(before) > 1
@@ -80,7 +81,7 @@ class _Narrator:
         elif self.viewer is not None and (not own or simultaneous):
             self.viewer.show(_without_result_line(state.observation_text(self.viewer.player), state))
 
-    def finish(self, state: State, hot_seat: bool) -> None:
+    def finish(self, state: State[Any], hot_seat: bool) -> None:
         for line in self.pending:
             self.say(line)
         self.pending.clear()
@@ -96,7 +97,7 @@ class _Narrator:
         self.say(describe_result(state, self.names))
 
 
-def _without_result_line(text: str, state: State) -> str:
+def _without_result_line(text: str, state: State[Any]) -> str:
     """``text`` less the line that tells the result, once the game is over (:func:`without_result_line`)."""
     return without_result_line(text, state.result())
 

@@ -157,7 +157,7 @@ class AlphaBetaAgent(SearchAgent):
         }
 
     def _root(
-        self, root: State, me: int, depth: int, moves: list[Any], first: Any
+        self, root: State[Any], me: int, depth: int, moves: list[Any], first: Any
     ) -> tuple[float, Any, list[Any]]:
         """Search every root move to ``depth``; returns the best value and move, and the moves by value."""
         order = [first] + [m for m in moves if m != first]
@@ -178,7 +178,7 @@ class AlphaBetaAgent(SearchAgent):
         scored.sort()
         return alpha, best, [m for _, _, m in scored]
 
-    def _value(self, state: State, me: int, depth: int, ply: int, window: tuple[float, float]) -> float:
+    def _value(self, state: State[Any], me: int, depth: int, ply: int, window: tuple[float, float]) -> float:
         """The minimax value of ``state`` for ``me``, searched ``depth`` plies deeper.
 
         ``window`` is (alpha, beta): values outside it need not be exact.

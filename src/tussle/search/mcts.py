@@ -102,7 +102,7 @@ class Mcts:
 
     # --- one iteration ---------------------------------------------------------
 
-    def iterate(self, state: State) -> None:
+    def iterate(self, state: State[Any]) -> None:
         """One descent, expansion, playout and backup, on ``state`` (changed in place)."""
         rng = self.rng
         policy = self.policy
@@ -152,7 +152,9 @@ class Mcts:
                 bandit.update(key, (values[p] + 1.0) * 0.5)
         self.iterations += 1
 
-    def _choose(self, node: Node, state: State, player: int, simultaneous: bool) -> tuple[Bandit, Any, Any]:
+    def _choose(
+        self, node: Node, state: State[Any], player: int, simultaneous: bool
+    ) -> tuple[Bandit, Any, Any]:
         """``player``'s bandit at ``node``, the key of its choice and the action."""
         bandit = node.bandits.get(player)
         policy = self.policy
@@ -188,7 +190,7 @@ class Mcts:
         action = bandit.select(candidates, self.c, self.rng)
         return bandit, action, action
 
-    def playout(self, state: State) -> list[float]:
+    def playout(self, state: State[Any]) -> list[float]:
         """Play ``depth`` player moves by the playout policy, then score the state."""
         rng = self.rng
         policy = self.policy

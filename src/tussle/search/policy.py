@@ -43,22 +43,22 @@ class GamePolicy:
         self.game = game
         self.players = game.num_players
 
-    def evaluate(self, state: State) -> list[float]:
+    def evaluate(self, state: State[Any]) -> list[float]:
         """Each player's value of the unfinished ``state``, from -1 (lost) to 1 (won)."""
         return [0.0] * self.players
 
-    def evaluate_keyed(self, state: State, key: Hashable | None) -> list[float]:
+    def evaluate_keyed(self, state: State[Any], key: Hashable | None) -> list[float]:
         """:meth:`evaluate`, given ``state``'s :meth:`repetition_key` already made (a policy may reuse it)."""
         return self.evaluate(state)
 
-    def values(self, state: State) -> list[float]:
+    def values(self, state: State[Any]) -> list[float]:
         """Each player's value of ``state``: its returns once over, else :meth:`evaluate`."""
         result = state.result()
         if result is not None:
             return list(result.returns)
         return self.evaluate(state)
 
-    def repetition_key(self, state: State) -> Hashable | None:
+    def repetition_key(self, state: State[Any]) -> Hashable | None:
         """What makes ``state`` the same position as another, for games whose positions recur.
 
         Alpha-beta scores a position met before in the game, or earlier on the
@@ -67,15 +67,17 @@ class GamePolicy:
         """
         return None
 
-    def rollout_action(self, state: State, player: int, rng: random.Random) -> Any:
+    def rollout_action(self, state: State[Any], player: int, rng: random.Random) -> Any:
         """The move of ``player`` in a playout with the ``rule`` playout policy."""
         return state.legal_actions(player).sample(rng)
 
-    def rollout_actions(self, state: State, acting: tuple[int, ...], rng: random.Random) -> list[Any]:
+    def rollout_actions(self, state: State[Any], acting: tuple[int, ...], rng: random.Random) -> list[Any]:
         """The moves of every acting player in a playout (one each; a simultaneous step has several)."""
         return [self.rollout_action(state, p, rng) for p in acting]
 
-    def tree_actions(self, state: State, acting: tuple[int, ...], rng: random.Random) -> list[Any] | None:
+    def tree_actions(
+        self, state: State[Any], acting: tuple[int, ...], rng: random.Random
+    ) -> list[Any] | None:
         """Moves the search takes here without searching (steps better played by rule), or None.
 
         One entry per acting player; None in an entry leaves that player's choice to the search.
@@ -91,29 +93,31 @@ class GamePolicy:
         """
         return action
 
-    def order(self, state: State, player: int, actions: Actions[Any], root: bool = True) -> list[Any]:
+    def order(self, state: State[Any], player: int, actions: Actions[Any], root: bool = True) -> list[Any]:
         """``actions`` with the most promising first (alpha-beta and progressive widening use it).
 
         ``root`` is False deep in an alpha-beta search, where a policy may order more cheaply.
         """
         return list(actions)
 
-    def tokens(self, state: State, player: int, prefix: tuple[str, ...]) -> Sequence[str] | None:
+    def tokens(self, state: State[Any], player: int, prefix: tuple[str, ...]) -> Sequence[str] | None:
         """For games whose actions are built piece by piece: the pieces that may follow ``prefix``.
 
         None means ``prefix`` is a whole action (or that this game's actions are not built so).
         """
         return None
 
-    def piece_source(self, state: State, player: int) -> Callable[[tuple[str, ...]], Sequence[str] | None]:
+    def piece_source(
+        self, state: State[Any], player: int
+    ) -> Callable[[tuple[str, ...]], Sequence[str] | None]:
         """:meth:`tokens` for one state and player, as a function of the prefix (a policy may cache)."""
         return lambda prefix: self.tokens(state, player, prefix)
 
-    def factored(self, state: State, player: int) -> bool:
+    def factored(self, state: State[Any], player: int) -> bool:
         """Whether ``player``'s actions here are built piece by piece (:meth:`tokens`, :meth:`assemble`)."""
         return False
 
-    def assemble(self, state: State, player: int, prefix: tuple[str, ...]) -> Any:
+    def assemble(self, state: State[Any], player: int, prefix: tuple[str, ...]) -> Any:
         """The action that the pieces ``prefix`` make."""
         raise NotImplementedError
 

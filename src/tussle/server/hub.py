@@ -37,7 +37,7 @@ from typing import Any
 from tussle.agents import make_agent
 from tussle.agents.base import PlayerView
 from tussle.errors import ActionError, TussleError, shorten
-from tussle.game import CHANCE, PUBLIC, Information, Result, State
+from tussle.game import CHANCE, PUBLIC, Information, Result, State, Termination
 from tussle.record import Record
 from tussle.registry import load_game
 from tussle.server import MOVE_TIME
@@ -105,7 +105,7 @@ def choose(job: ChoiceJob) -> str:
 class ChoiceJob:
     """What a worker process needs to choose for a computer seat: the position, the seat, its agent."""
 
-    state: State
+    state: State[Any]
     seat: int
     spec: str
     seed: int
@@ -193,7 +193,7 @@ class Clocks:
 class LiveGame:
     row: GameRow
     seats: list[Seat]
-    state: State
+    state: State[Any]
     events: list[tuple[int, str]]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: list[Watcher] = field(default_factory=list)
@@ -378,7 +378,7 @@ class Hub:
         for row in await asyncio.to_thread(self.store.idle_games, time.time() - self.abandon_after):
             n = row.players
             reason = f"abandoned: nobody played for {hours:g} hours"
-            result = Result(tuple(0.0 for _ in range(n)), tuple(1 for _ in range(n)), reason).to_json()
+            result = Result.draw(n, reason, Termination.ABANDONMENT).to_json()
             if await asyncio.to_thread(self.store.finish, row.id, result):
                 log.info("game %s: %s", row.id, reason)
                 if row.id in self.live:
@@ -430,6 +430,9 @@ class Hub:
             self._wake_computers(live)
 
     async def _catch_up_locked(self, live: LiveGame) -> bool:
+        # The row first, then the events: a game another process finished after this read has
+        # all its events stored by then, so a result is never taken with a position short of it.
+        row = await asyncio.to_thread(self.store.game, live.row.id)
         new = await asyncio.to_thread(self.store.events, live.row.id, len(live.events))
         seats = await asyncio.to_thread(self.store.seats, live.row.id)
         changed = bool(new) or seats != live.seats
@@ -443,7 +446,6 @@ class Hub:
                 live.clocks.moved(event.player, live.state.to_act(), times[event.number])
         live.seats = seats
         # The row too: another process may have ended the game (a clock), or play began.
-        row = await asyncio.to_thread(self.store.game, live.row.id)
         if row is not None:
             if live.clocks is not None and live.row.started is None and row.started is not None:
                 live.clocks.start(live.state.to_act(), row.started)
@@ -503,7 +505,7 @@ class Hub:
 
     @staticmethod
     def _draw_chance(
-        live: LiveGame, after: State, new: list[tuple[int, str]], acting_after: list[tuple[int, ...]]
+        live: LiveGame, after: State[Any], new: list[tuple[int, str]], acting_after: list[tuple[int, ...]]
     ) -> None:
         """Play on ``after`` the chance events that come next, drawn from the game's secret seed and each
         event's number; note each in ``new`` (written before it is applied: its notation may name what
@@ -611,7 +613,7 @@ class Hub:
         if live is not None:
             self._spawn(self.catch_up(game_id, force=True))
 
-    async def _choose(self, live: LiveGame, position: State, seen: int, seat: int, spec: str) -> str:
+    async def _choose(self, live: LiveGame, position: State[Any], seen: int, seat: int, spec: str) -> str:
         """The computer seat's move, chosen in a worker within :attr:`move_time` seconds.
 
         A worker that does not answer in time is killed (and replaced), and the seat
@@ -648,7 +650,7 @@ class Hub:
         return int.from_bytes(hashlib.sha256(f"{live.row.seed}/{seen}/{seat}".encode()).digest()[:8])
 
     @staticmethod
-    def _random_move(position: State, seat: int, seed: int) -> str | None:
+    def _random_move(position: State[Any], seat: int, seed: int) -> str | None:
         """A random legal move of ``seat`` in ``position`` (None if it has none there)."""
         if seat not in position.to_act():
             return None
@@ -799,31 +801,20 @@ class Hub:
     async def _check_time(self, live: LiveGame) -> None:
         """End the game if a player's time is up: that player loses, the others share the win."""
         async with live.lock:
+            # What another process stored first: a position this one has not heard of may have ended
+            # the game or moved the clock on (its notification can be lost with its LISTEN connection).
+            await self._catch_up_locked(live)
             clocks = live.clocks
-            if clocks is None or live.result_json() is not None:
-                return
-            first = clocks.first_out(time.time())
-            if first is None or clocks.remaining(first[0], time.time()) > 0:
-                result = None
-            else:
+            now = time.time()
+            first = clocks.first_out(now) if clocks is not None and live.result_json() is None else None
+            if clocks is not None and first is not None and clocks.remaining(first[0], now) <= 0:
                 loser = first[0]
-                n = live.row.players
                 reason = f"{live.state.player_name(loser)} ran out of time"
-                if n == 2:
-                    result = Result.win(1 - loser, 2, reason).to_json()
-                else:
-                    returns = tuple(-1.0 if p == loser else 1.0 / (n - 1) for p in range(n))
-                    result = Result(
-                        returns, tuple(2 if p == loser else 1 for p in range(n)), reason
-                    ).to_json()
+                result = Result.loss(loser, live.row.players, reason, Termination.TIME).to_json()
                 if await asyncio.to_thread(self.store.finish, live.row.id, result):
                     live.time_result = result
-                # Read back either way: another process may have ended it first.
-                row = await asyncio.to_thread(self.store.game, live.row.id)
-                if row is not None:
-                    live.row = row
-                    if row.status == "finished" and live.state.result() is None:
-                        live.time_result = row.result
+                # Read back either way: another process may have ended it first, by rule or clock.
+                await self._catch_up_locked(live)
         await self.broadcast(live)
 
     def view(self, live: LiveGame, seat: int, history: bool = False) -> dict[str, Any]:
@@ -897,7 +888,7 @@ class Hub:
         # A game a clock (or abandonment) ended is no result of the rules: its record stops where
         # play stopped, and says how it ended.
         result = live.state.result()
-        record.result = result.to_json() if result is not None else None
+        record.finish(result)
         if result is None and live.time_result is not None:
             record.ended = live.time_result
         return record

@@ -59,7 +59,7 @@ class FightCodec(ActionCodec):
         self._tables = _ChanceTables((), (), ())
         self._decks: dict[int, tuple[Deck, _ChanceTables]] = {}
 
-    def chance_numbers(self, state: State) -> tuple[int, ...] | None:
+    def chance_numbers(self, state: State[Any]) -> tuple[int, ...] | None:
         """The numbers of the pending chance event's outcomes by outcome, or None if not known here.
 
         An outcome is a Warrior's number for a draw, a family's for ``top`` and
@@ -79,7 +79,7 @@ class FightCodec(ActionCodec):
             return self._tables.arenas
         return self._tables.warriors  # a draw, whatever it is drawn into
 
-    def chance_index(self, state: State, outcome: Any) -> int:
+    def chance_index(self, state: State[Any], outcome: Any) -> int:
         """The number of a chance outcome read off the card (or family) number: the notation's.
 
         A draw has as many outcomes as the Reserves have Warriors (some 28 on
@@ -306,7 +306,7 @@ class FightFeatures(Features):
         t += players + 1
         out[t] = 1.0 if me in (obs.get("to_act") or []) else 0.0
 
-    def write_state(self, state: State, player: int, out: FloatArray) -> None:
+    def write_state(self, state: State[Any], player: int, out: FloatArray) -> None:
         """``player``'s array written straight from a Fight! state: exactly :meth:`write`'s, quicker.
 
         Making the observation's dict and reading it back took about half of an
@@ -473,7 +473,7 @@ class FightEncoding(GameEncoding):
         super().__init__(game, codec, features)
         self.fight_codec = codec
 
-    def chance_outcomes(self, state: State) -> list[tuple[int, float, Any]]:
+    def chance_outcomes(self, state: State[Any]) -> list[tuple[int, float, Any]]:
         numbers = self.fight_codec.chance_numbers(state)
         if numbers is not None:
             try:  # a Fight! state's outcomes are card (or family) numbers, never negative

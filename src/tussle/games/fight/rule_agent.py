@@ -56,7 +56,7 @@ class FightRuleAgent(Agent):
                 best, best_value = action, total
         return best
 
-    def _finish(self, state: State, rng: random.Random, before: list[int]) -> float:
+    def _finish(self, state: State[Any], rng: random.Random, before: list[int]) -> float:
         """The value of ``state`` once the current Fight is decided."""
         me = self.player
         while True:
@@ -84,7 +84,7 @@ class FightRuleAgent(Agent):
             else:
                 state.apply(q, state.parse_action(q, "score"))
 
-    def _value(self, state: State, before: list[int]) -> float:
+    def _value(self, state: State[Any], before: list[int]) -> float:
         glory: list[int] = [seat["glory"] for seat in state.observation(self.player)["seats"]]
         gains = [g - b for g, b in zip(glory, before, strict=True)]
         mine = gains[self.player]

@@ -287,7 +287,7 @@ class Fight(Game):
         return FightState(self)
 
 
-class FightState(State):
+class FightState(State[Any]):
     """One moment of a game of Fight!."""
 
     game: Fight
@@ -658,86 +658,35 @@ class FightState(State):
         seen = self.arena_seq
         return [a for a in self.game.arena_numbers if a not in seen]
 
-    def _is_possible(self, player: int, action: Any) -> bool:
-        if player == CHANCE and type(action) is int:
+    def is_legal(self, player: int, action: Any) -> bool:
+        queue = self.queue
+        if player == CHANCE:
+            if not queue or type(action) is not int:
+                return False
             # Whether the outcome is in the table (see _chance_table), read off directly.
-            step = self.queue[0]
+            step = queue[0]
             if step >= STEP_BUFFER:
+                reserves = self.reserves
+                index = bisect_left(reserves, action)  # the Reserves are in card order
                 top = self.top
-                return action in self.reserves and (top < 0 or self.game.families[action] == top)
+                return (
+                    index < len(reserves)
+                    and reserves[index] == action
+                    and (top < 0 or self.game.families[action] == top)
+                )
             if step == STEP_ARENA:
                 return 0 <= action < len(self.deck.arenas) and action not in self.arena_seq
             return 0 <= action < len(FAMILIES) and self.backs[action] > 0
-        return super()._is_possible(player, action)
-
-    def apply(self, player: int, action: Any) -> None:
-        # State.apply's checks, made directly: whose turn it is, then the action.
-        queue = self.queue
-        if player == CHANCE:
-            if queue and type(action) is int:
-                step = queue[0]
-                if step >= STEP_BUFFER:
-                    # A draw, half of all events: _is_possible and _apply (with _take) for it,
-                    # inline, the Warrior looked up in the Reserves once.
-                    reserves = self.reserves
-                    index = bisect_left(reserves, action)  # the Reserves are in card order
-                    if index < len(reserves) and reserves[index] == action:
-                        family = self.game.families[action]
-                        top = self.top
-                        if top < 0 or family == top:
-                            self._legal = None
-                            self._outcomes = None
-                            del queue[0]
-                            del reserves[index]
-                            self.backs[family] -= 1
-                            self.top = -1
-                            self.card_epoch[action] = self.epoch
-                            if step >= 0:
-                                self.hands[step].append(action)
-                                self.known[action] = 1 << step
-                            else:
-                                (self.graveyard if step == STEP_GRAVE else self.buffer).append(action)
-                                self.known[action] = -1
-                            if not reserves:
-                                if self.graveyard:
-                                    self._reshuffle()  # "if the Reserves are ever depleted": at once
-                                if not queue or (queue[0] >= STEP_BUFFER and not self.reserves):
-                                    self._advance()
-                            elif not queue:
-                                self._advance()
-                            return
-                elif step == STEP_TOP:
-                    backs = self.backs
-                    if 0 <= action < len(backs) and backs[action] > 0:  # _is_possible, and then _apply
-                        self._legal = None
-                        self._outcomes = None
-                        del queue[0]
-                        self.top = action
-                        return
-                else:
-                    seen = self.arena_seq
-                    if 0 <= action < len(self.deck.arenas) and action not in seen:  # the next Arena
-                        self._legal = None
-                        self._outcomes = None
-                        del queue[0]
-                        seen.append(action)
-                        if not queue or (queue[0] >= STEP_BUFFER and not self.reserves):
-                            self._advance()
-                        return
-            elif queue and self._is_possible(CHANCE, action):
-                self._apply(CHANCE, action)
-                return
-        elif not queue:
-            # The seat's actions, as legal_actions gives them: none when it is not to act.
-            legal = self._legal
-            if legal is None or player != self._legal_seat:
-                legal = self.legal_actions(player)
-            if action in legal:
-                self._legal = None
-                self._outcomes = None
-                self._decide(player, action)
-                return
-        super().apply(player, action)  # raises the error that says what is wrong
+        if queue or player < 0:
+            return False
+        # The seat's actions, as legal_actions gives them: none when it is not to act.
+        legal = self._legal
+        if legal is None or player != self._legal_seat:
+            legal = self.legal_actions(player)
+        try:
+            return action in legal
+        except TypeError:  # unhashable: no action
+            return False
 
     # --- applying -----------------------------------------------------------
 
@@ -812,7 +761,7 @@ class FightState(State):
         if step == STEP_ARENA:
             self.arena_seq.append(outcome)
             return
-        self._take(step, outcome, self.reserves.index(outcome))
+        self._take(step, outcome, bisect_left(self.reserves, outcome))  # the Reserves are in card order
 
     def _take(self, step: int, card: int, index: int) -> None:
         """Draw ``card``, at ``index`` in the Reserves, for the chance step ``step`` (off the queue)."""
@@ -1103,15 +1052,13 @@ class FightState(State):
             w = firsts[0]
             tied = [p for p in range(n) if keys[p][0] == top and p != w]
             extra = f" (tie on Glory broken by {count} scored Warriors)" if tied else ""
-            returns = Result.win(w, n).returns
-            return Result(returns, ranking, f"p{w} has the most Glory: {top}{extra}")
-        k = len(firsts)
-        share = (n - k) / (k * (n - 1))
-        returns = tuple(share if p in firsts else -1.0 / (n - 1) for p in range(n))
-        names = ", ".join(f"p{p}" for p in firsts)
-        if k == n:
-            return Result.draw(n, f"everybody ties with {top} Glory and {count} scored Warriors")
-        return Result(returns, ranking, f"{names} tie with {top} Glory and {count} scored Warriors")
+            reason = f"p{w} has the most Glory: {top}{extra}"
+        elif len(firsts) == n:
+            reason = f"everybody ties with {top} Glory and {count} scored Warriors"
+        else:
+            names = ", ".join(f"p{p}" for p in firsts)
+            reason = f"{names} tie with {top} Glory and {count} scored Warriors"
+        return Result.shared(firsts, n, reason, ranking=ranking)
 
     # --- notation -----------------------------------------------------------
 

@@ -51,7 +51,7 @@ class FightPolicy(GamePolicy):
     default_rollout = "random"
     scale = 8.0
 
-    def _margins(self, state: State) -> list[float]:
+    def _margins(self, state: State[Any]) -> list[float]:
         # The Glory the public view shows each seat, read from the state.
         assert isinstance(state, FightState)
         glory = [float(state.glory(p)) for p in range(state.num_players)]
@@ -61,17 +61,19 @@ class FightPolicy(GamePolicy):
             out.append(math.tanh((glory[p] - best_other) / self.scale))
         return out
 
-    def evaluate(self, state: State) -> list[float]:
+    def evaluate(self, state: State[Any]) -> list[float]:
         return self._margins(state)
 
-    def values(self, state: State) -> list[float]:
+    def values(self, state: State[Any]) -> list[float]:
         margins = self._margins(state)
         result = state.result()
         if result is None:
             return margins
         return [0.5 * r + 0.5 * m for r, m in zip(result.returns, margins, strict=True)]
 
-    def tree_actions(self, state: State, acting: tuple[int, ...], rng: random.Random) -> list[Any] | None:
+    def tree_actions(
+        self, state: State[Any], acting: tuple[int, ...], rng: random.Random
+    ) -> list[Any] | None:
         p = acting[0]
         legal = state.legal_actions(p)
         if len(legal) < 2 or not isinstance(legal[0], tuple):
@@ -79,7 +81,7 @@ class FightPolicy(GamePolicy):
         # The search fixes only the opponents' plays (its own stay searched, see Mcts.iterate).
         return [self.opponent_play(state, p, legal, rng)]
 
-    def rollout_action(self, state: State, player: int, rng: random.Random) -> Any:
+    def rollout_action(self, state: State[Any], player: int, rng: random.Random) -> Any:
         legal = state.legal_actions(player)
         if len(legal) > 1 and isinstance(legal[0], tuple):
             return self.opponent_play(state, player, legal, rng)
@@ -99,7 +101,7 @@ class FightPolicy(GamePolicy):
             key = self._keys[arena.name] = _arena_key(arena.condition.to_json())
         return key
 
-    def opponent_play(self, state: State, player: int, legal: Actions[Any], rng: random.Random) -> Any:
+    def opponent_play(self, state: State[Any], player: int, legal: Actions[Any], rng: random.Random) -> Any:
         """A plausible play of ``player``: a Main that takes the Arena if one can, else the weakest.
 
         The Main that wins by the widest margin under the Arena's rule (ties go

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from tussle.balance.measures import Data, Figure, Measures, Row
 from tussle.game import CHANCE, Game, State
@@ -55,7 +56,7 @@ class FightopiaMeasures(Measures):
     def events(self, game: Game, record: Record) -> Iterable[Row]:
         return list(self._rows(record.walk(), record.events))
 
-    def _rows(self, walk: Iterator[State], events: list[tuple[int, str]]) -> Iterator[Row]:
+    def _rows(self, walk: Iterator[State[Any]], events: list[tuple[int, str]]) -> Iterator[Row]:
         state = next(walk)
         assert isinstance(state, FightopiaState)
         start = [(state.pawns[c].bit_count(), len(state.tanks[c])) for c in (0, 1)]

@@ -180,7 +180,7 @@ class FightopiaFeatures(Features):
         out[513] = 1.0 if obs.get("to_move") is None and not obs.get("result") else 0.0
         out[514] = frac(obs.get("ply"), self.ply_limit)
 
-    def write_state(self, state: State, player: int, out: FloatArray) -> None:
+    def write_state(self, state: State[Any], player: int, out: FloatArray) -> None:
         """:meth:`write` of ``state.observation(player)``, read straight off the state's bitboards.
 
         It exists for speed: the observation's dict, its position text and its square

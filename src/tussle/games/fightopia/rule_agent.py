@@ -132,7 +132,7 @@ class FightopiaRuleAgent(Agent):
             return actions[0]
         me = view.player
         root = view.sample_state(self.rng)
-        scored: list[tuple[float, int, Any, State]] = []
+        scored: list[tuple[float, int, Any, State[Any]]] = []
         for i, action in enumerate(actions):
             child = root.clone()
             child.apply(me, action)
@@ -149,7 +149,7 @@ class FightopiaRuleAgent(Agent):
         return scored[0][2]
 
     @staticmethod
-    def _loses_at_once(state: State, me: int) -> bool:
+    def _loses_at_once(state: State[Any], me: int) -> bool:
         """Whether the opponent can win with their next action from ``state``."""
         if state.is_terminal():
             return False

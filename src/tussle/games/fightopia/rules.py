@@ -42,6 +42,7 @@ from tussle.game import (
     Option,
     Result,
     State,
+    Termination,
 )
 from tussle.games.fightopia.board import (
     BLACK,
@@ -79,6 +80,8 @@ from tussle.games.fightopia.notation import (
     parse_position,
     tank_name,
 )
+
+LIMIT = Termination.LIMIT
 
 #: The starting setup, before the first player is drawn.
 START = "vppggppv/v1pggp1v/2pppp2/8/8/2PPPP2/V1PGGP1V/VPPGGPPV - 0"
@@ -313,7 +316,7 @@ class Fightopia(Game):
         return state
 
 
-class FightopiaState(State):
+class FightopiaState(State[int]):
     """One moment of a game of Fightopia.
 
     ``side`` is the color to move (-1 before the first player is drawn),
@@ -375,16 +378,17 @@ class FightopiaState(State):
         """
         reason = f"ply limit of {limit} reached"
         if self.game.options["limit_result"] == "draw":
-            return Result.draw(2, reason)
+            return Result.draw(2, reason, LIMIT)
         material = [(len(self.tanks[c]), self.pawns[c].bit_count()) for c in (WHITE, BLACK)]
         if material[WHITE] == material[BLACK]:
-            return Result.draw(2, f"{reason}; material is even")
+            return Result.draw(2, f"{reason}; material is even", LIMIT)
         ahead = WHITE if material[WHITE] > material[BLACK] else BLACK
         counts = [f"{_count(tanks, 'Tank')} and {_count(pawns, 'Pawn')}" for tanks, pawns in material]
         return Result.win(
             ahead,
             2,
             f"{reason}; {COLOR_NAMES[ahead]} is ahead on material: {counts[ahead]} to {counts[1 - ahead]}",
+            LIMIT,
         )
 
     def settle(self) -> None:
@@ -395,9 +399,9 @@ class FightopiaState(State):
         if side < 0:
             return
         mover = 1 - side
-        # win_reason's test, written out: this runs after every action.
-        if self.giants[mover] >> 3 == GOAL_CORNER_RANK[mover] or not self.tanks[side]:
-            self._result = Result.win(mover, 2, str(self.win_reason(mover)))
+        won = self.win_reason(mover)
+        if won is not None:
+            self._result = Result.win(mover, 2, won)
             return
         limit = self.game._ply_limit
         if limit and self.ply >= limit:
@@ -486,20 +490,16 @@ class FightopiaState(State):
             legal = self._legal = FightopiaActions(self._actions(player))
         return legal
 
-    def apply(self, player: int, action: Any) -> None:
-        # Only ints are actions here; refuse anything else before it reaches a set lookup.
-        if type(action) is not int:
-            raise ActionError(f"{action!r} is not a Fightopia action")
-        # The common case, checked in place: the player to move plays one of the listed actions.
-        if player == self.side and player >= 0 and self._result is None:
-            legal = self._legal
-            if legal is None:
-                legal = self._legal = FightopiaActions(self._actions(player))
-            if action in legal._items:
-                self._apply(player, action)
-                return
-        # Anything else gets the general checks and their messages.
-        super().apply(player, action)
+    def is_legal(self, player: int, action: Any) -> bool:
+        # Only ints are actions here: anything else is refused before it reaches a set lookup.
+        if type(action) is not int or self._result is not None or player != self.side:
+            return False
+        if player == CHANCE:
+            return action in (WHITE, BLACK)  # who moves first
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = FightopiaActions(self._actions(player))
+        return action in legal._items
 
     def _apply(self, player: int, action: Any) -> None:
         self._last = (player, action)
@@ -532,13 +532,6 @@ class FightopiaState(State):
         self.ply += 1
         self.side = 1 - player
         self.settle()
-
-    def cut_by_limit(self) -> bool:
-        # The ply limit ends the game (a draw, or a win on material) unless the last action won.
-        if self.result() is None or self.side < 0:
-            return False
-        limit = self.game._ply_limit
-        return bool(limit) and self.ply >= limit and self.win_reason(1 - self.side) is None
 
     def result(self) -> Result | None:
         return self._result

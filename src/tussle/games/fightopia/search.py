@@ -156,17 +156,17 @@ class FightopiaPolicy(GamePolicy):
         super().__init__(game)
         self._cache: dict[Hashable, float] = {}
 
-    def repetition_key(self, state: State) -> Hashable | None:
+    def repetition_key(self, state: State[Any]) -> Hashable | None:
         # The board and the side to move, read from the state's own fields: every piece
         # placement writes one position, so these keys tell positions apart as the text would.
         assert isinstance(state, FightopiaState)
         pawns, giants = state.pawns, state.giants
         return (pawns[0], pawns[1], giants[0], giants[1], state.tanks[0], state.tanks[1], state.side)
 
-    def evaluate(self, state: State) -> list[float]:
+    def evaluate(self, state: State[Any]) -> list[float]:
         return self.evaluate_keyed(state, None)
 
-    def evaluate_keyed(self, state: State, key: Hashable | None) -> list[float]:
+    def evaluate_keyed(self, state: State[Any], key: Hashable | None) -> list[float]:
         # Alpha-beta hands over the repetition key it made: a board met before is looked up.
         assert isinstance(state, FightopiaState)
         if key is None:
@@ -187,7 +187,7 @@ class FightopiaPolicy(GamePolicy):
             v = self._cache[key] = math.tanh(score / self.scale)
         return [v, -v]
 
-    def order(self, state: State, player: int, actions: Actions[Any], root: bool = True) -> list[Any]:
+    def order(self, state: State[Any], player: int, actions: Actions[Any], root: bool = True) -> list[Any]:
         scored = []
         for i, action in enumerate(actions):
             text = state.action_to_str(player, action)

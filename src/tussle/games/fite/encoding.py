@@ -131,7 +131,7 @@ class FiteCodec(ActionCodec):
     def _encode_chance(self, text: str) -> int:
         return self._roll_index[self._faces(text.rsplit(" ", maxsplit=1)[-1])]
 
-    def chance_index(self, state: State, outcome: Any) -> int:
+    def chance_index(self, state: State[Any], outcome: Any) -> int:
         # A roll's number is its faces' alone (the text adds only whose pool it is):
         # no text to write for each of a roll's up to 1,287 outcomes.
         index = self._roll_index.get(outcome) if isinstance(outcome, tuple) else None
@@ -191,7 +191,7 @@ class FiteFeatures(Features):
         self.turn_limit = turn_limit or 100
         self._power_index = {power: i for i, power in enumerate(self.POWERS)}
 
-    def write_state(self, state: State, player: int, out: FloatArray) -> None:
+    def write_state(self, state: State[Any], player: int, out: FloatArray) -> None:
         """:meth:`write` of ``state.observation(player)``, read straight off the state's fields.
 
         It exists for speed: the RL adapters write an array at every decision,
@@ -377,7 +377,7 @@ class FiteEncoding(GameEncoding):
         # Each pool size's roll: its outcomes, and the same as OpenSpiel's pairs.
         self._rolls: dict[int, _Roll] = {}
 
-    def _roll(self, state: State) -> _Roll | None:
+    def _roll(self, state: State[Any]) -> _Roll | None:
         """The pending roll's outcomes and pairs, made once per pool size; None for any other chance event."""
         if not isinstance(state, FiteState) or state.phase != ROLL or state._result is not None:
             return None
@@ -387,11 +387,11 @@ class FiteEncoding(GameEncoding):
             kept = self._rolls[state._size] = (outcomes, tuple((i, p) for i, p, _ in outcomes))
         return kept
 
-    def chance_outcomes(self, state: State) -> list[tuple[int, float, Any]]:
+    def chance_outcomes(self, state: State[Any]) -> list[tuple[int, float, Any]]:
         kept = self._roll(state)
         return super().chance_outcomes(state) if kept is None else list(kept[0])
 
-    def chance_pairs(self, state: State) -> Sequence[tuple[int, float]]:
+    def chance_pairs(self, state: State[Any]) -> Sequence[tuple[int, float]]:
         kept = self._roll(state)
         return super().chance_pairs(state) if kept is None else kept[1]
 

@@ -48,6 +48,7 @@ from tussle.game import (
     Option,
     Result,
     State,
+    Termination,
 )
 from tussle.games.fite.notation import (
     DEF,
@@ -680,7 +681,7 @@ class Fite(Game):
         return FiteState(self)
 
 
-class FiteState(State):
+class FiteState(State[Any]):
     """One moment of a FITE game."""
 
     __slots__ = (
@@ -827,34 +828,20 @@ class FiteState(State):
         faces.sort(reverse=True)
         return tuple(faces)
 
-    def apply(self, player: int, action: Any) -> None:
-        # The checks of State.apply, made directly: the acting player, then the action
-        # in the step's legal set (or the roll among the rolls of the pool's size).
-        if player in self._to_act:
+    def is_legal(self, player: int, action: Any) -> bool:
+        # The acting player, then the action in the step's legal set (or the roll among the
+        # rolls of the pool's size).
+        if player not in self._to_act:
+            return False
+        try:
             if player == CHANCE:
-                try:
-                    possible = action in ROLL_SETS[self._size]
-                except TypeError:  # unhashable: not a roll
-                    possible = False
-                if possible:
-                    self._roll(action)
-                    return
-            else:
-                legal = self._legal[player]
-                if legal is None:
-                    legal = self._legal[player] = self._step_actions(player)
-                if action in legal:
-                    self._submit(player, action)
-                    return
-        super().apply(player, action)  # raises the error that says what is wrong
-
-    def _is_possible(self, player: int, action: Any) -> bool:
-        if player == CHANCE:
-            try:
-                return action in ROLL_SETS[self._roll_size()]
-            except TypeError:  # unhashable: not a roll
-                return False
-        return super()._is_possible(player, action)
+                return action in ROLL_SETS[self._size]
+            legal = self._legal[player]
+            if legal is None:
+                legal = self._legal[player] = self._step_actions(player)
+            return action in legal
+        except TypeError:  # unhashable: no action
+            return False
 
     def _why_illegal(self, player: int, action: Any) -> str:
         who = FIGHTERS[player]
@@ -1062,15 +1049,8 @@ class FiteState(State):
             )
         limit = self.turn_limit
         if limit and self.turn >= limit:
-            return Result.draw(2, f"turn limit of {limit} reached")
+            return Result.draw(2, f"turn limit of {limit} reached", Termination.LIMIT)
         return None
-
-    def cut_by_limit(self) -> bool:
-        """A draw at the turn limit: a limit is set and reached with both fighters above one die."""
-        if self.result() is None:
-            return False
-        limit = int(self.game.options["turn_limit"])
-        return bool(limit) and self.turn >= limit and min(self.dice) > 1
 
     def result(self) -> Result | None:
         return self._result

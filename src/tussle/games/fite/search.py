@@ -64,7 +64,7 @@ class FitePolicy(GamePolicy):
         #: The best tactical option's index, by both fighters' pools and modifiers and the options.
         self._best: dict[tuple[Any, ...], int] = {}
 
-    def _parse(self, state: State, player: int, text: str) -> Any:
+    def _parse(self, state: State[Any], player: int, text: str) -> Any:
         # Placement and split actions are plain values, the same in every state.
         key = (player, text)
         action = self._parsed.get(key)
@@ -73,7 +73,7 @@ class FitePolicy(GamePolicy):
         return action
 
     @staticmethod
-    def step(state: State, player: int) -> str:
+    def step(state: State[Any], player: int) -> str:
         """``place``, ``swift``, ``split`` or ``tactical``, from the legal actions' notation."""
         if isinstance(state, FiteState):
             return _STEPS[state.phase]  # what the notation tells, read directly
@@ -86,7 +86,7 @@ class FitePolicy(GamePolicy):
             return "place"
         return "tactical"
 
-    def evaluate(self, state: State) -> list[float]:
+    def evaluate(self, state: State[Any]) -> list[float]:
         if isinstance(state, FiteState):  # the dice left are public: no need for a whole observation
             dice = state.dice
         else:
@@ -95,12 +95,14 @@ class FitePolicy(GamePolicy):
         v = math.tanh(diff / 3.0)
         return [v, -v]
 
-    def tree_actions(self, state: State, acting: tuple[int, ...], rng: random.Random) -> list[Any] | None:
+    def tree_actions(
+        self, state: State[Any], acting: tuple[int, ...], rng: random.Random
+    ) -> list[Any] | None:
         if self.step(state, acting[0]) != "tactical":
             return None
         return [self._tactic(state, p) for p in acting]
 
-    def rollout_actions(self, state: State, acting: tuple[int, ...], rng: random.Random) -> list[Any]:
+    def rollout_actions(self, state: State[Any], acting: tuple[int, ...], rng: random.Random) -> list[Any]:
         step = self.step(state, acting[0])
         if step == "place":
             return [self._parse(state, p, "tac 5") for p in acting]
@@ -116,10 +118,10 @@ class FitePolicy(GamePolicy):
             return [self._observed_split(state, p, rng) for p in acting]
         return [self._tactic(state, p) for p in acting]
 
-    def rollout_action(self, state: State, player: int, rng: random.Random) -> Any:
+    def rollout_action(self, state: State[Any], player: int, rng: random.Random) -> Any:
         return self.rollout_actions(state, (player,), rng)[0]
 
-    def _split(self, state: State, player: int, rng: random.Random) -> Any:
+    def _split(self, state: State[Any], player: int, rng: random.Random) -> Any:
         """The rule's split, both fighters splitting (each one's dice read from its split's notation).
 
         Playouts place at the tactical location, so no location bonus is assumed.
@@ -130,13 +132,13 @@ class FitePolicy(GamePolicy):
         return self._parse(state, player, f"{off}/{dice[player] - off}")
 
     @staticmethod
-    def _dice(state: State, player: int) -> int:
+    def _dice(state: State[Any], player: int) -> int:
         if isinstance(state, FiteState):
             return state.dice[player]  # what the split's notation adds up to
         off, _, dfn = state.action_to_str(player, state.legal_actions(player)[0]).partition("/")
         return int(off) + int(dfn.split()[0])
 
-    def _observed_split(self, state: State, player: int, rng: random.Random) -> Any:
+    def _observed_split(self, state: State[Any], player: int, rng: random.Random) -> Any:
         assert isinstance(state, FiteState)
         me, them = state.location[player], state.location[1 - player]
         mine = (int(me == OFF), int(me == DEF))
@@ -146,7 +148,7 @@ class FitePolicy(GamePolicy):
         off = rng.choices(offs, weights)[0]
         return self._parse(state, player, f"{off}/{dice - off}")
 
-    def _tactic(self, state: State, player: int) -> Any:
+    def _tactic(self, state: State[Any], player: int) -> Any:
         """The tactical option that leaves the most hits dealt minus taken against the rolls as they are.
 
         Read from the state's public fields: the rolls and the modifiers.
@@ -176,7 +178,7 @@ class FitePolicy(GamePolicy):
             self._best[key] = best_index
         return legal[best_index]
 
-    def _tactic_any(self, state: State, player: int) -> Any:
+    def _tactic_any(self, state: State[Any], player: int) -> Any:
         """:meth:`_tactic` where a turn may reach the opponent's dice: both pools after each choice.
 
         Read from the state's own fields (the rolls and modifiers are public), the

@@ -75,7 +75,7 @@ class RoboPigsCodec(ActionCodec):
     def decode(self, index: int) -> str | None:
         return self.label(index)
 
-    def fast_legal(self, state: State, player: int, legal: Sequence[Any]) -> IndexArray | None:
+    def fast_legal(self, state: State[Any], player: int, legal: Sequence[Any]) -> IndexArray | None:
         # A pig writes exactly one X per point of damage (at least that many with
         # extra_x), or repairs when damaged: the docs' count. The caller checks it.
         if isinstance(state, RoboPigsState):  # public: read without making the whole observation
@@ -136,7 +136,7 @@ class RoboPigsFeatures(Features):
     #: Each command of the rules (their numbering) as its place in :attr:`COMMANDS`.
     _COLUMN = tuple(map(COMMANDS.index, SYMBOLS))
 
-    def write_state(self, state: State, player: int, out: FloatArray) -> None:
+    def write_state(self, state: State[Any], player: int, out: FloatArray) -> None:
         """:meth:`write` read straight from the state, without making its observation.
 
         The same array exactly (tests compare the two): the squares, facings,
@@ -205,7 +205,7 @@ class RoboPigsSteps(StepCodec):
         tokens = [labels.index(c) for c in text.split() if c in labels]
         return tokens if len(tokens) == self.max_steps == len(text.split()) else None
 
-    def start(self, state: State, player: int) -> int:
+    def start(self, state: State[Any], player: int) -> int:
         """The pig's damage: all that its legal programs depend on (with ``extra_x``)."""
         if isinstance(state, RoboPigsState):  # public: read without making the whole observation
             return state.damage[player]

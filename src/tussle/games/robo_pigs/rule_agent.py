@@ -117,7 +117,7 @@ class RoboPigsRuleAgent(Agent):
 
     # --- judging programs -----------------------------------------------------
 
-    def _value(self, state: State) -> float:
+    def _value(self, state: State[Any]) -> float:
         """How good ``state`` (after a round) is for this agent's pig."""
         me, opp = self.player, 1 - self.player
         result = state.result()
@@ -135,7 +135,7 @@ class RoboPigsRuleAgent(Agent):
             value -= _LINE_BONUS
         return value
 
-    def _score(self, action: Any, trials: list[tuple[State, Any | None]]) -> float:
+    def _score(self, action: Any, trials: list[tuple[State[Any], Any | None]]) -> float:
         """The mean value of playing ``action`` in each trial (a sampled state and a reply)."""
         me, opp = self.player, 1 - self.player
         total = 0.0
@@ -147,7 +147,7 @@ class RoboPigsRuleAgent(Agent):
             total += self._value(state)
         return total / len(trials)
 
-    def _trials(self, view: PlayerView, count: int) -> list[tuple[State, Any | None]]:
+    def _trials(self, view: PlayerView, count: int) -> list[tuple[State[Any], Any | None]]:
         """``count`` opponent programs to try candidates against, each with a sampled state.
 
         Half the programs are uniformly random, half biased like this agent's
@@ -161,7 +161,7 @@ class RoboPigsRuleAgent(Agent):
         if opp not in base.to_act():
             return [(view.sample_state(self.rng), None) for _ in range(count)]
         legal = base.legal_actions(opp)
-        trials: list[tuple[State, Any | None]] = []
+        trials: list[tuple[State[Any], Any | None]] = []
         for i in range(count):
             reply = None
             if i % 2:

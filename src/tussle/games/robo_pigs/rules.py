@@ -49,6 +49,7 @@ from tussle.game import (
     Option,
     Result,
     State,
+    Termination,
 )
 from tussle.games.robo_pigs.render import render_observation
 
@@ -664,7 +665,7 @@ class RoboPigs(Game):
         return state
 
 
-class RoboPigsState(State):
+class RoboPigsState(State[Program]):
     """A round about to be programmed, or half programmed (one pig has submitted)."""
 
     __slots__ = (
@@ -726,21 +727,16 @@ class RoboPigsState(State):
             return _NO_PROGRAMS
         return self.game._programs[self.damage[player]]
 
-    def apply(self, player: int, action: Any) -> None:
-        # The common case, checked in place: an acting pig submits a legal program, most
-        # often the very one its programs just sampled (legal without reading it).
-        if self._result is None and player in _BOTH and self._pending[player] is None:
-            programs = self.game._programs[self.damage[player]]
-            if action is programs._sampled or action in programs:
-                # _apply, written out.
-                pending = self._pending
-                pending[player] = action
-                prog_a, prog_b = pending
-                if prog_a is not None and prog_b is not None:
-                    self._run_round(prog_a, prog_b)
-                return
-        # Anything else gets the general checks and their messages.
-        super().apply(player, action)
+    def is_legal(self, player: int, action: Any) -> bool:
+        # An acting pig submits a legal program, most often the very one its programs just
+        # sampled (legal without reading it). Robo Battle Pigs has no chance events.
+        if self._result is not None or player not in _BOTH or self._pending[player] is not None:
+            return False
+        programs = self.game._programs[self.damage[player]]
+        try:
+            return action is programs._sampled or action in programs
+        except TypeError:  # unhashable: no program
+            return False
 
     def _why_illegal(self, player: int, action: Any) -> str:
         problem = program_problem(action, self.damage[player], bool(self.game.options["extra_x"]))
@@ -817,15 +813,8 @@ class RoboPigsState(State):
             return Result.win(winner, 2, f"pig {PIG_NAMES[1 - winner]} reached 5 damage")
         limit = self.game._round_limit
         if limit and self.round > limit:
-            return Result.draw(2, f"round limit of {limit} reached")
+            return Result.draw(2, f"round limit of {limit} reached", Termination.LIMIT)
         return None
-
-    def cut_by_limit(self) -> bool:
-        """A draw at the round limit: a limit is set and passed with both pigs below five damage."""
-        if self.result() is None:
-            return False
-        limit = int(self.game.options["round_limit"])
-        return bool(limit) and self.round > limit and max(self.damage) < LETHAL
 
     def result(self) -> Result | None:
         return self._result

@@ -48,7 +48,7 @@ class RoboPigsPolicy(GamePolicy):
         self._parsed: dict[str, Any] = {}
 
     @staticmethod
-    def pigs(state: State) -> list[tuple[int, int, str, int]]:
+    def pigs(state: State[Any]) -> list[tuple[int, int, str, int]]:
         """Each pig's file, rank, facing and damage, read from the position (``d8S0 e1N0 1``)."""
         try:
             words = state.position().split()
@@ -57,20 +57,22 @@ class RoboPigsPolicy(GamePolicy):
             words = [f"{p['square']}{p['facing']}{p['damage']}" for p in obs["pigs"]]
         return [("abcdefgh".index(w[0]), int(w[1]) - 1, w[2], int(w[3:])) for w in words[:2]]
 
-    def _damage(self, state: State, player: int) -> int:
+    def _damage(self, state: State[Any], player: int) -> int:
         # The number of legal programs tells the damage without building an observation.
         damage = _DAMAGE_BY_COUNT[self.extra_x].get(len(state.legal_actions(player)))
         if damage is None:
             damage = int(state.observation(player)["pigs"][player]["damage"])
         return damage
 
-    def factored(self, state: State, player: int) -> bool:
+    def factored(self, state: State[Any], player: int) -> bool:
         return True
 
-    def tokens(self, state: State, player: int, prefix: tuple[str, ...]) -> Sequence[str] | None:
+    def tokens(self, state: State[Any], player: int, prefix: tuple[str, ...]) -> Sequence[str] | None:
         return self._pieces(self._damage(state, player), prefix)
 
-    def piece_source(self, state: State, player: int) -> Callable[[tuple[str, ...]], Sequence[str] | None]:
+    def piece_source(
+        self, state: State[Any], player: int
+    ) -> Callable[[tuple[str, ...]], Sequence[str] | None]:
         damage = self._damage(state, player)
         return lambda prefix: self._pieces(damage, prefix)
 
@@ -91,14 +93,14 @@ class RoboPigsPolicy(GamePolicy):
             options += ("R",)
         return options
 
-    def assemble(self, state: State, player: int, prefix: tuple[str, ...]) -> Any:
+    def assemble(self, state: State[Any], player: int, prefix: tuple[str, ...]) -> Any:
         text = " ".join(prefix)
         action = self._parsed.get(text)
         if action is None:
             action = self._parsed[text] = state.parse_action(player, text)
         return action
 
-    def program(self, state: State, player: int, rng: random.Random) -> Any:
+    def program(self, state: State[Any], player: int, rng: random.Random) -> Any:
         """A program weighted towards attacks, as the playout move."""
         damage = self._damage(state, player)
         if damage and rng.random() < 0.1 * damage:
@@ -108,10 +110,10 @@ class RoboPigsPolicy(GamePolicy):
             commands.insert(rng.randrange(len(commands) + 1), "X")
         return self.assemble(state, player, tuple(commands))
 
-    def rollout_action(self, state: State, player: int, rng: random.Random) -> Any:
+    def rollout_action(self, state: State[Any], player: int, rng: random.Random) -> Any:
         return self.program(state, player, rng)
 
-    def evaluate(self, state: State) -> list[float]:
+    def evaluate(self, state: State[Any]) -> list[float]:
         pigs = self.pigs(state)
         (ax, ay, af, ad), (bx, by, bf, bd) = pigs
         value = _PIG_COST[min(bd, 4)] - _PIG_COST[min(ad, 4)]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from tussle.balance.measures import Data, Figure, Measures, Plot, Row
 from tussle.game import Game, State
@@ -48,7 +49,7 @@ class TankChessMeasures(Measures):
     def events(self, game: Game, record: Record) -> Iterable[Row]:
         return list(self._rows(record.walk()))
 
-    def _rows(self, walk: Iterator[State]) -> Iterator[Row]:
+    def _rows(self, walk: Iterator[State[Any]]) -> Iterator[Row]:
         state = next(walk)
         assert isinstance(state, TankChessState)
         size = state.geo.size

@@ -76,7 +76,7 @@ class TankChessCodec(ActionCodec):
         self._end_array = np.zeros(ESCAPE + 1, dtype=np.int64)
         self._end_array[: len(self._end_key)] = self._end_key
 
-    def action_index(self, state: State, player: int, action: Any) -> int:
+    def action_index(self, state: State[Any], player: int, action: Any) -> int:
         """The number of ``player``'s legal turn ``action``, worked out from the game's int for it.
 
         The environments number every legal turn at every decision; writing each
@@ -208,7 +208,7 @@ class TankChessSteps(StepCodec):
         except EncodingError:
             return None
 
-    def start(self, state: State, player: int) -> _Choice:
+    def start(self, state: State[Any], player: int) -> _Choice:
         return _Choice(self.codec, state, player)
 
     def legal_tokens(self, context: _Choice, prefix: Sequence[int]) -> list[int]:
@@ -269,7 +269,7 @@ class _Choice:
 
     __slots__ = ("_ends", "_shots", "actions", "codec", "player", "state", "tank_tokens")
 
-    def __init__(self, codec: TankChessCodec, state: State, player: int) -> None:
+    def __init__(self, codec: TankChessCodec, state: State[Any], player: int) -> None:
         self.codec = codec
         self.state = state
         self.player = player
@@ -369,7 +369,7 @@ class TankChessFeatures(Features):
         out[extra + 2 + k] = 1.0 if announced.get("check") else 0.0
         out[extra + 3 + k] = 1.0 if announced.get("escape") else 0.0
 
-    def write_state(self, state: State, player: int, out: FloatArray) -> None:
+    def write_state(self, state: State[Any], player: int, out: FloatArray) -> None:
         """:meth:`write` of ``state.observation(player)``, read straight off the board.
 
         It exists for speed: the observation also holds every tank's lines of fire,
@@ -402,7 +402,7 @@ class TankChessEncoding(GameEncoding):
 
     codec: TankChessCodec
 
-    def legal(self, state: State, player: int) -> LegalMap:
+    def legal(self, state: State[Any], player: int) -> LegalMap:
         """As :meth:`GameEncoding.legal` gives it, with the turns numbered all at once.
 
         Numbering about 400 turns one call at a time cost more than listing them.

@@ -104,7 +104,7 @@ class TankChessRuleAgent(Agent):
         assert best is not None  # a side always has a legal turn: a tank can always turn in place
         return best[1]
 
-    def _reply_value(self, state: State, action: Any) -> float:
+    def _reply_value(self, state: State[Any], action: Any) -> float:
         """How good ``action`` looks once the opponent's best immediate reply is considered."""
         after = state.clone()
         after.apply(self.player, action)

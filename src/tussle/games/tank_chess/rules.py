@@ -41,6 +41,7 @@ from tussle.game import (
     Option,
     Result,
     State,
+    Termination,
     document_hint,
 )
 from tussle.games.tank_chess.board import (
@@ -953,7 +954,7 @@ def _read_setup(text: str) -> Setup:
     return parse_position(text)
 
 
-class TankChessState(State):
+class TankChessState(State[int]):
     """One moment of a game of Tank Chess.
 
     ``board`` is never changed in place (a turn copies it), so clones and
@@ -1011,7 +1012,7 @@ class TankChessState(State):
         self._announce: tuple[bool, bool] | None = None
         limit = game.options["ply_limit"]
         if limit and ply >= limit:
-            self._result = Result.draw(2, f"ply limit of {limit} reached")
+            self._result = Result.draw(2, f"ply limit of {limit} reached", Termination.LIMIT)
 
     @classmethod
     def from_setup(cls, game: TankChess, setup: Setup) -> TankChessState:
@@ -1043,14 +1044,13 @@ class TankChessState(State):
             )
         return self._legal
 
-    def apply(self, player: int, action: Any) -> None:
+    def is_legal(self, player: int, action: Any) -> bool:
         legal = self._legal
         # The turn that sample() just drew from this very state is legal: checking it
         # again would cost about as much as the turn itself.
         if legal is not None and type(action) is int and action == legal._picked and player == self.turn:
-            self._apply(player, action)
-        else:
-            super().apply(player, action)
+            return True
+        return super().is_legal(player, action)
 
     def _why_illegal(self, player: int, action: Any) -> str:
         problem = explain(self.geo, self.board, player, action)
@@ -1104,14 +1104,8 @@ class TankChessState(State):
         if result is None:
             limit = self.game.options["ply_limit"]
             if limit and self.ply >= limit:
-                result = Result.draw(2, f"ply limit of {limit} reached")
+                result = Result.draw(2, f"ply limit of {limit} reached", Termination.LIMIT)
         self._result = result
-
-    def cut_by_limit(self) -> bool:
-        # Only the ply limit draws a game of Tank Chess; a turn that wins at the limit wins.
-        limit = int(self.game.options["ply_limit"])
-        result = self.result()
-        return bool(limit) and self.ply >= limit and result is not None and result.winner is None
 
     def result(self) -> Result | None:
         return self._result

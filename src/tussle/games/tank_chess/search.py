@@ -204,12 +204,12 @@ class TankChessPolicy(GamePolicy):
                 score += sign * self.check_threat
         return score
 
-    def evaluate(self, state: State) -> list[float]:
+    def evaluate(self, state: State[Any]) -> list[float]:
         assert isinstance(state, TankChessState)
         v = math.tanh(self.score(state) / self.scale)
         return [v, -v]
 
-    def order(self, state: State, player: int, actions: Actions[Any], root: bool = True) -> list[Any]:
+    def order(self, state: State[Any], player: int, actions: Actions[Any], root: bool = True) -> list[Any]:
         # Reads the actions' packed ints and the board (tank_chess.board), not their notation.
         assert isinstance(state, TankChessState)
         board = state.board
