@@ -898,6 +898,41 @@ class State(ABC, Generic[A]):
     def _parse_action(self, player: int, text: str) -> Any:
         """Read ``text`` into an action, raising ActionError if it is garbled."""
 
+    # --- structured actions -----------------------------------------------
+
+    def action_to_json(self, player: int, action: A) -> dict[str, JSON]:
+        """The structured form of ``action`` by ``player`` (or CHANCE), as plain data.
+
+        Each game's action has one structured form, a small frozen value in its
+        folder with ``to_json``/``from_json`` beside its notation (as python-chess's
+        ``Move`` has ``uci()``): a web client and the codecs read it instead of
+        parsing notation. Like :meth:`action_to_str`, it reads this state (the
+        moment before the action).
+        """
+        raise NotImplementedError(f"{self.game.info.id} has no structured form for its actions")
+
+    def action_from_json(self, player: int, data: object) -> A:
+        """The action whose structured form is ``data`` for ``player`` now.
+
+        Raises :class:`ActionError` naming the reason if ``data`` is not one,
+        or it is out of turn or illegal (as :meth:`parse_action` does for text).
+        """
+        acting = self.to_act()
+        if player not in acting:
+            raise ActionError(self._out_of_turn(player, acting))
+        if not isinstance(data, dict) or not all(isinstance(k, str) for k in data):
+            raise ActionError(f"{shorten(data)} is not a structured action (an object)")
+        action = self._action_from_json(player, data)
+        if not self.is_legal(player, action):
+            raise ActionError(
+                f"{self._describe(player, action)} is not legal now{self._why_illegal(player, action)}"
+            )
+        return action
+
+    def _action_from_json(self, player: int, data: dict[str, object]) -> A:
+        """Read a structured form into an action, raising ActionError if it is not one."""
+        raise NotImplementedError(f"{self.game.info.id} has no structured form for its actions")
+
     def _why_illegal(self, player: int, action: Any) -> str:
         """Optional ': reason' suffix explaining why a well-formed action is illegal."""
         return ""

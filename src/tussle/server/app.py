@@ -14,7 +14,8 @@
   for a seat, ``{"type": "hello", "table": ...}`` for a game at one screen, or
   ``{"type": "hello"}`` to watch; the server then sends a ``view`` (a table: a
   ``cover`` until a player to act sits down) after every event, and takes
-  ``{"type": "action", "action": "tac 5"}``. Anything wrong gets
+  ``{"type": "action", "action": "tac 5"}`` (or ``"move"``: the structured form
+  of a legal action, as the view lists it in ``legal.moves``). Anything wrong gets
   ``{"type": "error", "error": "<one line>"}`` and changes nothing.
 - ``/healthz``, ``/readyz``, ``/metrics``: for the operator (docs/server.md).
 
@@ -825,8 +826,10 @@ def create_app(
                 if watcher.table and kind == "cover" and set(message) == {"type"}:
                     await hub.stand(game_id, watcher)
                     continue
-                if kind != "action" or set(message) != {"type", "action"}:
-                    await refuse('send {"type": "action", "action": "<notation>"}')
+                if kind != "action" or set(message) not in ({"type", "action"}, {"type", "move"}):
+                    await refuse(
+                        'send {"type": "action", "action": "<notation>"} (or "move": <its structured form>)'
+                    )
                     continue
                 acting = watcher.seat
                 if acting == PUBLIC:
@@ -835,9 +838,14 @@ def create_app(
                 if acting < 0:
                     await refuse("the screen is covered: the player to act sits down first")
                     continue
-                action = message["action"]
-                if not isinstance(action, str):
+                action = message.get("action", message.get("move"))
+                if "action" in message and not isinstance(action, str):
                     await refuse('an action is a string: {"type": "action", "action": "<notation>"}')
+                    continue
+                if not isinstance(action, str | dict):
+                    await refuse(
+                        'a move is an object: {"type": "action", "move": <a legal move of the view>}'
+                    )
                     continue
                 try:
                     await hub.act(game_id, acting, action)

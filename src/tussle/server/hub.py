@@ -386,8 +386,11 @@ class Hub:
 
     # --- acting ------------------------------------------------------------------------
 
-    async def act(self, game_id: str, seat: int, text: str, *, after: int | None = None) -> None:
-        """Apply ``seat``'s action written ``text``; HubError (the game unchanged) if it is refused.
+    async def act(
+        self, game_id: str, seat: int, text: str | dict[str, object], *, after: int | None = None
+    ) -> None:
+        """Apply ``seat``'s action, written ``text`` (its notation, or its structured form as a
+        client read it from a view); HubError (the game unchanged) if it is refused.
 
         ``after``: the number of events the action was chosen after (a computer seat's);
         if the game has moved on since, StaleMoveError and nothing is applied.
@@ -455,7 +458,7 @@ class Hub:
                 live.time_result = row.result
         return changed
 
-    async def _act_locked(self, live: LiveGame, seat: int, text: str) -> None:
+    async def _act_locked(self, live: LiveGame, seat: int, text: str | dict[str, object]) -> None:
         if any(s.kind in WAITING_KINDS for s in live.seats):
             raise HubError("the game has not started: a seat is still to be taken")
         state = live.state
@@ -471,7 +474,11 @@ class Hub:
             raise HubError(f"it is not {state.player_name(seat)}'s turn")
         after = state.clone()
         try:
-            action = after.parse_action(seat, text)
+            action = (
+                after.parse_action(seat, text)
+                if isinstance(text, str)
+                else after.action_from_json(seat, text)
+            )
             # Written before it is applied: a move's notation may name what it moves from.
             new = [(seat, after.action_to_str(seat, action))]
             after.apply(seat, action)
@@ -861,11 +868,13 @@ class Hub:
             legal = state.legal_actions(seat) if seat in acting else None
             count = len(legal) if legal is not None else 0
             view["your_turn"] = seat in acting
+            listed = list(legal) if legal is not None and count <= LEGAL_LIST_LIMIT else None
+            # Each legal action twice, as its notation (what a person reads, and may send) and as
+            # its structured form (what a client reads to draw it: no client parses notation).
             view["legal"] = {
                 "count": count,
-                "actions": [state.action_to_str(seat, a) for a in legal]
-                if legal is not None and count <= LEGAL_LIST_LIMIT
-                else None,
+                "actions": None if listed is None else [state.action_to_str(seat, a) for a in listed],
+                "moves": None if listed is None else [state.action_to_json(seat, a) for a in listed],
             }
         return view
 
