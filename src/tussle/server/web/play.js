@@ -105,11 +105,14 @@ function turnsBoard() {
 }
 
 function draw(view) {
+  // The legal actions twice, index for index: their notation (to show and send) and their
+  // structured form (to draw them: a game's drawing never parses notation).
   const legal = view.your_turn && view.legal.actions ? view.legal.actions : null;
+  const moves = view.your_turn && view.legal.moves ? view.legal.moves : null;
   // At one screen the board keeps one side down, unless the players ask it to turn to each.
   const bottom = atTable && perfect && !turnsBoard() ? 0 : view.seat;
   const context = {
-    observation: view.observation, text: view.text, seat: view.seat, bottom, legal, your_turn: !!view.your_turn,
+    observation: view.observation, text: view.text, seat: view.seat, bottom, legal, moves, your_turn: !!view.your_turn,
     legal_count: view.your_turn ? view.legal.count : 0,
     previous, result: view.result, seats: view.seats, replay: false,
   };
@@ -305,10 +308,11 @@ function say(text) {
   else $("error").textContent = text;
 }
 
+/** Send an action: its notation (a string), or its structured form (an object from `moves`). */
 function act(action) {
   $("error").textContent = "";
   closeMenu();
-  send({ type: "action", action });
+  send(typeof action === "string" ? { type: "action", action } : { type: "action", move: action });
 }
 
 function hello() {

@@ -23,7 +23,7 @@ function show() {
   $("event").textContent = step.action === null ? "The start." : `${who(step.player)}: ${step.action}`;
   $("board-text").textContent = step.text;
   const view = {
-    observation: step.observation, text: step.text, seat: data.seat, legal: null, your_turn: false,
+    observation: step.observation, text: step.text, seat: data.seat, legal: null, moves: null, your_turn: false,
     previous: at > 0 ? data.steps[at - 1].observation : null, result: at === data.steps.length - 1 ? data.result : null,
     seats: [], replay: true,
   };
