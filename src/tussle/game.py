@@ -900,7 +900,7 @@ class State(ABC, Generic[A]):
 
     # --- structured actions -----------------------------------------------
 
-    def action_to_json(self, player: int, action: A) -> dict[str, JSON]:
+    def action_to_json(self, player: int, action: A) -> Mapping[str, JSON]:
         """The structured form of ``action`` by ``player`` (or CHANCE), as plain data.
 
         Each game's action has one structured form, a small frozen value in its
@@ -984,7 +984,7 @@ class State(ABC, Generic[A]):
         """An independent copy."""
 
     @abstractmethod
-    def observation(self, player: int) -> dict[str, JSON]:
+    def observation(self, player: int) -> Mapping[str, JSON]:
         """What ``player`` sees now, as plain JSON-ready data; never leaks hidden information.
 
         ``player`` is a seat ``0..num_players-1``, or :data:`PUBLIC` for the
@@ -998,7 +998,7 @@ class State(ABC, Generic[A]):
     def observation_text(self, player: int) -> str:
         """What ``player`` sees now, as text for a terminal (:data:`PUBLIC`: the public view)."""
 
-    def public_observation(self) -> dict[str, JSON]:
+    def public_observation(self) -> Mapping[str, JSON]:
         """The public view: ``observation(PUBLIC)``, what every player and a spectator may see.
 
         >>> from tussle import load_game

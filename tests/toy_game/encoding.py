@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from toy_game.rules import HOLD, ROLL
@@ -42,7 +43,7 @@ class DiceRaceFeatures(Features):
         self.target = target
         self.size = 2 * players + 2
 
-    def write(self, obs: dict[str, Any], player: int, out: FloatArray) -> None:
+    def write(self, obs: Mapping[str, Any], player: int, out: FloatArray) -> None:
         n = self.players
         for k in range(n):
             out[k] = frac(obs["scores"][(player + k) % n], self.target)

@@ -41,7 +41,7 @@ require(__name__, "rl", "numpy")
 
 import functools
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -230,14 +230,14 @@ class Features(ABC):
 
     size: int = 0
 
-    def array(self, obs: dict[str, Any], player: int) -> FloatArray:
+    def array(self, obs: Mapping[str, Any], player: int) -> FloatArray:
         """A fresh array for ``obs``, the observation of ``player``."""
         out = np.zeros(self.size, dtype=np.float32)
         self.write(obs, player, out)
         return out
 
     @abstractmethod
-    def write(self, obs: dict[str, Any], player: int, out: FloatArray) -> None:
+    def write(self, obs: Mapping[str, Any], player: int, out: FloatArray) -> None:
         """Fill ``out`` (zeros on entry) from ``obs``."""
 
     def write_state(self, state: State[Any], player: int, out: FloatArray) -> None:

@@ -710,8 +710,8 @@ class TussleObserver:
             return state._core.information(player, self._perfect)
         core = state._core
 
-        def seen(who: int) -> dict[str, Any]:
-            obs: dict[str, Any] = core.state.observation(who)
+        def seen(who: int) -> Mapping[str, Any]:
+            obs: Mapping[str, Any] = core.state.observation(who)
             return {**obs, "tokens": core.shown_prefix(who)} if core.steps is not None else obs
 
         if self.kind == "public":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from tussle.agents.params import Param, parse_params, unknown_parameter
@@ -34,7 +35,7 @@ class PlayerView:
     def info(self) -> GameInfo:
         return self._state.game.info
 
-    def observation(self) -> dict[str, JSON]:
+    def observation(self) -> Mapping[str, JSON]:
         return self._state.observation(self.player)
 
     def observation_text(self) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -244,7 +244,7 @@ class FightFeatures(Features):
             if family is not None:
                 out[offset + family] = min(1.0, out[offset + family] + 1.0 / scale)
 
-    def write(self, obs: dict[str, Any], player: int, out: FloatArray) -> None:
+    def write(self, obs: Mapping[str, Any], player: int, out: FloatArray) -> None:
         n, players = self.n, self.players
         me = player if 0 <= player < players else 0
         seats = obs.get("seats") or []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -159,7 +160,7 @@ class FightopiaFeatures(Features):
     def __init__(self, ply_limit: int) -> None:
         self.ply_limit = ply_limit or 2000
 
-    def write(self, obs: dict[str, Any], player: int, out: FloatArray) -> None:
+    def write(self, obs: Mapping[str, Any], player: int, out: FloatArray) -> None:
         colors = obs.get("colors") or ["white", "black"]
         mine = colors[player] if 0 <= player < len(colors) else None
         for piece in obs.get("pieces") or []:

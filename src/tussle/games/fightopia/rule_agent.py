@@ -10,6 +10,7 @@ actions and their notation, and copies of the state for the lookahead.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from tussle.agents.base import Agent, PlayerView
@@ -41,7 +42,7 @@ class _Board:
 
     __slots__ = ("at", "giants", "pawns", "tanks")
 
-    def __init__(self, obs: dict[str, Any]) -> None:
+    def __init__(self, obs: Mapping[str, Any]) -> None:
         colors: list[str] = obs["colors"]
         self.giants: list[list[Square]] = [[], []]
         self.tanks: list[list[list[Square]]] = [[], []]
@@ -83,7 +84,7 @@ def _gap(giant: list[Square], tank: list[Square]) -> int:
     return min(max(abs(g[0] - t[0]), abs(g[1] - t[1])) for g in giant for t in tank)
 
 
-def evaluate(obs: dict[str, Any], me: int) -> float:
+def evaluate(obs: Mapping[str, Any], me: int) -> float:
     """How good the observed position is for player ``me``, who has just moved (higher is better).
 
     >>> from tussle import load_game

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -267,7 +267,7 @@ class FiteFeatures(Features):
             m[125 + 2 * (0 if fighter == player else 1) + pool] = 1.0
             m[129] = _clip(state._size / 8)
 
-    def write(self, obs: dict[str, Any], player: int, out: FloatArray) -> None:
+    def write(self, obs: Mapping[str, Any], player: int, out: FloatArray) -> None:
         fighters = obs.get("fighters") or []
         order = [player, 1 - player] if player in (0, 1) else [0, 1]
         for k, p in enumerate(order):

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tussle.agents.base import Agent, PlayerView
@@ -171,7 +171,7 @@ class FiteRuleAgent(Agent):
 
     # --- the split ----------------------------------------------------------------
 
-    def _split(self, obs: dict[str, Any]) -> str:
+    def _split(self, obs: Mapping[str, Any]) -> str:
         me, them = obs["fighters"][self.player], obs["fighters"][1 - self.player]
         mine = list(_location_mods(me["location"]))
         theirs = list(_location_mods(them["location"]))

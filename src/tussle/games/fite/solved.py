@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any, ClassVar
@@ -184,7 +184,7 @@ class FiteSolvedAgent(Agent):
 
     # --- reading the view ------------------------------------------------------------
 
-    def _key(self, obs: dict[str, Any]) -> StateKey:
+    def _key(self, obs: Mapping[str, Any]) -> StateKey:
         """The model's state from this fighter's seat: dice and unused powers, mine first."""
         me, them = obs["fighters"][self.player], obs["fighters"][1 - self.player]
 
@@ -193,7 +193,7 @@ class FiteSolvedAgent(Agent):
 
         return (int(me["dice"]), int(them["dice"]), unused(me), unused(them))
 
-    def _locations(self, obs: dict[str, Any]) -> tuple[int, int]:
+    def _locations(self, obs: Mapping[str, Any]) -> tuple[int, int]:
         me, them = obs["fighters"][self.player], obs["fighters"][1 - self.player]
         return LOCATIONS.index(me["location"]), LOCATIONS.index(them["location"])
 
@@ -230,7 +230,7 @@ class FiteSolvedAgent(Agent):
             return view.parse_action(self._tactic(obs))
         raise AgentError(f"fite:solved has no choice to make in the {phase} step")
 
-    def _tactic(self, obs: dict[str, Any]) -> str:
+    def _tactic(self, obs: Mapping[str, Any]) -> str:
         me, other = self.player, 1 - self.player
         fight = obs["fight"]
         rolls = fight["rolls"]

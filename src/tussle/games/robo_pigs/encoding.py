@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -113,7 +113,7 @@ class RoboPigsFeatures(Features):
             for step, command in enumerate(text.split(" ")[:5]):
                 hot(out, offset + step * 10, find(self.COMMANDS, command), 10)
 
-    def write(self, obs: dict[str, Any], player: int, out: FloatArray) -> None:
+    def write(self, obs: Mapping[str, Any], player: int, out: FloatArray) -> None:
         pigs = obs.get("pigs") or []
         order = [player, 1 - player] if player in (0, 1) else [0, 1]
         for k, p in enumerate(order):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -343,7 +343,7 @@ class TankChessFeatures(Features):
         ]
         self._facing = (2 + 2 * types + (codes & 7)) * n
 
-    def write(self, obs: dict[str, Any], player: int, out: FloatArray) -> None:
+    def write(self, obs: Mapping[str, Any], player: int, out: FloatArray) -> None:
         n = self.board * self.board
         side = ("white", "black")[player] if player in (0, 1) else None
         for plane, key in ((0, "obstacles"), (1, "wrecks")):
