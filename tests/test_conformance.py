@@ -1,13 +1,15 @@
 """Random-play conformance: every registered game keeps the core API's promises.
 
 Each variant of each game (every player count, and up to four non-default values
-of its boolean and choice options) is played out at random from a few seeds. Along the
-way the test checks, at every event, that the chosen action is legal and
-round-trips through its notation, and at a sample of moments the costlier
-promises: observations are plain JSON data, clones are independent, resampling
-keeps what a player has seen (the no-leak check), a simultaneous submission is
-invisible to the other players, and illegal or out-of-turn actions are refused
-without changing anything. The public view (``observation(PUBLIC)``, what a
+of its boolean and choice options) is played out at random from a few seeds.
+Along the way the test checks, at every event, that the chosen action is legal
+and round-trips through its notation and its structured form, and at a sample of
+moments the costlier promises: observations are plain JSON data, clones are
+independent, resampling keeps what a player has seen (the no-leak check), a
+simultaneous submission is invisible to the other players, illegal or
+out-of-turn actions are refused without changing anything, and the game's fast
+``is_legal`` agrees with the core's list-reading one (the oracle) on legal,
+foreign and junk actions. The public view (``observation(PUBLIC)``, what a
 spectator sees) is checked as one more seat: plain data, kept by every player's
 resample (what is public, everybody knows, so no resample may change it: the
 no-leak check of the public view), unchanged by a secret submission. At the
@@ -116,6 +118,19 @@ def assert_round_trip(state: State[Any], player: int, action: Any, text: str, wh
     assert back == action, f"{where}: {text!r} parses to {back!r}, not {action!r}"
 
 
+def assert_structured_round_trip(state: State[Any], player: int, action: Any, where: str) -> None:
+    """The structured form of ``action`` is plain JSON data that reads back, through JSON, to it."""
+    form = state.action_to_json(player, action)
+    assert isinstance(form, dict) and is_plain_json(form), (
+        f"{where}: the structured form of {action!r} is not plain JSON data: {form!r}"
+    )
+    try:
+        back = state.action_from_json(player, json.loads(json.dumps(form)))
+    except TussleError as exc:
+        raise AssertionError(f"{where}: the structured form {form!r} of {action!r} fails: {exc}") from None
+    assert back == action, f"{where}: {form!r} reads as {back!r}, not {action!r}"
+
+
 def members(actions: Actions[Any], rng: random.Random) -> list[Any]:
     """All of a small action set, or a sample (with both ends) of a large one."""
     if len(actions) <= SMALL:
@@ -189,11 +204,15 @@ class Playout:
         if not every and len(outcomes) > SAMPLES:
             outcomes = self.rng.sample(outcomes, SAMPLES)
         texts = set()
+        forms = set()
         for outcome, _ in outcomes:
             text = state.action_to_str(CHANCE, outcome)
             texts.add(text)
             assert_round_trip(state, CHANCE, outcome, text, where)
+            assert_structured_round_trip(state, CHANCE, outcome, where)
+            forms.add(json.dumps(state.action_to_json(CHANCE, outcome), sort_keys=True))
         assert len(texts) == len(outcomes), f"{where}: two chance outcomes share a notation"
+        assert len(forms) == len(outcomes), f"{where}: two chance outcomes share a structured form"
 
     def check_action(self, player: int, action: Any, where: str) -> str:
         state = self.state
@@ -202,6 +221,7 @@ class Playout:
         text = state.action_to_str(player, action)
         assert isinstance(text, str) and text, f"{where}: empty notation for {action!r}"
         assert_round_trip(state, player, action, text, where)
+        assert_structured_round_trip(state, player, action, where)
         return text
 
     # --- costly checks at some moments --------------------------------------
@@ -216,15 +236,19 @@ class Playout:
             legal[size]
         picked = members(legal, self.rng)
         texts = set()
+        forms = set()
         for action in picked:
             assert action in legal, f"{where}: {action!r} is listed but not 'in' the legal actions"
             text = state.action_to_str(player, action)
             texts.add(text)
             assert_round_trip(state, player, action, text, where)
+            assert_structured_round_trip(state, player, action, where)
+            forms.add(json.dumps(state.action_to_json(player, action), sort_keys=True))
             self.seen.setdefault(player, []).append((action, text))
         if size <= SMALL:
             assert len(set(picked)) == size, f"{where}: legal actions repeat or miscount ({size})"
         assert len(texts) == len(set(picked)), f"{where}: two legal actions share a notation"
+        assert len(forms) == len(set(picked)), f"{where}: two legal actions share a structured form"
 
     def check_observations(self, where: str) -> None:
         """Every seat's observation, the public view's too, is plain JSON data; its text a string."""
@@ -328,6 +352,7 @@ class Playout:
         junk: list[Any] = [None, object(), [1, 2], "\x00not an action\x00", -98765, ("x", 3.5)]
 
         def refused(player: int, action: Any) -> None:
+            assert not state.is_legal(player, action), f"{where}: is_legal({player}, {action!r}) is true"
             with pytest.raises(ActionError):
                 state.apply(player, action)
             assert snapshot(state) == before, f"{where}: a refused action by {player} changed the state"
@@ -371,6 +396,27 @@ class Playout:
             refused(PUBLIC, action)
             refused_text(PUBLIC, text)
 
+    def check_is_legal(self, acting: tuple[int, ...], where: str) -> None:
+        """The game's fast ``is_legal`` agrees with the core's, which reads the lists (the oracle),
+        on the legal actions, actions legal at other moments or for other players, and junk."""
+        state = self.state
+        before = snapshot(state)
+        junk: list[Any] = [None, object(), [1, 2], "\x00not an action\x00", -98765, ("x", 3.5), True, 1.5]
+        candidates: list[Any] = list(junk)
+        for p in acting:
+            if p == CHANCE:
+                candidates += [o for o, _ in state.chance_outcomes()][:SMALL]
+            else:
+                candidates += members(state.legal_actions(p), self.rng)
+        for earlier in self.seen.values():
+            candidates += [a for a, _ in earlier[-20:]]
+        for p in (CHANCE, *range(state.num_players), PUBLIC):
+            for action in candidates:
+                fast = state.is_legal(p, action)
+                oracle = State.is_legal(state, p, action)
+                assert fast == oracle, f"{where}: is_legal({p}, {action!r}) is {fast}, the lists say {oracle}"
+        assert snapshot(state) == before, f"{where}: is_legal changed the state"
+
     # --- the playout ----------------------------------------------------------
 
     def run(self) -> Record:
@@ -389,6 +435,7 @@ class Playout:
                 self.check_resample(where)
                 self.check_secret_submissions(acting, where)
                 self.check_refusals(acting, where)
+                self.check_is_legal(acting, where)
                 for p in acting:
                     if p != CHANCE:
                         self.check_actions_collection(p, where)

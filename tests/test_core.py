@@ -409,7 +409,7 @@ def test_sample_chance_follows_the_outcomes(race: DiceRaceState) -> None:
         race.sample_chance(random.Random(0))
     race.apply(0, "roll")
     rng = random.Random(0)
-    counts = {k: 0 for k in range(1, 7)}
+    counts: dict[str | int, int] = {k: 0 for k in range(1, 7)}
     for _ in range(600):
         counts[race.sample_chance(rng)] += 1
     assert all(count > 50 for count in counts.values()), counts

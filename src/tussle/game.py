@@ -31,7 +31,7 @@ from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, ClassVar, Generic, TypeVar, final
+from typing import Any, ClassVar, Generic, Self, TypeVar, final
 
 from tussle.errors import ActionError, OptionError, PositionError, shorten
 
@@ -276,7 +276,7 @@ def check_notation(text: str) -> None:
     _check_numbers(text)
 
 
-def _too_long(value: Any) -> str:
+def _too_long(value: object) -> str:
     """Why a number is not read when it has too many digits (``''`` otherwise)."""
     digits = str(value).strip().lstrip("+-") if isinstance(value, str) else ""
     if digits.isascii() and digits.isdigit() and len(digits) > MAX_DIGITS:
@@ -284,7 +284,7 @@ def _too_long(value: Any) -> str:
     return ""
 
 
-def _as_int(value: Any) -> int | None:
+def _as_int(value: object) -> int | None:
     """``value`` as an int if it is one (or a string or whole float naming one), else None.
 
     Numbers of more than :data:`MAX_DIGITS` digits are not read: no option needs
@@ -530,7 +530,7 @@ class Result:
         return cls.shared(range(players), players, reason, termination)
 
     @classmethod
-    def from_json(cls, data: Any) -> Result:
+    def from_json(cls, data: Mapping[str, JSON]) -> Result:
         """The result that :meth:`to_json` wrote; KeyError, TypeError or ValueError if it is not one.
 
         >>> Result.from_json(Result.win(1, 2, "goal").to_json()) == Result.win(1, 2, "goal")
@@ -557,9 +557,12 @@ class Result:
 def draw_outcome(outcomes: Sequence[tuple[T, float]], pick: float) -> T:
     """The outcome whose running total of probabilities first passes ``pick`` (a number in [0, 1)).
 
-    The last outcome if rounding leaves the total at or below ``pick``: every
-    chance draw in tussle (and its drivers of OpenSpiel games) draws this way,
-    so a seed gives the same outcome wherever it is drawn.
+    The last outcome if rounding leaves the total at or below ``pick``. It is the
+    draw of :meth:`State.sample_chance` unless a game draws its chance its own
+    way, and of tussle's drivers of OpenSpiel games. The promise that a seed gives
+    the same game wherever it is played rests on :meth:`State.sample_chance`, which
+    every runner, search, server and adapter calls, not on this function: FITE
+    rolls its dice one by one, Fight! finds its card without listing the table.
 
     >>> draw_outcome([("heads", 0.5), ("tails", 0.5)], 0.7)
     'tails'
@@ -786,15 +789,22 @@ class State(ABC, Generic[A]):
     # --- actions --------------------------------------------------------
 
     @abstractmethod
-    def legal_actions(self, player: int) -> Actions[Any]:
+    def legal_actions(self, player: int) -> Actions[A]:
         """The legal actions of ``player`` now (empty if it is not to act)."""
 
-    def chance_outcomes(self) -> list[tuple[Any, float]]:
+    def chance_outcomes(self) -> list[tuple[A, float]]:
         """The outcomes of the chance event now, with their probabilities."""
         return []
 
-    def sample_chance(self, rng: random.Random) -> Any:
-        """One chance outcome drawn by its probability."""
+    def sample_chance(self, rng: random.Random) -> A:
+        """One chance outcome drawn by its probability: the one chance draw of a state.
+
+        Everything that draws chance (runners, searches, the server, the adapters)
+        calls this, so that one seed plays one game everywhere. By default it is
+        :func:`draw_outcome` over :meth:`chance_outcomes`; a game may draw another
+        way (FITE's dice one by one) if the distribution is exactly
+        :meth:`chance_outcomes`'s, which a test of that game checks.
+        """
         outcomes = self.chance_outcomes()
         if not outcomes:
             raise ActionError("no chance event is pending")
@@ -843,7 +853,7 @@ class State(ABC, Generic[A]):
             return f"{self._describe(player, action)} is not a possible chance outcome"
         return f"{self._describe(player, action)} is not legal now"
 
-    def apply_unchecked(self, player: int, action: Any) -> None:
+    def apply_unchecked(self, player: int, action: A) -> None:
         """Apply an action that this very state offered, skipping :meth:`apply`'s checks.
 
         For search and simulation code that plays only what the state itself
@@ -859,23 +869,23 @@ class State(ABC, Generic[A]):
         """
         self._apply(player, action)
 
-    def apply_str(self, player: int, text: str) -> Any:
+    def apply_str(self, player: int, text: str) -> A:
         """Parse ``text`` as ``player``'s action, apply it and return the action."""
         action = self.parse_action(player, text)
         self.apply(player, action)
         return action
 
     @abstractmethod
-    def _apply(self, player: int, action: Any) -> None:
+    def _apply(self, player: int, action: A) -> None:
         """Apply an action already known to be legal."""
 
     # --- notation -------------------------------------------------------
 
     @abstractmethod
-    def action_to_str(self, player: int, action: Any) -> str:
+    def action_to_str(self, player: int, action: A) -> str:
         """The canonical notation of ``action`` by ``player`` (or CHANCE)."""
 
-    def parse_action(self, player: int, text: str) -> Any:
+    def parse_action(self, player: int, text: str) -> A:
         """The action that ``text`` names for ``player`` now.
 
         Raises :class:`ActionError` naming the text and the reason if it is
@@ -895,7 +905,7 @@ class State(ABC, Generic[A]):
         return action
 
     @abstractmethod
-    def _parse_action(self, player: int, text: str) -> Any:
+    def _parse_action(self, player: int, text: str) -> A:
         """Read ``text`` into an action, raising ActionError if it is garbled."""
 
     # --- structured actions -----------------------------------------------
@@ -933,7 +943,7 @@ class State(ABC, Generic[A]):
         """Read a structured form into an action, raising ActionError if it is not one."""
         raise NotImplementedError(f"{self.game.info.id} has no structured form for its actions")
 
-    def _why_illegal(self, player: int, action: Any) -> str:
+    def _why_illegal(self, player: int, action: A) -> str:
         """Optional ': reason' suffix explaining why a well-formed action is illegal."""
         return ""
 
@@ -953,7 +963,7 @@ class State(ABC, Generic[A]):
             return f"a spectator never acts (to act: {who})"
         return f"it is not {self.player_name(player)}'s turn (to act: {who})"
 
-    def _describe(self, player: int, action: Any) -> str:
+    def _describe(self, player: int, action: A) -> str:
         try:
             return repr(self.action_to_str(player, action))
         except Exception:  # an unknown object may not format; still name it
@@ -980,7 +990,7 @@ class State(ABC, Generic[A]):
     # --- copies and views ----------------------------------------------
 
     @abstractmethod
-    def clone(self) -> State[Any]:
+    def clone(self) -> Self:
         """An independent copy."""
 
     @abstractmethod
@@ -1015,7 +1025,7 @@ class State(ABC, Generic[A]):
     def render(self) -> str:
         """The whole truth as text (for logs and spectators of finished games)."""
 
-    def resample(self, player: int, rng: random.Random) -> State[Any]:
+    def resample(self, player: int, rng: random.Random) -> Self:
         """A random full state consistent with everything ``player`` has seen.
 
         Perfect-information games return a clone; games with hidden information

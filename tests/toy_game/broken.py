@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Self
 
-from toy_game.rules import ROLL, DiceRace, DiceRaceState
+from toy_game.rules import HOLD, ROLL, DiceRace, DiceRaceState
 from tussle import CHANCE, PUBLIC, Result
 
 
@@ -19,7 +19,7 @@ class _BrokenGame(DiceRace):
 
 
 class _ShallowCloneState(DiceRaceState):
-    def clone(self) -> DiceRaceState:
+    def clone(self) -> Self:
         other = DiceRaceState.__new__(type(self))
         other.__dict__.update(self.__dict__)  # shares the scores list
         return other
@@ -45,6 +45,24 @@ class _LoadedDieState(DiceRaceState):
 
 class LoadedDie(_BrokenGame):
     state_class = _LoadedDieState
+
+
+class _LaxLegalityState(DiceRaceState):
+    def is_legal(self, player: int, action: Any) -> bool:
+        return action == HOLD or super().is_legal(player, action)  # holds with an empty pot
+
+
+class LaxLegality(_BrokenGame):
+    state_class = _LaxLegalityState
+
+
+class _LostStructureState(DiceRaceState):
+    def action_to_json(self, player: int, action: Any) -> dict[str, object]:
+        return {"kind": ROLL} if player != CHANCE else super().action_to_json(player, action)
+
+
+class LostStructure(_BrokenGame):
+    state_class = _LostStructureState
 
 
 class _HastyApplyState(DiceRaceState):
@@ -78,7 +96,7 @@ class EarlyResult(_BrokenGame):
 
 
 class _CarelessResampleState(DiceRaceState):
-    def resample(self, player: int, rng: random.Random) -> DiceRaceState:
+    def resample(self, player: int, rng: random.Random) -> Self:
         other = self.clone()
         other.scores = [rng.randrange(3) for _ in self.scores]  # redraws what everybody sees
         return other
@@ -107,7 +125,7 @@ class _ForgetfulResampleState(DiceRaceState):
             obs["turns"] = self.turns  # shown to spectators only
         return obs
 
-    def resample(self, player: int, rng: random.Random) -> DiceRaceState:
+    def resample(self, player: int, rng: random.Random) -> Self:
         other = self.clone()
         other.turns = 0  # forgets what the public view shows, though every player saw it
         return other
@@ -125,6 +143,8 @@ BROKEN: tuple[type[_BrokenGame], ...] = (
     LoudNotation,
     LoadedDie,
     HastyApply,
+    LaxLegality,
+    LostStructure,
     TupleObservation,
     EarlyResult,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 from tussle import (
     CHANCE,
@@ -117,6 +117,20 @@ class DiceRaceState(State[str | int]):
     def action_to_str(self, player: int, action: Any) -> str:
         return str(action)
 
+    def action_to_json(self, player: int, action: Any) -> dict[str, object]:
+        # A roll's face for chance, the word for a player: what a drawing would show.
+        return {"kind": "face", "face": action} if player == CHANCE else {"kind": action}
+
+    def _action_from_json(self, player: int, data: dict[str, object]) -> Any:
+        kind = data.get("kind")
+        if player == CHANCE and kind == "face" and set(data) == {"kind", "face"}:
+            face = data["face"]
+            if type(face) is int and 1 <= face <= 6:
+                return face
+        elif kind in (ROLL, HOLD) and set(data) == {"kind"}:
+            return kind
+        raise ActionError(f"{data!r} is not a dice race action")
+
     def _parse_action(self, player: int, text: str) -> Any:
         word = text.strip().lower()
         if player == CHANCE:
@@ -137,7 +151,7 @@ class DiceRaceState(State[str | int]):
             return None
         return Result.win(self.winner, self.num_players, f"player {self.winner} reached the target")
 
-    def clone(self) -> DiceRaceState:
+    def clone(self) -> Self:
         other = DiceRaceState.__new__(type(self))
         other.__dict__.update(self.__dict__)
         other.scores = list(self.scores)
