@@ -337,3 +337,40 @@ def test_a_full_disk_refuses_the_move_in_one_line_and_the_game_goes_on(tmp_path:
     assert "could not store it" in message and "full" in message and "\n" not in message
     assert after == before  # nothing applied: the player may send it again
     store.close()
+
+
+def test_a_process_that_missed_the_end_times_out_nobody_and_shows_the_final_position(tmp_path: Path) -> None:
+    # Seen in the chaos test: a process whose LISTEN connection died missed the last moves of a game
+    # that another process finished; its clock then saw a player out of time, the store refused the
+    # time-out (the game was over), and the process took the stored result beside its stale position.
+    import asyncio
+    import random
+
+    from tussle.server.hub import PUBLIC, Hub
+
+    store = Store.open(f"sqlite:///{tmp_path / 'two.db'}")
+    seats = [Seat(0, "person", None, "A", "h0"), Seat(1, "person", None, "B", "h1")]
+    game_id = store.create_game("fite", {"turn_limit": 3}, 2, seats, seed="s", clock=(1.5, 0.0))
+
+    async def play() -> None:
+        stale, mover = Hub(store), Hub(store)
+        await mover.start(game_id)
+        behind = await stale.get(game_id)  # it follows the game, and then hears nothing more
+        ahead = await mover.get(game_id)
+        rng = random.Random(3)
+        while ahead.result_json() is None:
+            seat = rng.choice([p for p in ahead.state.to_act() if p >= 0])
+            action = ahead.state.legal_actions(seat).sample(rng)
+            await mover.act(game_id, seat, ahead.state.action_to_str(seat, action))
+        assert ahead.state.result() is not None
+        await asyncio.sleep(1.7)  # the stale position's clock has run out by now
+        await stale._check_time(behind)
+        final = ahead.state
+        assert behind.result_json() == final.result().to_json()  # type: ignore[union-attr]
+        for seat in (0, 1, PUBLIC):
+            assert stale.view(behind, seat)["observation"] == final.observation(seat)
+        await stale.close()
+        await mover.close()
+
+    asyncio.run(play())
+    store.close()
