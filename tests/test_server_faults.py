@@ -346,7 +346,8 @@ def test_a_process_that_missed_the_end_times_out_nobody_and_shows_the_final_posi
     import asyncio
     import random
 
-    from tussle.server.hub import PUBLIC, Hub
+    from tussle import PUBLIC
+    from tussle.server.hub import Hub
 
     store = Store.open(f"sqlite:///{tmp_path / 'two.db'}")
     seats = [Seat(0, "person", None, "A", "h0"), Seat(1, "person", None, "B", "h1")]
