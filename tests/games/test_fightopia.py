@@ -6,6 +6,7 @@ import ast
 import inspect
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -507,6 +508,118 @@ def test_a_tank_shooting_out_of_both_ends_lists_the_lower_square_first() -> None
     state = setup("Gd1 Ta3a4", "Gd7 Th7h8 a1 a6")
     shots = [state.action_to_str(0, a) for a in state.legal_actions(0) if "x" in state.action_to_str(0, a)]
     assert shots == ["Ta3a4xa1", "Ta3a4xa6"]
+
+
+# --- structured actions ---------------------------------------------------------------
+
+
+def test_every_action_and_chance_outcome_round_trips_through_its_structured_form() -> None:
+    rng = random.Random(13)
+    kinds: set[str] = set()
+    for sweep in (False, True):
+        for _ in range(3):
+            state = Fightopia(pivot_sweep=sweep, ply_limit=300).new_initial_state()
+            while not state.is_terminal():
+                player = state.to_act()[0]
+                if player == CHANCE:
+                    choices = [o for o, _ in state.chance_outcomes()]
+                else:
+                    choices = list(state.legal_actions(player))
+                for action in choices:
+                    form = state.action_to_json(player, action)
+                    assert json.loads(json.dumps(form)) == form
+                    assert state.action_from_json(player, form) == action
+                    # The notation and the structured form name the same action.
+                    assert state.parse_action(player, state.action_to_str(player, action)) == action
+                    kinds.add(str(form["kind"]))
+                state.apply(player, rng.choice(choices))
+    assert kinds == {"first", "pawn step", "giant step", "giant kill", "tank move", "tank shot"}
+
+
+def test_structured_forms_name_squares_as_the_notation_does() -> None:
+    state = setup("Gd4 Ta1a2 c3", "Ga7 Tc6c5 a6 f6 Th7h8")
+    forms = {state.action_to_str(0, a): state.action_to_json(0, a) for a in state.legal_actions(0)}
+    assert forms["c3-c4"] == {"kind": "pawn step", "from": "c3", "to": "c4"}
+    assert forms["Gd4-d5"] == {"kind": "giant step", "from": "d4", "to": "d5"}
+    assert forms["Gd4xTc5c6"] == {"kind": "giant kill", "from": "d4", "kill": ["c5", "c6"]}
+    assert forms["Ta1a2-a3a4"] == {"kind": "tank move", "from": ["a1", "a2"], "to": ["a3", "a4"]}
+    assert forms["Ta1a2-a2b2"] == {"kind": "tank move", "from": ["a1", "a2"], "to": ["a2", "b2"]}
+    assert forms["Ta1a2xa6"] == {"kind": "tank shot", "from": ["a1", "a2"], "kill": "a6"}
+    # A Tank's squares may come in either order, as in the notation.
+    swapped = {"kind": "tank shot", "from": ["a2", "a1"], "kill": "a6"}
+    assert state.action_to_str(0, state.action_from_json(0, swapped)) == "Ta1a2xa6"
+    chance = Fightopia().new_initial_state()
+    assert [chance.action_to_json(CHANCE, o) for o, _ in chance.chance_outcomes()] == [
+        {"kind": "first", "color": "white"},
+        {"kind": "first", "color": "black"},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("form", "why"),
+    [
+        ("c3-c4", "not a structured action"),
+        (["pawn step", "c3", "c4"], "not a structured action"),
+        (None, "not a structured action"),
+        ({}, "'kind' must be one of"),
+        ({"kind": "pawn"}, "'kind' must be one of"),
+        ({"kind": 0, "from": "c3", "to": "c4"}, "'kind' must be one of"),
+        ({"kind": "pawn step", "from": "c3"}, "missing 'to'"),
+        ({"kind": "pawn step", "from": "c3", "to": "c4", "by": "me"}, "unknown 'by'"),
+        ({"kind": "pawn step", "from": "c3", "kill": "c4"}, "missing 'to'"),
+        ({"kind": "pawn step", "from": "c3", "to": "c9"}, "'to' must be a square a1 to h8"),
+        ({"kind": "pawn step", "from": "C3", "to": "c4"}, "'from' must be a square a1 to h8"),
+        ({"kind": "pawn step", "from": 18, "to": "c4"}, "'from' must be a square name"),
+        ({"kind": "pawn step", "from": ["c3"], "to": "c4"}, "'from' must be a square name"),
+        ({"kind": "giant step", "from": "d1", "to": "d22"}, "'to' must be a square name"),
+        ({"kind": "tank move", "from": "a1", "to": ["a3", "a4"]}, "'from' must be a Tank's two squares"),
+        ({"kind": "tank move", "from": ["a1", "a2", "a3"], "to": ["a3", "a4"]}, "two squares"),
+        ({"kind": "tank move", "from": ("a1", "a2"), "to": ["a3", "a4"]}, "two squares"),
+        ({"kind": "tank move", "from": ["a1", "a3"], "to": ["a3", "a4"]}, "not two neighbouring squares"),
+        ({"kind": "tank move", "from": ["h1", "a2"], "to": ["a3", "a4"]}, "not two neighbouring squares"),
+        ({"kind": "tank shot", "from": ["a1", "a2"], "kill": ["a6", "a7"]}, "'kill' must be a square name"),
+        ({"kind": "giant kill", "from": "d1", "kill": "a7"}, "'kill' must be a Tank's two squares"),
+        ({"kind": "first", "color": "white"}, "'kind' must be one of"),
+        # Well formed, and not legal here: the legality check says why.
+        (
+            {"kind": "pawn step", "from": "c3", "to": "c5"},
+            "'c3-c5' is not legal now: a Pawn steps one square",
+        ),
+        ({"kind": "pawn step", "from": "c4", "to": "c5"}, "no Pawn on c4"),
+        ({"kind": "giant step", "from": "d1", "to": "d2"}, "d3 is occupied"),
+        ({"kind": "giant step", "from": "c1", "to": "c2"}, "your Giant stands on d1-e2"),
+        ({"kind": "giant kill", "from": "d1", "kill": ["h7", "h8"]}, "shares no edge"),
+        ({"kind": "tank move", "from": ["a1", "a2"], "to": ["b1", "b2"]}, "a Tank moves 1 or 2 squares"),
+        ({"kind": "tank shot", "from": ["a1", "a2"], "kill": "b5"}, "not in line"),
+    ],
+)
+def test_bad_structured_forms_give_one_line_errors_and_change_nothing(form: object, why: str) -> None:
+    state = setup("Gd1 Ta1a2 c3 d3", "Ga7 Th7h8 a6")
+    before = state.position()
+    with pytest.raises(ActionError, match=re.escape(why)) as err:
+        state.apply(0, state.action_from_json(0, form))
+    assert "\n" not in str(err.value)
+    assert state.position() == before
+
+
+def test_structured_chance_outcomes_and_turns_are_checked() -> None:
+    chance = Fightopia().new_initial_state()
+    assert chance.action_from_json(CHANCE, {"kind": "first", "color": "black"}) == 1
+    for form, why in (
+        ({"kind": "first", "color": "red"}, "'color' is 'white' or 'black'"),
+        ({"kind": "first", "color": 0}, "'color' is 'white' or 'black'"),
+        ({"kind": "first", "color": "white", "seed": 1}, "not a chance outcome"),
+        ({"kind": "pawn step", "from": "c3", "to": "c4"}, "not a chance outcome"),
+    ):
+        with pytest.raises(ActionError, match=re.escape(why)):
+            chance.action_from_json(CHANCE, form)
+    with pytest.raises(ActionError, match="not White's turn"):
+        chance.action_from_json(0, {"kind": "pawn step", "from": "c3", "to": "c4"})
+    state = play(chance, "first black")
+    with pytest.raises(ActionError, match="not White's turn"):
+        state.action_from_json(0, {"kind": "pawn step", "from": "c3", "to": "c4"})
+    with pytest.raises(ActionError, match="not a Fightopia action"):
+        state.action_to_json(1, 5 << 16)
 
 
 # --- positions -----------------------------------------------------------------------

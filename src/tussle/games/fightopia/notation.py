@@ -26,8 +26,10 @@ along a file (vertical), ``H`` a Tank lying along a rank (horizontal).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import Literal, Self, TypeAlias, TypedDict, cast
 
-from tussle.errors import ActionError, PositionError
+from tussle.errors import ActionError, PositionError, shorten
 from tussle.games.fightopia.board import (
     BLACK,
     COLOR_NAMES,
@@ -176,6 +178,181 @@ def parse_chance(text: str) -> int:
     if words in ("first black", "first b"):
         return BLACK
     raise ActionError(f"{text!r} is not a chance outcome (first white, first black)")
+
+
+# --- structured actions -----------------------------------------------------------
+
+MoveKind = Literal["pawn step", "giant step", "giant kill", "tank move", "tank shot"]
+#: The ``kind`` of each action kind of :mod:`board`, by its number there.
+MOVE_KINDS: tuple[MoveKind, ...] = ("pawn step", "giant step", "giant kill", "tank move", "tank shot")
+_KIND_NUMBERS: dict[str, int] = {name: number for number, name in enumerate(MOVE_KINDS)}
+_COLORS = ("white", "black")
+
+#: A square's name (``"c3"``) and a Tank's two squares (nearest a1 first).
+SquareName: TypeAlias = str
+TankSquares: TypeAlias = list[str]
+
+# ``from`` is a keyword, so these forms are spelled out in the functional syntax.
+PawnStepJSON = TypedDict("PawnStepJSON", {"kind": Literal["pawn step"], "from": SquareName, "to": SquareName})
+GiantStepJSON = TypedDict(
+    "GiantStepJSON", {"kind": Literal["giant step"], "from": SquareName, "to": SquareName}
+)
+GiantKillJSON = TypedDict(
+    "GiantKillJSON", {"kind": Literal["giant kill"], "from": SquareName, "kill": TankSquares}
+)
+TankMoveJSON = TypedDict(
+    "TankMoveJSON", {"kind": Literal["tank move"], "from": TankSquares, "to": TankSquares}
+)
+TankShotJSON = TypedDict(
+    "TankShotJSON", {"kind": Literal["tank shot"], "from": TankSquares, "kill": SquareName}
+)
+#: A player's action as plain data: one shape per kind.
+MoveJSON: TypeAlias = PawnStepJSON | GiantStepJSON | GiantKillJSON | TankMoveJSON | TankShotJSON
+
+
+class FirstJSON(TypedDict):
+    """The chance outcome as plain data: who moves first."""
+
+    kind: Literal["first"]
+    color: Literal["white", "black"]
+
+
+# Per kind: whether ``from`` and the second field name a Tank (two squares), and that field's name.
+_SHAPES: tuple[tuple[bool, str, bool], ...] = (
+    (False, "to", False),  # pawn step: a square to a square
+    (False, "to", False),  # giant step: corner to corner
+    (False, "kill", True),  # giant kill: the corner, and the Tank it kills
+    (True, "to", True),  # tank move: a Tank to where it goes (along its length, or pivoted)
+    (True, "kill", False),  # tank shot: the Tank, and the Pawn it shoots
+)
+_MOVE_HINT = "e.g. {'kind': 'pawn step', 'from': 'c3', 'to': 'c4'}"
+
+
+def _form_error(data: object, why: str) -> ActionError:
+    return ActionError(f"{shorten(data)} is not a Fightopia move: {why}")
+
+
+def _read_square(data: object, key: str, value: object) -> int:
+    if type(value) is not str or len(value) != 2:
+        raise _form_error(data, f"{key!r} must be a square name such as 'c3', not {shorten(value)}")
+    try:
+        return parse_square(value)
+    except ValueError:
+        raise _form_error(data, f"{key!r} must be a square a1 to h8, not {shorten(value)}") from None
+
+
+def _read_tank(data: object, key: str, value: object) -> int:
+    if type(value) is not list or len(value) != 2:
+        raise _form_error(
+            data, f"{key!r} must be a Tank's two squares, such as ['a1', 'a2'], not {shorten(value)}"
+        )
+    first, second = (_read_square(data, key, v) for v in value)
+    try:
+        return tank_code(first, second)
+    except ValueError:
+        raise _form_error(
+            data, f"{key!r}: {value[0]} and {value[1]} are not two neighbouring squares"
+        ) from None
+
+
+def _tank_json(code: int) -> TankSquares:
+    low, high = tank_squares(code)
+    return [square_name(low), square_name(high)]
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A player's action as a value: what acts, and where it goes or what it destroys.
+
+    The engine's action is the int ``kind << 16 | piece << 8 | target`` (see
+    :mod:`tussle.games.fightopia.board`); a ``Move`` names its parts. ``piece`` is
+    a Pawn's square, the Giant's corner or a Tank's code; ``target`` is the square
+    or corner it steps to, the Tank's new code, or what it destroys (a Tank's
+    code, a Pawn's square). Its plain-data form (:meth:`to_json`) names squares
+    as the notation does:
+
+    >>> move = Move.of(parse_action("Ta1a2-a2b2", 3))
+    >>> move.to_json()
+    {'kind': 'tank move', 'from': ['a1', 'a2'], 'to': ['a2', 'b2']}
+    >>> format_action(Move.from_json(move.to_json()).action)
+    'Ta1a2-a2b2'
+    """
+
+    kind: int
+    piece: int
+    target: int
+
+    @classmethod
+    def of(cls, action: int) -> Move:
+        """The move an engine action (an int) stands for."""
+        return cls(action >> 16, (action >> 8) & 255, action & 255)
+
+    @property
+    def action(self) -> int:
+        """The engine's action: one int."""
+        return self.kind << 16 | self.piece << 8 | self.target
+
+    def to_json(self) -> MoveJSON:
+        tank_from, second, tank_second = _SHAPES[self.kind]
+        piece: SquareName | TankSquares = _tank_json(self.piece) if tank_from else square_name(self.piece)
+        target: SquareName | TankSquares = (
+            _tank_json(self.target) if tank_second else square_name(self.target)
+        )
+        return cast(MoveJSON, {"kind": MOVE_KINDS[self.kind], "from": piece, second: target})
+
+    @classmethod
+    def from_json(cls, data: object) -> Self:
+        """Read a move's plain-data form, strictly: ActionError in one line if it is not one.
+
+        >>> Move.from_json({"kind": "giant kill", "from": "d4", "kill": ["c4", "c5"]}).to_json()["kill"]
+        ['c4', 'c5']
+        >>> Move.from_json({"kind": "pawn step", "from": "c3", "to": "c9"})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        tussle.errors.ActionError: ... is not a Fightopia move: 'to' must be a square a1 to h8, not 'c9'
+        """
+        if type(data) is not dict:
+            raise _form_error(data, f"a move is an object, {_MOVE_HINT}")
+        name = data.get("kind")
+        kind = _KIND_NUMBERS.get(name, -1) if type(name) is str else -1
+        if kind < 0:
+            names = ", ".join(map(repr, MOVE_KINDS))
+            raise _form_error(data, f"'kind' must be one of {names}, not {shorten(name)}")
+        tank_from, second, tank_second = _SHAPES[kind]
+        keys = {"kind", "from", second}
+        if set(data) != keys:
+            missing, extra = sorted(keys - set(data)), [k for k in data if k not in keys]
+            named = missing or extra
+            why = ("missing " if missing else "unknown ") + ", ".join(shorten(k) for k in named)
+            raise _form_error(data, f"a {MOVE_KINDS[kind]} has 'kind', 'from' and {second!r}: {why}")
+        read_from = _read_tank if tank_from else _read_square
+        read_second = _read_tank if tank_second else _read_square
+        return cls(kind, read_from(data, "from", data["from"]), read_second(data, second, data[second]))
+
+
+@dataclass(frozen=True, slots=True)
+class First:
+    """The chance outcome as a value: ``color`` (0 White, 1 Black, the engine's outcome) moves first.
+
+    >>> First(1).to_json(), First.from_json({"kind": "first", "color": "white"}).color
+    ({'kind': 'first', 'color': 'black'}, 0)
+    """
+
+    color: int
+
+    def to_json(self) -> FirstJSON:
+        return {"kind": "first", "color": "black" if self.color else "white"}
+
+    @classmethod
+    def from_json(cls, data: object) -> Self:
+        """Read the chance outcome's plain-data form, strictly (ActionError in one line)."""
+        hint = "{'kind': 'first', 'color': 'white'} or 'black'"
+        if type(data) is not dict or set(data) != {"kind", "color"} or data["kind"] != "first":
+            raise ActionError(f"{shorten(data)} is not a chance outcome of Fightopia ({hint})")
+        color = data["color"]
+        if type(color) is not str or color not in _COLORS:
+            raise ActionError(f"{shorten(data)}: 'color' is 'white' or 'black', not {shorten(color)}")
+        return cls(_COLORS.index(color))
 
 
 # --- positions -----------------------------------------------------------------

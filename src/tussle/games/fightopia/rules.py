@@ -72,9 +72,14 @@ from tussle.games.fightopia.board import (
 )
 from tussle.games.fightopia.notation import (
     Board,
+    First,
+    FirstJSON,
+    Move,
+    MoveJSON,
     format_action,
     format_chance,
     format_position,
+    giant_name,
     parse_action,
     parse_chance,
     parse_position,
@@ -552,6 +557,26 @@ class FightopiaState(State[int]):
             return parse_chance(text)
         return parse_action(text, self.giants[player])
 
+    def action_to_json(self, player: int, action: int) -> MoveJSON | FirstJSON:
+        """The structured form of an action (see :class:`~tussle.games.fightopia.notation.Move`).
+
+        >>> state = Fightopia().new_initial_state()
+        >>> state.action_to_json(CHANCE, 1)
+        {'kind': 'first', 'color': 'black'}
+        >>> state.apply(CHANCE, 1)
+        >>> state.action_to_json(1, state.parse_action(1, "c6-c5"))
+        {'kind': 'pawn step', 'from': 'c6', 'to': 'c5'}
+        """
+        self.action_to_str(player, action)  # the same checks: an int, and an action of this game
+        if player == CHANCE:
+            return First(action).to_json()
+        return Move.of(action).to_json()
+
+    def _action_from_json(self, player: int, data: dict[str, object]) -> int:
+        if player == CHANCE:
+            return First.from_json(data).color
+        return Move.from_json(data).action
+
     def _why_illegal(self, player: int, action: Any) -> str:
         reason = self.explain(player, action)
         return f": {reason}" if reason else ""
@@ -569,6 +594,9 @@ class FightopiaState(State[int]):
             if max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3))) != 1:
                 return "a Pawn steps one square"
             return f"{square_name(b)} is occupied" if occ >> b & 1 else ""
+        if kind in (GIANT_STEP, GIANT_KILL) and a != self.giants[player]:
+            # Text names the Giant by its corner and is refused on parsing; a structured form may not.
+            return f"your Giant stands on {giant_name(self.giants[player])}"
         if kind == GIANT_STEP:
             if max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3))) != 1:
                 return "a Giant steps one square"
