@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
 import random
 import re
 from itertools import islice
@@ -19,15 +20,12 @@ from tussle import PUBLIC, ActionError, AgentError, OptionError, PositionError, 
 from tussle.agents import make_agent
 from tussle.agents.base import PlayerView
 from tussle.games.robo_pigs import RoboPigs, RoboPigsState
+from tussle.games.robo_pigs.actions import DAMAGE, REPAIR_PROGRAM, Program, format_program, parse_program
 from tussle.games.robo_pigs.rules import (
-    DAMAGE,
     FIST,
     LASER,
-    REPAIR_PROGRAM,
     Programs,
     count_programs,
-    format_program,
-    parse_program,
     parse_square,
     program_problem,
     square_name,
@@ -710,6 +708,119 @@ def test_out_of_turn_program_is_rejected() -> None:
     with pytest.raises(ActionError, match="not pig A's turn"):
         state.apply_str(0, "H H H H H")
     assert snapshot(state) == before
+
+
+# --- structured actions ----------------------------------------------------------------
+
+
+def random_play_states(seed: int, games: int, **options: Any) -> list[RoboPigsState]:
+    """Every state of ``games`` seeded random games, half-programmed rounds included."""
+    rng = random.Random(seed)
+    states: list[RoboPigsState] = []
+    for _ in range(games):
+        state = RoboPigs(**simulation_options("robo-pigs", options)).new_initial_state()
+        while not state.is_terminal():
+            states.append(state.clone())
+            player = rng.choice(state.to_act())
+            state.apply(player, state.legal_actions(player).sample(rng))
+        states.append(state)
+    return states
+
+
+def check_structured_form(state: RoboPigsState, player: int, program: tuple[int, ...]) -> None:
+    data = state.action_to_json(player, program)  # type: ignore[arg-type]
+    assert json.loads(json.dumps(data)) == data
+    assert state.action_from_json(player, json.loads(json.dumps(data))) == program
+    text = state.action_to_str(player, program)
+    assert state.parse_action(player, text) == state.action_from_json(player, data)
+
+
+@pytest.mark.parametrize("extra_x", [False, True])
+def test_every_legal_program_has_a_structured_form_that_reads_back(extra_x: bool) -> None:
+    # Every legal program of one state per damage level (the legal lists differ only by
+    # damage), and a sample of the programs of every other state.
+    states = random_play_states(7, 6, extra_x=extra_x)
+    seen_damage: set[int] = set()
+    rng = random.Random(8)
+    for state in states:
+        assert state.chance_outcomes() == []  # no chance events: a program is every action
+        for player in state.to_act():
+            programs = state.legal_actions(player)
+            damage = state.damage[player]
+            whole = damage not in seen_damage
+            seen_damage.add(damage)
+            chosen = programs if whole else [programs.sample(rng) for _ in range(5)]
+            for program in chosen:
+                check_structured_form(state, player, program)
+    assert len(seen_damage) >= 3
+
+
+def test_structured_form_names_the_commands_by_symbol() -> None:
+    state = RoboPigs().state_from_position("d4N2 a8S0 1")
+    assert state.action_to_json(0, parse_program("F X \\ X TL")) == {"commands": ["F", "X", "\\", "X", "TL"]}
+    assert Program.from_json({"commands": ["R"] * 5}) == Program(REPAIR_PROGRAM)
+    assert state.action_from_json(0, {"commands": ["R"] * 5}) == REPAIR_PROGRAM
+
+
+_MALFORMED: list[tuple[object, str]] = [
+    ("F ^ TR v H", "not a structured action"),
+    (["F", "^", "TR", "v", "H"], "not a structured action"),
+    (None, "not a structured action"),
+    ({}, "missing 'commands'"),
+    ({"commands": ["F"] * 5, "kind": "program"}, "unknown 'kind'"),
+    ({"program": ["F"] * 5}, "unknown 'program'"),
+    ({"commands": "F ^ TR v H"}, "must be a list of 5 commands"),
+    ({"commands": ("F",) * 5}, "must be a list of 5 commands"),
+    ({"commands": ["F"] * 4}, "must be a list of 5 commands"),
+    ({"commands": ["F"] * 6}, "must be a list of 5 commands"),
+    ({"commands": ["F", "^", "TR", "v", "fire"]}, "command 5 is 'fire'"),
+    ({"commands": ["f", "^", "TR", "v", "H"]}, "command 1 is 'f'"),
+    ({"commands": ["F", 6, "TR", "v", "H"]}, "command 2 is 6"),
+    ({"commands": ["F", True, "TR", "v", "H"]}, "command 2 is True"),
+    ({"commands": ["F", None, "TR", "v", "H"]}, "command 2 is None"),
+    ({"commands": ["F", "^", ["TR"], "v", "H"]}, r"command 3 is \['TR'\]"),
+]
+
+
+@pytest.mark.parametrize(("data", "why"), _MALFORMED)
+def test_malformed_structured_program_is_refused_in_one_line(data: object, why: str) -> None:
+    state = RoboPigs().state_from_position("d4N1 a8S0 1")
+    before = snapshot(state)
+    with pytest.raises(ActionError, match=why) as error:
+        state.action_from_json(0, data)
+    assert "\n" not in str(error.value)
+    assert snapshot(state) == before
+    # The form's own reader refuses it too (the state checks only that it is an object first).
+    with pytest.raises(ActionError, match="is not a Robo Battle Pigs program") as error:
+        Program.from_json(data)
+    assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("commands", "why"),
+    [
+        (["F", "^", "TR", "v", "H"], "a pig with 1 damage must play exactly 1 X"),
+        (["X", "X", "F", "F", "F"], "a pig with 1 damage must play exactly 1 X"),
+        (["R", "R", "R", "R", "F"], "repair is R R R R R, the whole program"),
+    ],
+)
+def test_illegal_structured_program_is_refused_with_the_reason(commands: list[str], why: str) -> None:
+    state = RoboPigs().state_from_position("d4N1 a8S0 1")
+    before = snapshot(state)
+    assert Program.from_json({"commands": commands}).to_json() == {"commands": commands}  # well formed
+    with pytest.raises(ActionError, match=f"is not legal now: {why}") as error:
+        state.action_from_json(0, {"commands": commands})
+    assert "\n" not in str(error.value)
+    assert snapshot(state) == before
+
+
+def test_structured_program_out_of_turn_or_undamaged_repair_is_refused() -> None:
+    state = RoboPigs().new_initial_state()
+    with pytest.raises(ActionError, match="not legal now: only a damaged pig may repair"):
+        state.action_from_json(1, {"commands": ["R"] * 5})
+    state.apply(0, state.action_from_json(0, {"commands": ["F"] * 5}))
+    with pytest.raises(ActionError, match="not pig A's turn"):
+        state.action_from_json(0, {"commands": ["H"] * 5})
 
 
 # --- positions ----------------------------------------------------------------------

@@ -11,8 +11,8 @@ from balance_rows import Event, rows
 from tussle import Record, load_game
 from tussle.agents import make_agent
 from tussle.balance.measures import Data, Row
+from tussle.games.robo_pigs.actions import COMMAND_NAMES, REPAIR_PROGRAM, parse_program
 from tussle.games.robo_pigs.balance import measures
-from tussle.games.robo_pigs.rules import COMMAND_NAMES, REPAIR_PROGRAM, parse_program
 from tussle.runner import play_game
 
 

@@ -26,7 +26,8 @@ from collections.abc import Iterable
 
 from tussle.balance.measures import Data, Figure, Measures, Row
 from tussle.game import Game
-from tussle.games.robo_pigs.rules import COMMAND_NAMES, FIRE, HIT, REPAIR_PROGRAM, RoboPigsState
+from tussle.games.robo_pigs.actions import COMMAND_NAMES, FIRE, HIT, REPAIR_PROGRAM
+from tussle.games.robo_pigs.rules import RoboPigsState
 from tussle.record import Record
 
 #: The attack commands by the names of their weapons.

@@ -20,7 +20,8 @@ from tussle.adapters.encoding import (
     hot,
 )
 from tussle.game import Game, State
-from tussle.games.robo_pigs.rules import SYMBOLS, RoboPigsState
+from tussle.games.robo_pigs.actions import SYMBOLS
+from tussle.games.robo_pigs.rules import RoboPigsState
 
 
 def _program_tables() -> tuple[IndexArray, IndexArray]:

@@ -11,7 +11,8 @@ reaches five damage (both in the same step: a draw).
 Squares are numbered ``y * 8 + x`` with ``x`` the file (a..h, left to right as
 the rule text draws the board) and ``y`` the rank minus one (rank 8 at the top,
 where pig A starts). Facings are 0..3 for N, E, S, W; north is up the board.
-A command and a program are small ints and tuples of five of them.
+A command and a program are small ints and tuples of five of them; the commands, a
+program's notation and its structured form are in ``actions.py``.
 
 The points the rule text leaves open are decided here and explained in the
 game's documentation (docs/games/robo-pigs.md, "Rulings").
@@ -35,7 +36,7 @@ from math import comb
 from operator import itemgetter
 from typing import Any
 
-from tussle.errors import ActionError, PositionError
+from tussle.errors import PositionError
 from tussle.game import (
     PUBLIC,
     Actions,
@@ -51,30 +52,33 @@ from tussle.game import (
     State,
     Termination,
 )
+from tussle.games.robo_pigs.actions import (
+    BACK,
+    DAMAGE,
+    FIRE,
+    FWD,
+    FWD_LEFT,
+    FWD_RIGHT,
+    HIT,
+    REPAIR,
+    REPAIR_PROGRAM,
+    STEPS,
+    SYMBOLS,
+    TURN_LEFT,
+    TURN_RIGHT,
+    Commands,
+    Program,
+    ProgramJSON,
+    format_program,
+    parse_program,
+)
 from tussle.games.robo_pigs.render import render_observation
 
 SIZE = 8
-STEPS = 5
 LETHAL = 5
 PIG_NAMES = ("A", "B")
 FILES = "abcdefgh"
 
-# Commands, in the order the rule text lists them. The four moves come first so
-# that a move's number indexes MOVE_TARGET directly.
-FWD, BACK, FWD_LEFT, FWD_RIGHT, TURN_LEFT, TURN_RIGHT, FIRE, HIT, REPAIR, DAMAGE = range(10)
-SYMBOLS = ("^", "v", "\\", "/", "TL", "TR", "F", "H", "R", "X")
-COMMAND_NAMES = (
-    "forward",
-    "backward",
-    "forward left",
-    "forward right",
-    "turn left",
-    "turn right",
-    "fire",
-    "hit",
-    "repair",
-    "damage",
-)
 #: The eight commands a program may use freely (not R, not X).
 FREE = (FWD, BACK, FWD_LEFT, FWD_RIGHT, TURN_LEFT, TURN_RIGHT, FIRE, HIT)
 MOVES = frozenset((FWD, BACK, FWD_LEFT, FWD_RIGHT))
@@ -82,9 +86,6 @@ MOVES = frozenset((FWD, BACK, FWD_LEFT, FWD_RIGHT))
 N, E, S, W = range(4)
 FACING_LETTERS = "NESW"
 _DELTA = ((0, 1), (1, 0), (0, -1), (-1, 0))
-
-Program = tuple[int, int, int, int, int]
-REPAIR_PROGRAM: Program = (REPAIR, REPAIR, REPAIR, REPAIR, REPAIR)
 
 #: The start of the game as the rule text draws it: A on d8 facing south, B on
 #: e1 facing north, each just to its own right of the centre line.
@@ -202,62 +203,7 @@ def parse_square(text: str) -> int:
     return (int(text[1]) - 1) * SIZE + FILES.index(text[0])
 
 
-def format_program(program: Program) -> str:
-    """The canonical notation of a program: the text's symbols, space-separated.
-
-    >>> format_program((FIRE, FWD, TURN_RIGHT, BACK, HIT))
-    'F ^ TR v H'
-    """
-    return " ".join(SYMBOLS[c] for c in program)
-
-
-# Symbols in either case; TL and TR are checked (upper-cased) before single letters.
-_ONE_CHAR = {form: i for i, s in enumerate(SYMBOLS) if len(s) == 1 for form in (s.lower(), s.upper())}
-_TWO_CHAR = {"TL": TURN_LEFT, "TR": TURN_RIGHT}
-
-
-def _read_word(word: str, text: str) -> list[int]:
-    """The commands in one word; symbols may run together (``F^TRvH``)."""
-    if not word.isascii():
-        raise ActionError(f"{text!r}: {word!r} is not a command (commands: {' '.join(SYMBOLS)})")
-    out = []
-    i = 0
-    while i < len(word):
-        two = word[i : i + 2].upper()
-        if two in _TWO_CHAR:
-            out.append(_TWO_CHAR[two])
-            i += 2
-        elif word[i] in _ONE_CHAR:
-            out.append(_ONE_CHAR[word[i]])
-            i += 1
-        else:
-            raise ActionError(f"{text!r}: unknown command {word!r} (commands: {' '.join(SYMBOLS)})")
-    return out
-
-
-def parse_program(text: str) -> Program:
-    """Read a program: the text's symbols, separated by spaces or commas or not at all,
-    letters in either case.
-
-    >>> parse_program("f ^ tr V h") == (FIRE, FWD, TURN_RIGHT, BACK, HIT)
-    True
-    >>> format_program(parse_program("F^TRvH"))
-    'F ^ TR v H'
-    >>> parse_program("F ^ TR")
-    Traceback (most recent call last):
-    tussle.errors.ActionError: 'F ^ TR': a program has 5 commands, not 3
-    """
-    if not isinstance(text, str):
-        raise ActionError(f"{text!r} is not a program (five commands such as 'F ^ TR v H')")
-    commands: list[int] = []
-    for word in text.replace(",", " ").split():
-        commands.extend(_read_word(word, text))
-    if len(commands) != STEPS:
-        raise ActionError(f"{text!r}: a program has {STEPS} commands, not {len(commands)}")
-    return (commands[0], commands[1], commands[2], commands[3], commands[4])
-
-
-def program_problem(program: Program, damage: int, extra_x: bool) -> str | None:
+def program_problem(program: Commands, damage: int, extra_x: bool) -> str | None:
     """Why ``program`` is not legal for a pig with ``damage``, or None if it is.
 
     >>> program_problem((FIRE,) * 5, 2, False)
@@ -289,7 +235,7 @@ _HIGH_DIGITS_X = tuple((FREE[i & 7], FREE[i >> 3], DAMAGE) for i in range(8**2))
 _X_DIGIT = STEPS
 
 
-class Programs(Actions[Program]):
+class Programs(Actions[Commands]):
     """Every legal program of one pig, computed on demand, never listed.
 
     Programs are ordered by number of X, then by where the X stand (in the
@@ -328,12 +274,12 @@ class Programs(Actions[Program]):
         self._repair = damage > 0
         self._size = total + (1 if self._repair else 0)
         #: The program sample() drew last: apply() knows it is legal without reading it.
-        self._sampled: Program | None = None
+        self._sampled: Commands | None = None
 
     def __len__(self) -> int:
         return self._size
 
-    def __getitem__(self, index: int) -> Program:  # type: ignore[override]
+    def __getitem__(self, index: int) -> Commands:  # type: ignore[override]
         if type(index) is not int:
             if not isinstance(index, int):
                 raise TypeError(f"program indices are integers, not {type(index).__name__}")
@@ -344,12 +290,12 @@ class Programs(Actions[Program]):
             raise IndexError(f"program index out of range (there are {self._size})")
         return self._at(index)
 
-    def sample(self, rng: random.Random) -> Program:
+    def sample(self, rng: random.Random) -> Commands:
         # The same draw as Actions.sample; the program is remembered for apply().
         program = self._sampled = self._at(rng.randrange(self._size))
         return program
 
-    def _at(self, index: int) -> Program:
+    def _at(self, index: int) -> Commands:
         """The program at ``index``, which must be in range."""
         for xs, _spots, size, per_spot, pickers in self._blocks:
             if index < size:
@@ -357,7 +303,7 @@ class Programs(Actions[Program]):
                 # The free commands are base-8 digits of ``rest``, lowest first, read three
                 # and two at a time from tables (sampling makes a program per decision).
                 if not xs:
-                    program: Program = _LOW_DIGITS[rest & 511] + _HIGH_DIGITS[rest >> 9]
+                    program: Commands = _LOW_DIGITS[rest & 511] + _HIGH_DIGITS[rest >> 9]
                     return program
                 # With X, the digits (high ones past the free steps are unused) and an X.
                 program = pickers[where](_LOW_DIGITS[rest & 511] + _HIGH_DIGITS_X[rest >> 9])
@@ -365,10 +311,10 @@ class Programs(Actions[Program]):
             index -= size
         return REPAIR_PROGRAM
 
-    def __iter__(self) -> Iterator[Program]:
+    def __iter__(self) -> Iterator[Commands]:
         # In index order, as _at reads them, made by comprehensions and chained in C:
         # listing every program is what a search's expansion does.
-        parts: list[Iterable[Program]] = []
+        parts: list[Iterable[Commands]] = []
         for xs, _spots, _size, per_spot, pickers in self._blocks:
             if not xs:
                 parts.append([low + high for high in _HIGH_DIGITS for low in _LOW_DIGITS])
@@ -491,7 +437,7 @@ _RawStep = tuple[int, int, int, int, int, int, int, int, int, int]
 
 
 def play_steps(
-    start: tuple[int, int, int, int], prog_a: Program, prog_b: Program, record: list[_RawStep] | None = None
+    start: tuple[int, int, int, int], prog_a: Commands, prog_b: Commands, record: list[_RawStep] | None = None
 ) -> tuple[int, int, int, int]:
     """Run two programs from ``start``, the pigs' poses and damage: the poses and damage after.
 
@@ -665,7 +611,7 @@ class RoboPigs(Game):
         return state
 
 
-class RoboPigsState(State[Program]):
+class RoboPigsState(State[Commands]):
     """A round about to be programmed, or half programmed (one pig has submitted)."""
 
     __slots__ = (
@@ -697,10 +643,10 @@ class RoboPigsState(State[Program]):
         self.facings = facings
         self.damage = damage
         self.round = round_number
-        self._pending: list[Program | None] = [None, None]
+        self._pending: list[Commands | None] = [None, None]
         #: The programs and steps of the round just played (public once revealed),
         #: the damage the pigs had before it and whether each pig's repair counted.
-        self.last_programs: tuple[Program, Program] | None = None
+        self.last_programs: tuple[Commands, Commands] | None = None
         # The pigs' poses and damage as the round just played began its steps: last_steps
         # replays it from there, so a round records nothing while it is played.
         self._last_start: tuple[int, int, int, int] = (0, 0, 0, 0)
@@ -721,7 +667,7 @@ class RoboPigsState(State[Program]):
     def player_name(self, player: int) -> str:
         return f"pig {PIG_NAMES[player]}" if player in (0, 1) else super().player_name(player)
 
-    def legal_actions(self, player: int) -> Actions[Program]:
+    def legal_actions(self, player: int) -> Actions[Commands]:
         # A pig acts while the game goes on and its program is not in yet.
         if self._result is not None or player not in _BOTH or self._pending[player] is not None:
             return _NO_PROGRAMS
@@ -748,7 +694,7 @@ class RoboPigsState(State[Program]):
         if prog_a is not None and prog_b is not None:
             self._run_round(prog_a, prog_b)
 
-    def _run_round(self, prog_a: Program, prog_b: Program) -> None:
+    def _run_round(self, prog_a: Commands, prog_b: Commands) -> None:
         before = self.damage
         dmg_a, dmg_b = before
         repair_a = prog_a == REPAIR_PROGRAM
@@ -824,8 +770,19 @@ class RoboPigsState(State[Program]):
     def action_to_str(self, player: int, action: Any) -> str:
         return format_program(action)
 
-    def _parse_action(self, player: int, text: str) -> Program:
+    def _parse_action(self, player: int, text: str) -> Commands:
         return parse_program(text)
+
+    def action_to_json(self, player: int, action: Commands) -> ProgramJSON:
+        """The structured form of a program (see :class:`~tussle.games.robo_pigs.actions.Program`).
+
+        >>> RoboPigs().new_initial_state().action_to_json(0, (6, 0, 5, 1, 7))
+        {'commands': ['F', '^', 'TR', 'v', 'H']}
+        """
+        return Program(action).to_json()
+
+    def _action_from_json(self, player: int, data: dict[str, object]) -> Commands:
+        return Program.from_json(data).commands
 
     def position(self) -> str:
         """``<pig A> <pig B> <round>``; each pig is square, facing and damage.
@@ -931,6 +888,9 @@ def _blocked(square: int, facing: int, command: int, now: int) -> str:
     return "edge" if MOVE_TARGET[square][facing][command] < 0 else "pig"
 
 
-_NO_PROGRAMS: ListActions[Program] = ListActions(())
+_NO_PROGRAMS: ListActions[Commands] = ListActions(())
 _BOTH, _ONLY_A, _ONLY_B = (0, 1), (0,), (1,)
 _NOT_REPAIRED = (False, False)
+
+# The notation moved to actions.py; code written against the rules still finds it here.
+__all__ = ["RoboPigs", "RoboPigsState", "format_program"]
