@@ -474,6 +474,117 @@ def test_every_legal_turn_round_trips_through_notation(seed: int, size: int, pli
         assert state.parse_action(state.turn, text) == action
 
 
+# --- structured turns ---------------------------------------------------------------------------
+
+
+def played_states(seed: int, games: int) -> list[TankChessState]:
+    """States met in seeded random games on both boards (with a short ply limit), ends included."""
+    rng = random.Random(seed)
+    states = []
+    for index in range(games):
+        state = TankChess(size=("16", "20")[index % 2], ply_limit=80).new_initial_state()
+        states.append(state.clone())
+        while not state.is_terminal():
+            state.apply(state.turn, state.legal_actions(state.turn).sample(rng))
+            states.append(state.clone())
+    return states
+
+
+def test_every_legal_turn_round_trips_through_its_structured_form() -> None:
+    # The game has no chance events: every action is a player's turn.
+    seen: Counter[str] = Counter()
+    rng = random.Random(4)
+    setups = [state_of(format_position(random_setup(rng))) for _ in range(200)]  # escapes are rare in play
+    for state in played_states(3, 4)[::10] + setups:
+        if state.is_terminal():
+            continue
+        player = state.turn
+        for action in state.legal_actions(player):
+            form = state.action_to_json(player, action)
+            assert json.loads(json.dumps(form)) == form
+            assert state.action_from_json(player, form) == action
+            # The structured form and the notation name the same turn.
+            assert state.parse_action(player, state.action_to_str(player, action)) == action
+            seen[form["kind"]] += 1
+            seen["shots"] += form["kind"] == "move" and form["target"] is not None
+    assert seen["escape"] >= 3 and seen["shots"] >= 100 and seen["move"] >= 5000, seen
+
+
+def test_the_structured_form_names_squares_facings_and_the_tank() -> None:
+    state = state_of("white=Hc1N,Ch15N black=Lg5S,Cp16S")
+    assert state.action_to_json(WHITE, state.parse_action(WHITE, "Hc1-d2NE xg5")) == {
+        "kind": "move",
+        "tank": "H",
+        "from": "c1",
+        "to": "d2",
+        "facing": "NE",
+        "target": "g5",
+    }
+    escape = {"kind": "escape", "tank": "C", "from": "h15"}
+    assert state.action_from_json(WHITE, escape) == state.parse_action(WHITE, "Ch15-off")
+    turn = {"kind": "move", "tank": "H", "from": "c1", "to": "c1", "facing": "NW", "target": None}
+    assert state.action_to_str(WHITE, state.action_from_json(WHITE, turn)) == "Hc1-c1NW"
+    for junk in (None, "Hc1-c2N", True, -1, 1 << 30, 511):
+        with pytest.raises(ActionError, match="is not a Tank Chess turn here"):
+            state.action_to_json(WHITE, junk)
+
+
+MOVE = {"kind": "move", "tank": "H", "from": "c1", "to": "c2", "facing": "N", "target": None}
+
+
+@pytest.mark.parametrize(
+    ("form", "message"),
+    [
+        ("Hc1-c2N", "is not a structured action"),
+        (None, "is not a structured action"),
+        (["c1", "c2"], "is not a structured action"),
+        ({}, "kind None is neither 'move' nor 'escape'"),
+        ({**MOVE, "kind": "drive"}, "kind 'drive' is neither"),
+        ({**MOVE, "kind": ["move"]}, "kind \\['move'\\] is neither"),
+        ({**MOVE, "shot": "g5"}, "unknown key 'shot'"),
+        ({"kind": "escape", "tank": "C", "from": "h15", "to": None}, "unknown key 'to'"),
+        ({k: v for k, v in MOVE.items() if k != "target"}, "missing key 'target'"),
+        ({k: v for k, v in MOVE.items() if k != "facing"}, "missing key 'facing'"),
+        ({**MOVE, "tank": "h"}, "tank 'h' is not a type letter"),
+        ({**MOVE, "tank": "Q"}, "tank 'Q' is not a type letter"),
+        ({**MOVE, "tank": 3}, "tank 3 is not a type letter"),
+        ({**MOVE, "tank": ""}, "tank '' is not a type letter"),
+        ({**MOVE, "from": 2}, "from 2 is not a square name"),
+        ({**MOVE, "from": "c01"}, "from: 'c01' is not a square"),
+        ({**MOVE, "to": "z2"}, "to: 'z2' is not a square"),
+        ({**MOVE, "to": "c21"}, "to: c21 is off the 20x20 board"),
+        ({**MOVE, "to": "c17"}, "c17 is off the 16x16 board"),
+        ({**MOVE, "target": "q5"}, "q5 is off the 16x16 board"),
+        ({**MOVE, "target": False}, "target False is not a square name"),
+        ({**MOVE, "facing": "ne"}, "facing 'ne' is not one of N NE"),
+        ({**MOVE, "facing": None}, "facing None is not one of"),
+        ({**MOVE, "from": "b1"}, "there is no tank on b1"),
+        ({**MOVE, "tank": "M"}, "the tank on c1 is a Heavy tank"),
+        ({**MOVE, "from": "p16", "tank": "C"}, "the tank on p16 is Black's"),
+        ({**MOVE, "to": "c5"}, "is not legal now: the Heavy tank on c1 cannot reach c5"),
+        ({**MOVE, "to": "d2", "facing": "NE", "target": "g6"}, "is not legal now: there is no enemy tank"),
+        ({"kind": "escape", "tank": "H", "from": "c1"}, "only a Command tank may drive off"),
+    ],
+)
+def test_bad_structured_turns_get_one_line_errors(form: object, message: str) -> None:
+    state = state_of("white=Hc1N,Ca1N black=Lg5S,Cp16S")
+    with pytest.raises(ActionError, match=message) as info:
+        state.action_from_json(WHITE, form)
+    assert "\n" not in str(info.value)
+
+
+def test_a_structured_turn_out_of_turn_or_after_the_end_is_refused() -> None:
+    state = state_of("white=Hc1N,Ca1N black=Lg5S,Cp16S")
+    with pytest.raises(ActionError, match="not Black's turn"):
+        state.action_from_json(
+            BLACK, {"kind": "move", "tank": "L", "from": "g5", "to": "g4", "facing": "S", "target": None}
+        )
+    state = state_of("white=Hc1N,Ca1N black=Lg5S,Cc9S")
+    state.apply_str(WHITE, "Hc1-c2N xc9")
+    with pytest.raises(ActionError, match="the game is over"):
+        state.action_from_json(BLACK, {"kind": "escape", "tank": "L", "from": "g5"})
+
+
 # --- positions and setups ---------------------------------------------------------------------
 
 

@@ -28,10 +28,12 @@ from __future__ import annotations
 
 import functools
 import re
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from importlib import resources
+from typing import Literal, TypeAlias, TypedDict
 
-from tussle.errors import ActionError, PositionError
+from tussle.errors import ActionError, PositionError, shorten
 from tussle.games.tank_chess.board import (
     BLACK,
     COMMAND,
@@ -91,6 +93,55 @@ _MOVE = re.compile(
 MOVE_FORMAT = "write <tank><from>-<to><facing>, and x<target> if it shoots"
 
 
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A turn as its text says it, before the board is read: what :func:`read_move` finds.
+
+    ``letter`` (the type, 0 to 5) and ``facing`` are None where the text leaves
+    them out; ``dest`` is None where it gives no destination (the tank stays),
+    ``target`` is NO_TARGET without a shot.
+    """
+
+    letter: int | None
+    start: int
+    dest: int | None
+    facing: int | None
+    target: int
+    off: bool
+
+
+def read_move(geo: Geometry, text: str) -> Written:
+    """What ``text`` says of a turn on the board of ``geo``; ActionError if it is garbled.
+
+    The one reader of move notation: :func:`parse_move` reads the board after
+    it, and the RL codec numbers canonical notation with it.
+
+    >>> read_move(GEOMETRY[16], "c1-d2 ne x g5")
+    Written(letter=None, start=2, dest=19, facing=1, target=70, off=False)
+    """
+    if not isinstance(text, str):
+        raise ActionError(f"{text!r} is not a move ({MOVE_FORMAT})")
+    compact = "".join(text.split()).lower()
+    match = _MOVE.fullmatch(compact)
+    if match is None:
+        raise ActionError(f"{text!r} is not a move ({MOVE_FORMAT})")
+    letter_text, start_text, dest_text, facing_text, target_text = match.groups()
+    try:
+        start = parse_square(geo, start_text)
+        dest = parse_square(geo, dest_text) if dest_text not in (None, "off") else None
+        target = parse_square(geo, target_text) if target_text else NO_TARGET
+    except ValueError as exc:
+        raise ActionError(f"{text!r}: {exc}") from None
+    return Written(
+        KIND_LETTERS.index(letter_text.upper()) if letter_text else None,
+        start,
+        dest,
+        FACING_NAMES.index(facing_text.upper()) if facing_text else None,
+        target,
+        dest_text == "off",
+    )
+
+
 def parse_move(geo: Geometry, board: list[int], side: int, text: str) -> int:
     """The action that ``text`` names for ``side`` on ``board``; ActionError if it is garbled.
 
@@ -105,38 +156,223 @@ def parse_move(geo: Geometry, board: list[int], side: int, text: str) -> int:
     >>> parse_move(geo, board, WHITE, "c1ne") == encode(2, 2 * 8 + NE)
     True
     """
-    if not isinstance(text, str):
-        raise ActionError(f"{text!r} is not a move ({MOVE_FORMAT})")
-    compact = "".join(text.split()).lower()
-    match = _MOVE.fullmatch(compact)
-    if match is None:
-        raise ActionError(f"{text!r} is not a move ({MOVE_FORMAT})")
-    letter, start_text, dest_text, facing_text, target_text = match.groups()
+    written = read_move(geo, text)
     try:
-        start = parse_square(geo, start_text)
-        dest = parse_square(geo, dest_text) if dest_text not in (None, "off") else start
-        target = parse_square(geo, target_text) if target_text else NO_TARGET
+        code = mover(geo, board, side, written.start, written.letter)
     except ValueError as exc:
         raise ActionError(f"{text!r}: {exc}") from None
+    if written.off:
+        if written.facing is not None or written.target != NO_TARGET:
+            raise ActionError(f"{text!r}: a tank that drives off the board takes no facing and no shot")
+        return encode(written.start, ESCAPE)
+    if written.dest is None and written.facing is None:
+        raise ActionError(f"{text!r}: give a destination, a facing or both ({MOVE_FORMAT})")
+    dest = written.start if written.dest is None else written.dest
+    facing = code_facing(code) if written.facing is None else written.facing
+    return encode(written.start, dest * 8 + facing, written.target)
+
+
+def mover(geo: Geometry, board: list[int], side: int, start: int, kind: int | None) -> int:
+    """The code of ``side``'s tank on ``start``, of type ``kind`` where one is named; else ValueError why not.
+
+    What any written form of a turn (its notation, its structured form) must
+    say right about the tank that moves, before the rules judge the turn.
+    """
     code = board[start]
+    name = geo.names[start]
     if code < TANK:
-        raise ActionError(f"{text!r}: there is no tank on {start_text}")
-    kind = code_kind(code)
-    if letter is not None and KIND_LETTERS.index(letter.upper()) != kind:
-        raise ActionError(
-            f"{text!r}: the tank on {start_text} is a {KIND_NAMES[kind]} tank ({KIND_LETTERS[kind]}), "
-            f"not a {KIND_NAMES[KIND_LETTERS.index(letter.upper())]} tank"
+        raise ValueError(f"there is no tank on {name}")
+    have = code_kind(code)
+    if kind is not None and kind != have:
+        raise ValueError(
+            f"the tank on {name} is a {KIND_NAMES[have]} tank ({KIND_LETTERS[have]}), "
+            f"not a {KIND_NAMES[kind]} tank"
         )
     if code_side(code) != side:
-        raise ActionError(f"{text!r}: the tank on {start_text} is {SIDE_NAMES[code_side(code)]}'s")
-    if dest_text == "off":
-        if facing_text or target_text:
-            raise ActionError(f"{text!r}: a tank that drives off the board takes no facing and no shot")
+        raise ValueError(f"the tank on {name} is {SIDE_NAMES[code_side(code)]}'s")
+    return code
+
+
+# --- the structured form of a turn ------------------------------------------------
+#
+# What a client (the web page, a bot) reads and sends instead of notation: plain
+# JSON naming the tank by its type letter and squares by their names.
+
+MoveJSON = TypedDict(
+    "MoveJSON",
+    {"kind": Literal["move"], "tank": str, "from": str, "to": str, "facing": str, "target": str | None},
+)
+EscapeJSON = TypedDict("EscapeJSON", {"kind": Literal["escape"], "tank": str, "from": str})
+#: A turn's structured form: a move (which may end with a shot) or a Command tank's escape.
+TurnJSON: TypeAlias = MoveJSON | EscapeJSON
+
+_KEYS = {"move": ("kind", "tank", "from", "to", "facing", "target"), "escape": ("kind", "tank", "from")}
+#: The largest board: a square name on none of the boards is refused before a board is known.
+_WIDEST = GEOMETRY[max(SIZES)]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn(ABC):
+    """One whole turn in its structured form, either kind: a :class:`Move` or an :class:`Escape`.
+
+    ``tank`` is the type letter of the tank that moves and ``from_`` its square
+    (``"from"`` in JSON). The game's own value is the packed int of
+    :mod:`.board`: :meth:`of_action` and :meth:`action` convert.
+
+    >>> from tussle.games.tank_chess.board import tank_code, LIGHT, N
+    >>> geo = GEOMETRY[16]
+    >>> board = [0] * geo.nsq
+    >>> board[34] = tank_code(WHITE, LIGHT, N)
+    >>> turn = Turn.of_action(geo, board, encode(34, 51 * 8 + 1, 102))
+    >>> turn
+    Move(tank='L', from_='c3', to='d4', facing='NE', target='g7')
+    >>> turn.to_json()
+    {'kind': 'move', 'tank': 'L', 'from': 'c3', 'to': 'd4', 'facing': 'NE', 'target': 'g7'}
+    >>> Turn.from_json(turn.to_json()) == turn and turn.action(geo, board, WHITE) == encode(34, 409, 102)
+    True
+    """
+
+    tank: str
+    from_: str
+
+    @abstractmethod
+    def to_json(self) -> TurnJSON:
+        """The structured form as plain JSON data."""
+
+    @staticmethod
+    def of_action(geo: Geometry, board: list[int], action: int) -> Turn:
+        """The structured form of the packed turn ``action`` on ``board`` (before the turn)."""
+        return Turn.of_parts(geo, board, *decode(action))
+
+    @staticmethod
+    def of_parts(geo: Geometry, board: list[int], start: int, end: int, target: int) -> Turn:
+        """:meth:`of_action` of an action already unpacked by ``decode``."""
+        names = geo.names
+        tank = KIND_LETTERS[code_kind(board[start])]
+        if end == ESCAPE:
+            return Escape(tank, names[start])
+        return Move(
+            tank,
+            names[start],
+            names[end >> 3],
+            FACING_NAMES[end & 7],
+            None if target == NO_TARGET else names[target],
+        )
+
+    @classmethod
+    def from_json(cls, data: object) -> Turn:
+        """The turn whose structured form is ``data``, of either kind; ActionError naming what is wrong.
+
+        Strict, as it is a program's input: exactly the keys of its kind, names
+        as :meth:`to_json` writes them (upper-case letters, square names of a board).
+
+        >>> Turn.from_json({"kind": "escape", "tank": "C", "from": "h16"})
+        Escape(tank='C', from_='h16')
+        >>> try:
+        ...     Turn.from_json({"kind": "escape", "tank": "C", "from": "h16", "to": "h17"})
+        ... except ActionError as exc:
+        ...     print(exc)
+        {'kind': 'escape', 'tank': 'C', 'from': 'h16', 'to': 'h17'} is not a Tank Chess turn: unknown key 'to'
+        """
+        try:
+            return _turn_from_json(data)
+        except ValueError as exc:
+            raise ActionError(f"{shorten(data, 100)} is not a Tank Chess turn: {exc}") from None
+
+    @abstractmethod
+    def action(self, geo: Geometry, board: list[int], side: int) -> int:
+        """The packed turn for ``side`` on ``board``; ActionError if the tank or a square is not there.
+
+        Whether the turn is legal is for the rules to say.
+        """
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Turn):
+    """A tank drives and turns to end on ``to`` facing ``facing``, then destroys ``target``, if any.
+
+    ``to`` is its own square where it only turns.
+    """
+
+    to: str
+    facing: str
+    target: str | None = None
+
+    def to_json(self) -> MoveJSON:
+        return {
+            "kind": "move",
+            "tank": self.tank,
+            "from": self.from_,
+            "to": self.to,
+            "facing": self.facing,
+            "target": self.target,
+        }
+
+    def action(self, geo: Geometry, board: list[int], side: int) -> int:
+        try:
+            start = parse_square(geo, self.from_)
+            dest = parse_square(geo, self.to)
+            facing = FACING_NAMES.index(self.facing)
+            target = NO_TARGET if self.target is None else parse_square(geo, self.target)
+            mover(geo, board, side, start, KIND_LETTERS.index(self.tank))
+        except ValueError as exc:
+            raise ActionError(f"{shorten(self.to_json(), 100)}: {exc}") from None
+        return encode(start, dest * 8 + facing, target)
+
+
+@dataclass(frozen=True, slots=True)
+class Escape(Turn):
+    """A Command tank drives off the board over the opponent's edge."""
+
+    def to_json(self) -> EscapeJSON:
+        return {"kind": "escape", "tank": self.tank, "from": self.from_}
+
+    def action(self, geo: Geometry, board: list[int], side: int) -> int:
+        try:
+            start = parse_square(geo, self.from_)
+            mover(geo, board, side, start, KIND_LETTERS.index(self.tank))
+        except ValueError as exc:
+            raise ActionError(f"{shorten(self.to_json(), 100)}: {exc}") from None
         return encode(start, ESCAPE)
-    if dest_text is None and facing_text is None:
-        raise ActionError(f"{text!r}: give a destination, a facing or both ({MOVE_FORMAT})")
-    facing = FACING_NAMES.index(facing_text.upper()) if facing_text else code_facing(code)
-    return encode(start, dest * 8 + facing, target)
+
+
+def _turn_from_json(data: object) -> Turn:
+    """:meth:`Turn.from_json`, raising ValueError with the reason alone."""
+    if not isinstance(data, dict):
+        raise ValueError("a turn is an object with kind, tank, from and, to move, to, facing and target")
+    kind = data.get("kind")
+    if not isinstance(kind, str) or kind not in _KEYS:
+        raise ValueError(f"kind {shorten(kind)} is neither 'move' nor 'escape'")
+    keys = _KEYS[kind]
+    for key in data:
+        if key not in keys:
+            raise ValueError(f"unknown key {shorten(key)}")
+    for key in keys:
+        if key not in data:
+            article = "a move" if kind == "move" else "an escape"
+            raise ValueError(f"missing key {key!r} ({article} has {', '.join(keys)})")
+    tank = data["tank"]
+    if not isinstance(tank, str) or len(tank) != 1 or tank not in KIND_LETTERS:
+        raise ValueError(f"tank {shorten(tank)} is not a type letter ({' '.join(KIND_LETTERS)})")
+    from_ = _square(data, "from")
+    if kind == "escape":
+        return Escape(tank, from_)
+    facing = data["facing"]
+    if not isinstance(facing, str) or facing not in FACING_NAMES:
+        raise ValueError(f"facing {shorten(facing)} is not one of {' '.join(FACING_NAMES)}")
+    target = None if data["target"] is None else _square(data, "target")
+    return Move(tank, from_, _square(data, "to"), facing, target)
+
+
+def _square(data: dict[object, object], key: str) -> str:
+    value = data[key]
+    if not isinstance(value, str):
+        raise ValueError(f"{key} {shorten(value)} is not a square name (like c3)")
+    try:
+        parse_square(_WIDEST, value)
+    except ValueError as exc:
+        raise ValueError(f"{key}: {exc}") from None
+    return value
 
 
 # --- positions ------------------------------------------------------------------

@@ -75,6 +75,8 @@ from tussle.games.tank_chess.board import (
 )
 from tussle.games.tank_chess.notation import (
     Setup,
+    Turn,
+    TurnJSON,
     basic_setup,
     format_move,
     format_parts,
@@ -1152,7 +1154,29 @@ class TankChessState(State[int]):
 
     # --- notation ----------------------------------------------------------------------
 
-    def action_to_str(self, player: int, action: Any) -> str:
+    def action_to_str(self, player: int, action: object) -> str:
+        return format_parts(self.geo, self.board, *self._unpacked(action))
+
+    def _parse_action(self, player: int, text: str) -> int:
+        return parse_move(self.geo, self.board, player, text)
+
+    def action_to_json(self, player: int, action: object) -> TurnJSON:
+        """The turn's structured form (:class:`.notation.Turn`): a move or an escape.
+
+        >>> state = TankChess().new_initial_state()
+        >>> state.action_to_json(0, state.parse_action(0, "Hc1-d2NE"))
+        {'kind': 'move', 'tank': 'H', 'from': 'c1', 'to': 'd2', 'facing': 'NE', 'target': None}
+        """
+        start, end, target = self._unpacked(action)
+        return Turn.of_parts(self.geo, self.board, start, end, target).to_json()
+
+    def _action_from_json(self, player: int, data: dict[str, object]) -> int:
+        return Turn.from_json(data).action(self.geo, self.board, player)
+
+    def _unpacked(self, action: object) -> tuple[int, int, int]:
+        """``decode(action)`` of a turn that names squares of this board and a tank on its start;
+        ActionError for anything else (which no notation could name).
+        """
         nsq = self.geo.nsq
         if type(action) is int and 0 <= action < ACTION_LIMIT:
             start, end, target = decode(action)
@@ -1162,11 +1186,8 @@ class TankChessState(State[int]):
                 and (end == ESCAPE or end >> 3 < nsq)
                 and (target == NO_TARGET or target < nsq)
             ):
-                return format_parts(self.geo, self.board, start, end, target)
+                return start, end, target
         raise ActionError(f"{action!r} is not a Tank Chess turn here")
-
-    def _parse_action(self, player: int, text: str) -> int:
-        return parse_move(self.geo, self.board, player, text)
 
     def position(self) -> str:
         """The position notation of this state (not of a game already won).
