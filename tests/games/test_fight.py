@@ -25,6 +25,7 @@ from tussle.agents import make_agent
 from tussle.agents.random_agent import RandomAgent
 from tussle.game import CHANCE, MAX_DOCUMENT_CHARS, PUBLIC
 from tussle.games.fight import Fight, FightState, default_deck, load_deck
+from tussle.games.fight.actions import ACTIVATE, SCORE, Move, NextArena, Play
 from tussle.games.fight.cards import (
     ALIEN,
     ANIMAL,
@@ -47,7 +48,7 @@ from tussle.games.fight.cards import (
     reverse_digits,
     scale_percent,
 )
-from tussle.games.fight.rules import ACTIVATE, SCORE, ST_OVER
+from tussle.games.fight.rules import ST_OVER
 from tussle.runner import play_game, run_match
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -997,6 +998,140 @@ def test_every_legal_action_and_outcome_round_trips() -> None:
                 for action in state.legal_actions(p):
                     assert state.parse_action(p, state.action_to_str(p, action)) == action
                 state.apply(p, state.legal_actions(p).sample(rng))
+
+
+# --- structured actions ----------------------------------------------------------------
+
+
+def acts_and_outcomes(state: FightState) -> tuple[int, list[Any]]:
+    """Who acts now and every action it may take: a seat's legal actions, or every chance outcome."""
+    p = state.to_act()[0]
+    if p == CHANCE:
+        return p, [outcome for outcome, _ in state.chance_outcomes()]
+    return p, list(state.legal_actions(p))
+
+
+@pytest.mark.parametrize(("players", "seed", "options"), [(2, 1, {}), (3, 2, {"arenas": "all"}), (5, 3, {})])
+def test_every_action_and_outcome_round_trips_through_its_structured_form(
+    players: int, seed: int, options: dict[str, Any]
+) -> None:
+    rng = random.Random(seed)
+    kinds: Counter[str] = Counter()
+    for _ in range(3):
+        state = Fight(players=players, **options).new_initial_state()
+        while not state.is_terminal():
+            p, actions = acts_and_outcomes(state)
+            for action in actions:
+                form = state.action_to_json(p, action)
+                sent = json.loads(json.dumps(form))
+                assert sent == form
+                assert state.action_from_json(p, sent) == action
+                # The structured form and the notation name the same action, and one Move writes both.
+                assert state.parse_action(p, state.action_to_str(p, action)) == action
+                assert Move.from_json(sent) == state.move(p, action)
+                assert state.move(p, action).notation() == state.action_to_str(p, action)
+                kinds[form["kind"] if form["kind"] != "activate" or form["target"] is None else "on"] += 1
+            random_playout(state, rng, stop=1)
+    assert set(kinds) == {"play", "activate", "on", "score", "draw", "top", "arena"}, kinds
+
+
+def hex_state() -> FightState:
+    """Both have played; p0's Boost Hex chooses an opponent (p1's Main Bot is the one)."""
+    hexer = warrior("Hex", "Animal", 3, {"do": "add", "amount": -10, "target": "opponent"})
+    state = two_player(warrior("Tiger", "Animal", 20), warrior("Bot", "Robot", 25), [hexer])
+    act(state, "main Tiger boost Hex", "main Bot boost T1")
+    assert set(state.legal_actions(0)) == {1, SCORE}
+    return state
+
+
+PLAY_FORMS: list[tuple[object, str]] = [
+    ("main Tiger boost M1", "'main Tiger boost M1' is not a structured action"),
+    ([1, 2], "is not a structured action"),
+    ({"main": "Tiger", "boost": "M1"}, "None is not a kind of Fight! move (kinds: play, activate, score"),
+    ({"kind": "fold"}, "'fold' is not a kind of Fight! move"),
+    ({"kind": 3, "main": "Tiger", "boost": "M1"}, "3 is not a kind of Fight! move"),
+    ({"kind": "play", "main": "Tiger"}, "a play move lacks the key 'boost' (its keys: kind, boost, main)"),
+    ({"kind": "play", "main": "Tiger", "boost": "M1", "face": "up"}, "a play move has no key 'face'"),
+    ({"kind": "play", "main": 3, "boost": "M1"}, "a play's main is a Warrior's name, not 3"),
+    ({"kind": "play", "main": "Tiger", "boost": ["M1"]}, "a play's boost is a Warrior's name or null"),
+    (
+        {"kind": "play", "main": "tiger", "boost": "M1"},
+        "no Warrior is called 'tiger' (the deck writes 'Tiger')",
+    ),
+    ({"kind": "play", "main": "Nobody", "boost": "M1"}, "no Warrior is called 'Nobody'"),
+    ({"kind": "play", "main": "x" * 500, "boost": "M1"}, "no Warrior is called 'xxxx"),
+    ({"kind": "play", "main": "Bot", "boost": "T1"}, "Bot is not in your hand"),
+    ({"kind": "play", "main": "Tiger", "boost": "Tiger"}, "two different Warriors"),
+    ({"kind": "play", "main": "Tiger", "boost": None}, "play a Main Warrior and a Boost Warrior"),
+    ({"kind": "score"}, "a score move: play a Main and a Boost now (kind play)"),
+    ({"kind": "draw", "warrior": "Tiger"}, "a draw move: play a Main and a Boost now"),
+]
+
+RESOLVE_FORMS: list[tuple[object, str]] = [
+    ({"kind": "activate", "target": "p1"}, "an activate move's target is a seat number or null, not 'p1'"),
+    ({"kind": "activate", "target": True}, "target is a seat number or null, not True"),
+    ({"kind": "activate", "target": -1}, "target is a seat number or null, not -1"),
+    ({"kind": "activate", "target": 1.0}, "target is a seat number or null, not 1.0"),
+    ({"kind": "activate", "target": 7}, "there is no p7 of 2"),
+    ({"kind": "activate"}, "an activate move lacks the key 'target'"),
+    ({"kind": "activate", "target": None}, "this ability needs an opponent: activate pN"),
+    ({"kind": "activate", "target": 0}, "p0 is not an opponent this ability can choose"),
+    ({"kind": "score", "glory": 1}, "a score move has no key 'glory' (its keys: kind)"),
+    ({"kind": "play", "main": "Tiger", "boost": "M1"}, "a play move: activate or score your Boost now"),
+    ({"kind": "top", "family": "Animal"}, "a top move: activate or score your Boost now"),
+]
+
+
+@pytest.mark.parametrize(("data", "message"), PLAY_FORMS)
+def test_malformed_or_illegal_play_forms_are_refused_in_one_line(data: object, message: str) -> None:
+    state = two_player(warrior("Tiger", "Animal", 20), warrior("Bot", "Robot", 25), [])
+    refused_form(state, 0, data, message)
+
+
+@pytest.mark.parametrize(("data", "message"), RESOLVE_FORMS)
+def test_malformed_or_illegal_resolve_forms_are_refused_in_one_line(data: object, message: str) -> None:
+    refused_form(hex_state(), 0, data, message)
+
+
+def refused_form(state: FightState, player: int, data: object, message: str) -> None:
+    before = state.render(), [state.observation(p) for p in range(state.num_players)]
+    with pytest.raises(ActionError) as info:
+        state.action_from_json(player, data)
+    assert message in str(info.value)
+    assert "\n" not in str(info.value) and len(str(info.value)) < 200
+    assert (state.render(), [state.observation(p) for p in range(state.num_players)]) == before
+
+
+def test_structured_forms_of_chance_out_of_turn_and_of_the_right_kind() -> None:
+    state = hex_state()
+    assert state.action_from_json(0, {"kind": "activate", "target": 1}) == 1
+    assert state.action_from_json(0, {"kind": "score"}) == SCORE
+    refused_form(state, 1, {"kind": "score"}, "not p1's turn")
+    refused_form(state, CHANCE, {"kind": "draw", "warrior": "X1"}, "not chance's turn")
+    fresh = Fight().new_initial_state()
+    assert fresh.action_from_json(CHANCE, {"kind": "draw", "warrior": "Grizzle"}) == fresh.parse_action(
+        CHANCE, "draw Grizzle"
+    )
+    refused_form(
+        fresh, CHANCE, {"kind": "top", "family": "Animal"}, "a top move: the chance event now is a draw move"
+    )
+    refused_form(fresh, CHANCE, {"kind": "draw", "warrior": "Zorgon"}, "no Warrior is called 'Zorgon'")
+    refused_form(
+        fresh, CHANCE, {"kind": "draw", "warrior": None}, "a draw's warrior is a Warrior's name, not None"
+    )
+    refused_form(fresh, 0, {"kind": "score"}, "not p0's turn")
+    with pytest.raises(
+        ActionError, match="a top's family is one of Human, Animal, Robot, Demon, Alien, not 'Elf'"
+    ):
+        Move.from_json({"kind": "top", "family": "Elf"})
+    with pytest.raises(ActionError, match="a draw move is not a play move"):
+        Play.from_json({"kind": "draw", "warrior": "Grizzle"})
+    with pytest.raises(
+        ActionError, match="no Arena is called 'sunset pit' \\(the deck writes 'Sunset Pit'\\)"
+    ):
+        NextArena("sunset pit").to_action(fresh.deck)
+    assert NextArena.from_json({"kind": "arena", "arena": "Sunset Pit"}).to_action(fresh.deck) == 0
+    assert Play.from_json({"kind": "play", "main": "Grizzle", "boost": None}).to_action(fresh.deck)[1] == -1
 
 
 def test_the_top_family_restricts_the_next_draw() -> None:

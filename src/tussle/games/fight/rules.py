@@ -54,6 +54,21 @@ from tussle.game import (
     State,
     document_hint,
 )
+from tussle.games.fight.actions import (
+    ACTIVATE,
+    SCORE,
+    Activate,
+    Draw,
+    FightAction,
+    Move,
+    MoveJSON,
+    NextArena,
+    Play,
+    PlayAction,
+    Score,
+    Top,
+    a_move,
+)
 from tussle.games.fight.cards import CARD_OPS, FAMILIES, Deck, Effect, default_deck, load_deck
 
 FIGHTS = 7
@@ -74,12 +89,6 @@ STEP_TOP = -4  # the family on the back of the Reserves' top card is revealed
 # What the state is doing when no chance step is waiting.
 ST_SETUP, ST_PLAY, ST_RESOLVE, ST_ABILITY, ST_DRAW, ST_OVER = range(6)
 STAGE_NAMES = ("setup", "play", "resolve", "ability", "draw", "over")
-
-# Resolve actions: a seat number is "activate, choosing that opponent".
-SCORE = -1
-ACTIVATE = -2
-
-PlayAction = tuple[int, int]  # (main, boost); boost -1 when a single Warrior is left
 
 # The log of the current Fight: one tuple per event, kind first.
 LOG_SCORE = "score"  # (kind, seat, index of the Boost in its scored pile)
@@ -234,6 +243,13 @@ class Fight(Game):
     uniform_totals: tuple[list[float], ...]
     #: arena_keys[a]: the Arena's condition's key by (family, power), filled in as the Fights ask.
     arena_keys: list[dict[tuple[int, int], int | None]]
+    #: The structured forms of the chance outcomes by number, of a Boost activated on each
+    #: seat, and of the plays written so far (FightState.move).
+    draw_moves: tuple[Draw, ...]
+    top_moves: tuple[Top, ...]
+    arena_moves: tuple[NextArena, ...]
+    activate_moves: tuple[Activate, ...]
+    play_moves: dict[PlayAction, Move]
 
     def _check_options(self) -> None:
         text = self.options["deck"]
@@ -257,6 +273,11 @@ class Fight(Game):
         )
         self.arena_numbers = tuple(range(len(self.deck.arenas)))
         self.arena_keys = [{} for _ in self.deck.arenas]
+        self.draw_moves = tuple(Draw(w.name) for w in self.deck.warriors)
+        self.top_moves = tuple(Top(family) for family in FAMILIES)
+        self.arena_moves = tuple(NextArena(a.name) for a in self.deck.arenas)
+        self.activate_moves = tuple(Activate(q) for q in range(n))
+        self.play_moves = {}
         most = max(len(self.deck.warriors), len(self.deck.arenas))
         self.start_backs = tuple(self.families.count(family) for family in range(len(FAMILIES)))
         arenas = FIGHTS if self.arena_view == "all" else 2 if self.arena_view == "next" else 1
@@ -1062,25 +1083,66 @@ class FightState(State[Any]):
 
     # --- notation -----------------------------------------------------------
 
-    def action_to_str(self, player: int, action: Any) -> str:
-        warriors = self.deck.warriors
+    def move(self, player: int, action: FightAction) -> Move:
+        """``action`` by ``player`` (or CHANCE) in its structured form, read in this state (the
+        moment before the action): a chance outcome's number means a Warrior, a family or an
+        Arena by the step pending.
+        """
+        game = self.game
+        if isinstance(action, tuple):
+            # Moves are values, each made once a game: every event of a record is written through one.
+            plays = game.play_moves
+            move: Move | None = plays.get(action)
+            if move is None:
+                if len(plays) > 100_000:  # bounded, whatever the deck's size
+                    plays.clear()
+                move = plays[action] = Play.of(self.deck, action)
+            return move
         if player == CHANCE:
             step = self.queue[0] if self.queue else None
             if step == STEP_TOP:
-                return f"top {FAMILIES[action]}"
+                return game.top_moves[action]
             if step == STEP_ARENA:
-                return f"arena {self.deck.arenas[action].name}"
-            return f"draw {warriors[action].name}"
-        if isinstance(action, tuple):
-            main, boost = action
-            if boost < 0:
-                return f"main {warriors[main].name}"
-            return f"main {warriors[main].name} boost {warriors[boost].name}"
+                return game.arena_moves[action]
+            return game.draw_moves[action]
         if action == SCORE:
-            return "score"
+            return _SCORE
         if action == ACTIVATE:
-            return "activate"
-        return f"activate p{action}"
+            return _ACTIVATE
+        return game.activate_moves[action]
+
+    def action_to_str(self, player: int, action: FightAction) -> str:
+        return self.move(player, action).notation()
+
+    def action_to_json(self, player: int, action: FightAction) -> MoveJSON:
+        return self.move(player, action).to_json()
+
+    def _action_from_json(self, player: int, data: dict[str, object]) -> FightAction:
+        move = Move.from_json(data)
+        if player == CHANCE:
+            step = self.queue[0]
+            if step == STEP_TOP:
+                if isinstance(move, Top):
+                    return move.to_action()
+                expected = "top"
+            elif step == STEP_ARENA:
+                if isinstance(move, NextArena):
+                    return move.to_action(self.deck)
+                expected = "arena"
+            else:
+                if isinstance(move, Draw):
+                    return move.to_action(self.deck)
+                expected = "draw"
+            raise ActionError(f"{a_move(move.kind)}: the chance event now is {a_move(expected)}")
+        if self.stage == ST_PLAY:
+            if isinstance(move, Play):
+                return move.to_action(self.deck)
+            raise ActionError(f"{a_move(move.kind)}: play a Main and a Boost now (kind play)")
+        if isinstance(move, Activate):
+            return move.to_action(self.game.num_players)
+        if isinstance(move, Score):
+            return SCORE
+        raise ActionError(f"{a_move(move.kind)}: activate or score your Boost now (kind activate or score)")
 
     def _parse_action(self, player: int, text: str) -> Any:
         if not isinstance(text, str):
@@ -1511,6 +1573,8 @@ _NONE: ListActions[Any] = ListActions(())
 _CHANCE_ONLY = (CHANCE,)
 #: _SEATS[p]: the players to act when seat p decides.
 _SEATS = tuple((p,) for p in range(8))
+_SCORE = Score()
+_ACTIVATE = Activate(None)
 _FAMILY_RANK = {name: i for i, name in enumerate(FAMILIES)}
 
 
