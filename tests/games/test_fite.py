@@ -1069,6 +1069,162 @@ def test_random_games_under_turn_dice_any_replay_and_resample() -> None:
         assert Record.loads(record.dumps()).replay()[-1].render() == state.render()
 
 
+# --- the structured form of an action ----------------------------------------------------
+
+STRUCTURED_OPTIONS: list[dict[str, Any]] = [
+    {"power_a": "cunning", "power_b": "swift", "turn_limit": 8},
+    {"turn_dice": "any", "power_a": "cunning", "power_b": "brutal", "turn_limit": 8},
+    {"power_a": "swift", "power_b": "tough", "setup_placement": False, "turn_limit": 8},
+]
+
+
+@pytest.mark.parametrize("options", STRUCTURED_OPTIONS, ids=str)
+def test_every_action_and_roll_reads_back_from_its_structured_form(options: dict[str, Any]) -> None:
+    kinds: set[str] = set()
+    for _, state in random_states(options, games=3, seed=5):
+        for player in state.to_act():
+            if player == CHANCE:
+                actions = [outcome for outcome, _ in state.chance_outcomes()]
+            else:
+                actions = list(state.legal_actions(player))
+            for action in actions:
+                form = state.action_to_json(player, action)
+                kinds.add(str(form["kind"]))
+                assert json.loads(json.dumps(form)) == form
+                assert state.action_from_json(player, json.loads(json.dumps(form))) == action
+                # The form and the notation name the same action.
+                assert state.parse_action(player, state.action_to_str(player, action)) == action
+    expected = {"place", "split", "roll", "pass", "move", "turn"}
+    if "swift" in options.values():
+        expected |= {"stay", "swift"}
+    if "cunning" in options.values():
+        expected.add("move and turn")
+    assert expected <= kinds
+
+
+def test_structured_forms_as_a_client_reads_them() -> None:
+    state = at_split("tac 5", "tac 6", power_a="cunning", power_b="brutal", turn_dice="any")
+    assert state.action_to_json(A, ("split", 4, 5, True)) == {
+        "kind": "split",
+        "off": 4,
+        "def": 5,
+        "power": "cunning",
+    }
+    assert state.action_to_json(B, ("split", 4, 5, False)) == {
+        "kind": "split",
+        "off": 4,
+        "def": 5,
+        "power": None,
+    }
+    play(state, "A:4/5 +power", "B:4/5", "roll:A off 6,5,1,1", "roll:A def 6,4,3,2,2")
+    assert state.action_to_json(CHANCE, (6, 3, 1, 1)) == {
+        "kind": "roll", "fighter": "B", "pool": "off", "faces": [6, 3, 1, 1],
+    }  # fmt: skip
+    play(state, "roll:B off 6,6,3,1", "roll:B def 5,2,2,1,1")
+    action = state.parse_action(A, "move def>off 6,4 and turn off 1 B def 5")
+    assert state.action_to_json(A, action) == {
+        "kind": "move and turn", "from": "def", "to": "off", "dice": [6, 4],
+        "turn": [{"fighter": "A", "pool": "off", "face": 1}, {"fighter": "B", "pool": "def", "face": 5}],
+    }  # fmt: skip
+    # A client may list the dice in any order: the action is the same.
+    mixed = {
+        "kind": "turn",
+        "turn": [{"fighter": "A", "pool": "off", "face": 5}, {"face": 1, "pool": "off", "fighter": "A"}],
+    }
+    assert state.action_from_json(B, mixed) == state.parse_action(B, "turn A off 5,1")
+    assert state.action_to_json(B, state.parse_action(B, "pass")) == {"kind": "pass"}
+    fresh_state = fresh(power_a="swift")
+    assert fresh_state.action_to_json(A, ("place", 3)) == {"kind": "place", "location": "def", "face": 3}
+
+
+def structured_error(state: FiteState, player: int, data: object) -> str:
+    with pytest.raises(ActionError) as caught:
+        state.action_from_json(player, data)
+    message = str(caught.value)
+    assert message and "\n" not in message and "Traceback" not in message
+    return message
+
+
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        ("tac 5", "not a structured action"),
+        (["place", 5], "not a structured action"),
+        ({}, "None is not a kind of placement"),
+        ({"kind": 5}, "5 is not a kind of placement"),
+        ({"kind": "split", "off": 5, "def": 4, "power": None}, "'split' is not a kind of placement"),
+        ({"kind": "place", "face": 5}, "needs the key 'location'"),
+        ({"kind": "place", "location": "tac", "face": 5, "x": 1}, "has no key 'x'"),
+        ({"kind": "place", "location": "tac", "face": "5"}, "'face' is a whole number 1 to 6, not '5'"),
+        ({"kind": "place", "location": "tac", "face": True}, "'face' is a whole number 1 to 6, not True"),
+        ({"kind": "place", "location": "tac", "face": 7}, "not 7"),
+        ({"kind": "place", "location": "top", "face": 5}, "'location' is one of off, def, tac, not 'top'"),
+        ({"kind": "place", "location": "off", "face": 5}, "face 5 is the tac location, not off"),
+    ],
+)
+def test_a_malformed_placement_is_refused_in_one_line(data: object, why: str) -> None:
+    assert why in structured_error(fresh(), A, data)
+
+
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        ({"kind": "split", "off": 5, "def": 4}, "needs the key 'power'"),
+        ({"kind": "split", "off": 0, "def": 9, "power": None}, "'off' is a whole number 1 to 8, not 0"),
+        ({"kind": "split", "off": 4.0, "def": 5, "power": None}, "not 4.0"),
+        ({"kind": "split", "off": 4, "def": 5, "power": "+power"}, "'power' is one of aggressive"),
+        ({"kind": "split", "off": 4, "def": 5, "power": "tough"}, "super power is cunning, not tough"),
+        ({"kind": "split", "off": 5, "def": 5, "power": None}, "fighter A has 9 dice, and 5/5 splits 10"),
+    ],
+)
+def test_a_malformed_or_illegal_split_is_refused_in_one_line(data: object, why: str) -> None:
+    assert why in structured_error(at_split(power_a="cunning"), A, data)
+
+
+def tactical_state() -> FiteState:
+    state = at_split("tac 5", "off 1", power_a="cunning")
+    play(state, "A:4/5 +power", "B:4/5", "roll:A off 6,5,1,1", "roll:A def 6,4,3,2,2")
+    return play(state, "roll:B off 6,6,6,6", "roll:B def 1,1,1,1,1")
+
+
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        ({"kind": "move", "from": "off", "to": "off", "dice": [6]}, "from one pool to the other"),
+        ({"kind": "move", "from": "off", "to": "def", "dice": []}, "a list of 1 to 2 die faces"),
+        ({"kind": "move", "from": "off", "to": "def", "dice": [6, 5, 1]}, "a list of 1 to 2 die faces"),
+        ({"kind": "move", "from": "off", "to": "def", "dice": 6}, "a list of 1 to 2 die faces (1-6), not 6"),
+        ({"kind": "move", "from": "off", "to": "def", "dice": [6], "turn": []}, "has no key 'turn'"),
+        ({"kind": "turn", "turn": [{"fighter": "A", "pool": "off"}]}, "turns dice written like"),
+        ({"kind": "turn", "turn": [{"fighter": "C", "pool": "off", "face": 6}]}, "'fighter' is one of A, B"),
+        ({"kind": "turn", "turn": "off 6"}, "'turn' is a list of 1 or 2 dice"),
+        ({"kind": "pass", "dice": []}, "has no key 'dice'"),
+        (
+            {"kind": "roll", "fighter": "A", "pool": "off", "faces": [6]},
+            "'roll' is not a kind of tactical choice",
+        ),
+        # Well formed, and illegal here:
+        ({"kind": "move", "from": "off", "to": "def", "dice": [4]}, "the offensive pool (6,5,1,1) has no 4"),
+        ({"kind": "turn", "turn": [{"fighter": "B", "pool": "def", "face": 1}]}, "turns only its own dice"),
+    ],
+)
+def test_a_malformed_or_illegal_tactical_choice_is_refused_in_one_line(data: object, why: str) -> None:
+    assert why in structured_error(tactical_state(), A, data)
+
+
+def test_a_roll_and_a_choice_out_of_turn_are_refused_in_one_line() -> None:
+    state = play(at_split(), "A:5/4", "B:3/6")
+    roll = {"kind": "roll", "fighter": "A", "pool": "off", "faces": [6, 5, 4, 2, 2]}
+    assert state.action_from_json(CHANCE, roll) == (6, 5, 4, 2, 2)
+    assert "not B's" in structured_error(state, CHANCE, {**roll, "fighter": "B"})
+    assert "has 5 dice, not 4" in structured_error(state, CHANCE, {**roll, "faces": [6, 5, 4, 2]})
+    assert "a list of 1 to 8 die faces" in structured_error(state, CHANCE, {**roll, "faces": [6, 0]})
+    assert "not fighter A's turn" in structured_error(state, A, {"kind": "pass"})
+    placed = play(fresh(), "A:tac 5")
+    placement = {"kind": "place", "location": "tac", "face": 6}
+    assert "not fighter A's turn (to act: fighter B)" in structured_error(placed, A, placement)
+
+
 # --- records ---------------------------------------------------------------------------
 
 

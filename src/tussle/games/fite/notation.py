@@ -21,13 +21,20 @@ of one step is never mistaken for an action of another:
 
 Parsers are lenient (any case, commas or spaces, long names such as
 ``offensive``, faces in any order); formatters give the one canonical text.
+
+Each action has one structured form too (:class:`Move` and its kinds below),
+for the clients that draw actions and the server that sends them: plain data
+with a ``kind``, its locations and pools by their short names, dice by their
+faces and fighters by their letters.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import ClassVar, Literal, NotRequired, Self, TypeAlias, TypedDict, cast
 
-from tussle.errors import ActionError
+from tussle.errors import ActionError, shorten
 
 FIGHTERS = ("A", "B")
 OFF, DEF, TAC = 0, 1, 2
@@ -46,12 +53,16 @@ THEIR_OFF, THEIR_DEF = 2, 3
 #: Words that name the opponent's dice in a turn without its letter (``turn their def 6``).
 THEIR_WORDS = ("their", "opp")
 
-PlaceAction = tuple[str, int]
-SwiftAction = tuple[str, int]
-SplitAction = tuple[str, int, int, bool]
-Turned = tuple[tuple[int, int], ...]
-TacticAction = tuple[str, int, tuple[int, ...], Turned]
-Roll = tuple[int, ...]
+PlaceAction: TypeAlias = tuple[str, int]
+SwiftAction: TypeAlias = tuple[str, int]
+SplitAction: TypeAlias = tuple[str, int, int, bool]
+Turned: TypeAlias = tuple[tuple[int, int], ...]
+TacticAction: TypeAlias = tuple[str, int, tuple[int, ...], Turned]
+Roll: TypeAlias = tuple[int, ...]
+#: A fighter's action in any step.
+PlayerAction: TypeAlias = PlaceAction | SwiftAction | SplitAction | TacticAction
+#: Everything the rules apply: a fighter's action, or a roll (a chance outcome).
+FiteAction: TypeAlias = PlayerAction | Roll
 
 PASS: TacticAction = ("tactic", -1, (), ())
 
@@ -188,6 +199,23 @@ def format_split(action: SplitAction, power: str | None) -> str:
     return f"{text} +{power}" if action[3] else text
 
 
+def declare_problem(named: str | None, power: str | None) -> str:
+    """Why a fighter whose super power is ``power`` cannot declare ``named`` with its split ('' if it can).
+
+    ``named`` is None where the power is not named (``+power``).
+
+    >>> declare_problem("brutal", "tough"), declare_problem(None, "tough")
+    ("this fighter's super power is tough, not brutal", '')
+    """
+    if power is None:
+        return "this fighter has no super power"
+    if named is not None and named != power:
+        return f"this fighter's super power is {power}, not {named}"
+    if power == "swift":
+        return "Swift is used at the end of the placement, not with the split"
+    return ""
+
+
 def parse_split(text: str, power: str | None) -> SplitAction:
     """``OFF/DEF`` with an optional ``+power`` (or ``+`` and the power's name).
 
@@ -207,12 +235,9 @@ def parse_split(text: str, power: str | None) -> SplitAction:
         word = named[0]
         if word not in ("power", "super", *POWERS):
             raise ActionError(f"{text!r}: {word!r} is not a super power ({', '.join(POWERS)})")
-        if power is None:
-            raise ActionError(f"{text!r}: this fighter has no super power")
-        if word in POWERS and word != power:
-            raise ActionError(f"{text!r}: this fighter's super power is {power}, not {word}")
-        if power == "swift":
-            raise ActionError(f"{text!r}: Swift is used at the end of the placement, not with the split")
+        why = declare_problem(word if word in POWERS else None, power)
+        if why:
+            raise ActionError(f"{text!r}: {why}")
         declare = True
     if tokens[1:2] == ["/"]:
         tokens = [tokens[0], *tokens[2:]]
@@ -415,3 +440,392 @@ def parse_roll(text: str, fighter: int, pool: int, size: int) -> Roll:
             f"{'die' if size == 1 else 'dice'}, not {len(faces)}"
         )
     return tuple(sorted(faces, reverse=True))
+
+
+# --- structured forms ---------------------------------------------------------------
+
+#: A pool holds at least 1 die and at most this many (a standing rule of the pools).
+MAX_POOL = 8
+
+
+class PlacementJSON(TypedDict):
+    kind: Literal["place"]
+    location: str
+    face: int
+
+
+class StayJSON(TypedDict):
+    kind: Literal["stay"]
+
+
+class SwiftJSON(TypedDict):
+    kind: Literal["swift"]
+    to: str
+
+
+# ``def`` and ``from`` are keywords: these forms are spelled out in the functional syntax.
+SplitJSON = TypedDict("SplitJSON", {"kind": Literal["split"], "off": int, "def": int, "power": str | None})
+
+
+class DieJSON(TypedDict):
+    """A die to turn over: whose (``A`` or ``B``), in which pool, showing which face."""
+
+    fighter: str
+    pool: str
+    face: int
+
+
+TacticKind: TypeAlias = Literal["pass", "move", "turn", "move and turn"]
+TacticJSON = TypedDict(
+    "TacticJSON",
+    {
+        "kind": TacticKind,
+        "from": NotRequired[str],
+        "to": NotRequired[str],
+        "dice": NotRequired[list[int]],
+        "turn": NotRequired[list[DieJSON]],
+    },
+)
+
+
+class RollJSON(TypedDict):
+    kind: Literal["roll"]
+    fighter: str
+    pool: str
+    faces: list[int]
+
+
+#: Any action or roll as plain data: one shape per kind.
+MoveJSON: TypeAlias = PlacementJSON | StayJSON | SwiftJSON | SplitJSON | TacticJSON | RollJSON
+
+
+def _whole(kind: str, key: str, value: object, low: int, high: int) -> int:
+    # bool is an int to Python, never to a client: true is no number of dice.
+    if type(value) is not int or not low <= value <= high:
+        raise ActionError(
+            f"a {kind!r} action's {key!r} is a whole number {low} to {high}, not {shorten(value)}"
+        )
+    return value
+
+
+def _named(kind: str, key: str, value: object, names: tuple[str, ...]) -> int:
+    if type(value) is not str or value not in names:
+        raise ActionError(f"a {kind!r} action's {key!r} is one of {', '.join(names)}, not {shorten(value)}")
+    return names.index(value)
+
+
+def _faces_of(kind: str, key: str, value: object, most: int) -> Roll:
+    if (
+        type(value) is not list
+        or not 1 <= len(value) <= most
+        or any(type(face) is not int or not 1 <= face <= 6 for face in value)
+    ):
+        raise ActionError(
+            f"a {kind!r} action's {key!r} is a list of 1 to {most} die faces (1-6), not {shorten(value)}"
+        )
+    return tuple(sorted(value, reverse=True))
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A FITE action or roll in its structured form: one subclass per step, each with its kinds.
+
+    The rules keep their own fast values (tuples, see the top of this module);
+    ``of`` makes a move from one and ``to_action`` gives it back.
+
+    >>> move = Move.from_json({"kind": "move", "from": "off", "to": "def", "dice": [5, 6]})
+    >>> move, move.to_action(0)
+    (Tactic(source=0, moved=(6, 5), turned=()), ('tactic', 0, (6, 5), ()))
+    >>> Split.from_json({"kind": "place", "location": "tac", "face": 5})
+    Traceback (most recent call last):
+    tussle.errors.ActionError: 'place' is not a kind of split (kinds: split)
+    """
+
+    #: What the class's moves are, for messages.
+    what: ClassVar[str] = "FITE action"
+    #: Each kind of the class, with the keys its JSON form has besides ``kind`` (every one required).
+    kinds: ClassVar[dict[str, frozenset[str]]] = {}
+
+    @classmethod
+    def from_json(cls, data: object) -> Self:
+        """The move that ``data`` writes, checked strictly (an :class:`ActionError` in one line if none).
+
+        On :class:`Move` it reads any kind; on a subclass, that class's kinds only.
+        """
+        if type(data) is not dict or not all(type(key) is str for key in data):
+            raise ActionError(f"{shorten(data)} is not a {cls.what} (an object with a kind)")
+        kind = data.get("kind")
+        sub = _KINDS.get(kind) if isinstance(kind, str) else None
+        if not isinstance(kind, str) or sub is None or not issubclass(sub, cls):
+            known = ", ".join(k for k, c in _KINDS.items() if issubclass(c, cls))
+            raise ActionError(f"{shorten(kind)} is not a kind of {cls.what} (kinds: {known})")
+        keys = sub.kinds[kind]
+        given = data.keys() - {"kind"}
+        if given != keys:
+            extra = sorted(given - keys)
+            why = f"has no key {shorten(extra[0])}" if extra else f"needs the key {sorted(keys - given)[0]!r}"
+            raise ActionError(f"a {kind!r} action {why} (its keys: {', '.join(['kind', *sorted(keys)])})")
+        return cast(Self, sub._read(kind, data))
+
+    @classmethod
+    def _read(cls, kind: str, data: dict[str, object]) -> Move:
+        """The move of a JSON form whose kind and keys are checked; its values are checked here."""
+        raise NotImplementedError
+
+    def to_json(self) -> MoveJSON:
+        """The JSON form: plain data that :meth:`from_json` reads back."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class Placement(Move):
+    """Where a fighter stands: the die face it places (1-2 offensive, 3-4 defensive, 5-6 tactical).
+
+    >>> Placement(5).to_json()
+    {'kind': 'place', 'location': 'tac', 'face': 5}
+    """
+
+    what: ClassVar[str] = "placement"
+    kinds: ClassVar[dict[str, frozenset[str]]] = {"place": frozenset({"location", "face"})}
+
+    face: int
+
+    @property
+    def location(self) -> int:
+        return FACE_LOCATION[self.face]
+
+    @classmethod
+    def _read(cls, kind: str, data: dict[str, object]) -> Placement:
+        face = _whole(kind, "face", data["face"], 1, 6)
+        location = _named(kind, "location", data["location"], LOCATIONS)
+        if FACE_LOCATION[face] != location:
+            raise ActionError(
+                f"a 'place' action's face {face} is the {LOCATIONS[FACE_LOCATION[face]]} location, "
+                f"not {LOCATIONS[location]}"
+            )
+        return cls(face)
+
+    def to_json(self) -> PlacementJSON:
+        return {"kind": "place", "location": LOCATIONS[self.location], "face": self.face}
+
+    def to_action(self) -> PlaceAction:
+        return ("place", self.face)
+
+    @classmethod
+    def of(cls, action: PlaceAction) -> Placement:
+        return cls(action[1])
+
+
+@dataclass(frozen=True, slots=True)
+class SwiftMove(Move):
+    """Swift's choice after the placements: stay (keeping the power), or move to another location.
+
+    >>> SwiftMove(STAY).to_json(), SwiftMove(TAC).to_json()
+    ({'kind': 'stay'}, {'kind': 'swift', 'to': 'tac'})
+    """
+
+    what: ClassVar[str] = "Swift choice"
+    kinds: ClassVar[dict[str, frozenset[str]]] = {"stay": frozenset(), "swift": frozenset({"to"})}
+
+    #: The location moved to, or :data:`STAY`.
+    to: int
+
+    @classmethod
+    def _read(cls, kind: str, data: dict[str, object]) -> SwiftMove:
+        return cls(STAY if kind == "stay" else _named(kind, "to", data["to"], LOCATIONS))
+
+    def to_json(self) -> StayJSON | SwiftJSON:
+        if self.to == STAY:
+            return {"kind": "stay"}
+        return {"kind": "swift", "to": LOCATIONS[self.to]}
+
+    def to_action(self) -> SwiftAction:
+        return ("swift", self.to)
+
+    @classmethod
+    def of(cls, action: SwiftAction) -> SwiftMove:
+        return cls(action[1])
+
+
+@dataclass(frozen=True, slots=True)
+class Split(Move):
+    """A fighter's dice split into its offensive and defensive pools, with the super power declared (or None).
+
+    >>> Split(5, 4, "brutal").to_json()
+    {'kind': 'split', 'off': 5, 'def': 4, 'power': 'brutal'}
+    >>> Split(5, 4, "brutal").to_action("tough")
+    Traceback (most recent call last):
+    tussle.errors.ActionError: a split declaring brutal: this fighter's super power is tough, not brutal
+    """
+
+    what: ClassVar[str] = "split"
+    kinds: ClassVar[dict[str, frozenset[str]]] = {"split": frozenset({"off", "def", "power"})}
+
+    off: int
+    defence: int
+    power: str | None
+
+    @classmethod
+    def _read(cls, kind: str, data: dict[str, object]) -> Split:
+        off = _whole(kind, "off", data["off"], 1, MAX_POOL)
+        defence = _whole(kind, "def", data["def"], 1, MAX_POOL)
+        power = data["power"]
+        if power is not None:
+            power = POWERS[_named(kind, "power", power, POWERS)]
+        return cls(off, defence, power)
+
+    def to_json(self) -> SplitJSON:
+        return {"kind": "split", "off": self.off, "def": self.defence, "power": self.power}
+
+    def to_action(self, power: str | None) -> SplitAction:
+        """The rules' value for a fighter with super power ``power`` (ActionError if it may not use it)."""
+        if self.power is not None:
+            why = declare_problem(self.power, power)
+            if why:
+                raise ActionError(f"a split declaring {self.power}: {why}")
+        return ("split", self.off, self.defence, self.power is not None)
+
+    @classmethod
+    def of(cls, action: SplitAction, power: str | None) -> Split:
+        """The split ``action`` of a fighter whose super power is ``power``."""
+        return cls(action[1], action[2], power if action[3] else None)
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """A die that a tactical choice turns over: its fighter (0 for A, 1 for B), its pool and its face."""
+
+    fighter: int
+    pool: int
+    face: int
+
+    @classmethod
+    def from_json(cls, data: object, kind: str) -> Die:
+        if type(data) is not dict or data.keys() != {"fighter", "pool", "face"}:
+            raise ActionError(
+                f"a {kind!r} action turns dice written like "
+                f"{{'fighter': 'A', 'pool': 'off', 'face': 6}}, not {shorten(data)}"
+            )
+        return cls(
+            _named(kind, "fighter", data["fighter"], FIGHTERS),
+            _named(kind, "pool", data["pool"], POOLS),
+            _whole(kind, "face", data["face"], 1, 6),
+        )
+
+    def to_json(self) -> DieJSON:
+        return {"fighter": FIGHTERS[self.fighter], "pool": POOLS[self.pool], "face": self.face}
+
+
+@dataclass(frozen=True, slots=True)
+class Tactic(Move):
+    """A tactical choice: pass, move 1 or 2 dice to the other pool, turn 1 or 2 dice over, or (Cunning at the
+    tactical location) a move and then a turn.
+
+    >>> Tactic.of(("tactic", 1, (2,), ((1, 1), (3, 6))), 0).to_json()["turn"]
+    [{'fighter': 'A', 'pool': 'def', 'face': 1}, {'fighter': 'B', 'pool': 'def', 'face': 6}]
+    """
+
+    what: ClassVar[str] = "tactical choice"
+    kinds: ClassVar[dict[str, frozenset[str]]] = {
+        "pass": frozenset(),
+        "move": frozenset({"from", "to", "dice"}),
+        "turn": frozenset({"turn"}),
+        "move and turn": frozenset({"from", "to", "dice", "turn"}),
+    }
+
+    #: The pool the moved dice leave (-1: no move), and their faces, highest first.
+    source: int
+    moved: tuple[int, ...]
+    turned: tuple[Die, ...]
+
+    @property
+    def kind(self) -> TacticKind:
+        if self.source < 0:
+            return "turn" if self.turned else "pass"
+        return "move and turn" if self.turned else "move"
+
+    @classmethod
+    def _read(cls, kind: str, data: dict[str, object]) -> Tactic:
+        source = -1
+        moved: tuple[int, ...] = ()
+        if "from" in data:
+            source = _named(kind, "from", data["from"], POOLS)
+            if _named(kind, "to", data["to"], POOLS) == source:
+                raise ActionError(f"a {kind!r} action moves dice from one pool to the other, not to the same")
+            moved = _faces_of(kind, "dice", data["dice"], 2)
+        turned: tuple[Die, ...] = ()
+        if "turn" in data:
+            dice = data["turn"]
+            if type(dice) is not list or not 1 <= len(dice) <= 2:
+                raise ActionError(f"a {kind!r} action's 'turn' is a list of 1 or 2 dice, not {shorten(dice)}")
+            turned = tuple(Die.from_json(die, kind) for die in dice)
+        return cls(source, moved, turned)
+
+    def to_json(self) -> TacticJSON:
+        out: TacticJSON = {"kind": self.kind}
+        if self.source >= 0:
+            out["from"] = POOLS[self.source]
+            out["to"] = POOLS[1 - self.source]
+            out["dice"] = list(self.moved)
+        if self.turned:
+            out["turn"] = [die.to_json() for die in self.turned]
+        return out
+
+    def to_action(self, player: int) -> TacticAction:
+        """The rules' value of fighter ``player``'s choice, in canonical order."""
+        return tactic(
+            self.source,
+            self.moved,
+            [(die.pool if die.fighter == player else die.pool + THEIR_OFF, die.face) for die in self.turned],
+        )
+
+    @classmethod
+    def of(cls, action: TacticAction, player: int) -> Tactic:
+        """Fighter ``player``'s tactical ``action``: its pools 0 and 1 are its own, 2 and 3 the opponent's."""
+        _, source, moved, turned = action
+        return cls(
+            source,
+            moved,
+            tuple(
+                Die(player, pool, face) if pool < THEIR_OFF else Die(1 - player, pool - THEIR_OFF, face)
+                for pool, face in turned
+            ),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRoll(Move):
+    """A chance outcome: the faces that one fighter's pool rolled, highest first.
+
+    >>> DiceRoll.from_json({"kind": "roll", "fighter": "B", "pool": "def", "faces": [1, 6, 3]})
+    DiceRoll(fighter=1, pool=1, faces=(6, 3, 1))
+    """
+
+    what: ClassVar[str] = "roll"
+    kinds: ClassVar[dict[str, frozenset[str]]] = {"roll": frozenset({"fighter", "pool", "faces"})}
+
+    fighter: int
+    pool: int
+    faces: Roll
+
+    @classmethod
+    def _read(cls, kind: str, data: dict[str, object]) -> DiceRoll:
+        return cls(
+            _named(kind, "fighter", data["fighter"], FIGHTERS),
+            _named(kind, "pool", data["pool"], POOLS),
+            _faces_of(kind, "faces", data["faces"], MAX_POOL),
+        )
+
+    def to_json(self) -> RollJSON:
+        return {
+            "kind": "roll",
+            "fighter": FIGHTERS[self.fighter],
+            "pool": POOLS[self.pool],
+            "faces": list(self.faces),
+        }
+
+
+#: The class of each kind of move.
+_KINDS: dict[str, type[Move]] = {
+    kind: sub for sub in (Placement, SwiftMove, Split, Tactic, DiceRoll) for kind in sub.kinds
+}

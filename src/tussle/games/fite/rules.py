@@ -56,6 +56,7 @@ from tussle.games.fite.notation import (
     FIGHTERS,
     LOCATION_LONG,
     LOCATIONS,
+    MAX_POOL,
     OFF,
     PASS,
     POOL_LONG,
@@ -63,10 +64,17 @@ from tussle.games.fite.notation import (
     STAY,
     TAC,
     THEIR_OFF,
+    DiceRoll,
+    Move,
+    MoveJSON,
     PlaceAction,
+    Placement,
     Roll,
+    Split,
     SplitAction,
     SwiftAction,
+    SwiftMove,
+    Tactic,
     TacticAction,
     Turned,
     faces_text,
@@ -83,8 +91,6 @@ from tussle.games.fite.notation import (
 )
 
 START_DICE = 9
-#: A pool holds at least 1 and at most this many dice.
-MAX_POOL = 8
 
 SETUP, PLACE, SWIFT, SPLIT, ROLL, TACTICAL, OVER = range(7)
 PHASE_NAMES = ("setup", "place", "swift", "split", "roll", "tactical", "over")
@@ -1084,6 +1090,56 @@ class FiteState(State[Any]):
         if phase == SPLIT:
             return parse_split(text, self.powers[player])
         return parse_tactic(text, player)
+
+    # --- structured forms ------------------------------------------------------------
+
+    def move(self, player: int, action: Any) -> Move:
+        """``action`` by ``player`` (or a roll, by CHANCE) in its structured form.
+
+        Like :meth:`action_to_str` it reads the action's own step from the action
+        (a roll: whose pool is rolling now), so a choice kept from earlier in the
+        turn is written too.
+        """
+        if player == CHANCE:
+            if self.phase != ROLL or self._result is not None:
+                raise ActionError("no roll is pending: a roll's structured form names the pool rolling")
+            fighter, pool = ROLL_ORDER[self.roll_index]
+            return DiceRoll(fighter, pool, action)
+        tag = action[0]
+        if tag == "place":
+            return Placement.of(action)
+        if tag == "swift":
+            return SwiftMove.of(action)
+        if tag == "split":
+            return Split.of(action, self.powers[player])
+        return Tactic.of(action, player)
+
+    def action_to_json(self, player: int, action: Any) -> MoveJSON:
+        return self.move(player, action).to_json()
+
+    def _action_from_json(self, player: int, data: dict[str, object]) -> Any:
+        if player == CHANCE:
+            roll = DiceRoll.from_json(data)
+            fighter, pool = ROLL_ORDER[self.roll_index]
+            if (roll.fighter, roll.pool) != (fighter, pool):
+                raise ActionError(
+                    f"the roll now is fighter {FIGHTERS[fighter]}'s {POOL_LONG[pool]} pool, "
+                    f"not {FIGHTERS[roll.fighter]}'s {POOL_LONG[roll.pool]} one"
+                )
+            if len(roll.faces) != self._size:
+                raise ActionError(
+                    f"{FIGHTERS[fighter]}'s {POOL_LONG[pool]} pool has {self._size} "
+                    f"{'die' if self._size == 1 else 'dice'}, not {len(roll.faces)}"
+                )
+            return roll.faces
+        phase = self.phase
+        if phase in (SETUP, PLACE):
+            return Placement.from_json(data).to_action()
+        if phase == SWIFT:
+            return SwiftMove.from_json(data).to_action()
+        if phase == SPLIT:
+            return Split.from_json(data).to_action(self.powers[player])
+        return Tactic.from_json(data).to_action(player)
 
     # --- copies and views ----------------------------------------------------------
 
