@@ -1,32 +1,51 @@
+// @ts-check
 // The home page: make a game (against the computer, a friend at this screen, a friend online, or
 // anyone from the lobby), list the lobby and the games this browser holds seats of, and move those
 // seats to another browser (export, import).
-import { html } from "/web/board.js";
-import { exported, held, imported, keep, seatsOf } from "/web/seats.js";
+import { byId as $, html } from "/web/board.js";
+import { exported, held, imported, keep, secretOf, seatsOf } from "/web/seats.js";
 
+/** @typedef {import("/web/types.js").CatalogGame} CatalogGame */
+/** @typedef {import("/web/types.js").GameOption} GameOption */
+
+/** @type {CatalogGame[]} */
 let catalog = [];
 
-function $(id) { return document.getElementById(id); }
-
+/**
+ * POST JSON; a refusal throws its one line.
+ * @param {string} path
+ * @param {unknown} body
+ * @returns {Promise<any>}
+ */
 async function post(path, body) {
   const answer = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const data = await answer.json();
-  if (!answer.ok) throw new Error(data.error || answer.statusText);
+  if (!answer.ok) throw new Error(/** @type {import("/web/types.js").Refusal} */ (data).error || answer.statusText);
   return data;
 }
 
+/** @returns {CatalogGame} */
 function chosenGame() {
-  return catalog.find((g) => g.id === $("game").value);
+  const id = $("game", HTMLSelectElement).value;
+  const game = catalog.find((g) => g.id === id);
+  if (!game) throw new Error(`no game ${id} in the catalog`);
+  return game;
 }
 
 // The choice of a document option that stands for the text below it; no name can be it (names
 // start with a letter or a digit).
 const CUSTOM = "*custom";
 
+/** @param {string} text */
 function say(text) {
   $("created").textContent = text;
 }
 
+/**
+ * @param {HTMLInputElement} input
+ * @param {HTMLTextAreaElement} area
+ * @param {GameOption & {max_length: number}} option
+ */
 function readInto(input, area, option) {
   // The file is read here, in the browser: the request carries the text, as pasted text would.
   const file = input.files && input.files[0];
@@ -52,20 +71,28 @@ function readInto(input, area, option) {
   reader.readAsText(file);
 }
 
+/**
+ * @param {GameOption & {max_length: number}} option
+ * @param {string} id
+ * @returns {HTMLElement[]}
+ */
 function documentField(option, id) {
   // One of the names the server offers, or a document of one's own: pasted, or read from a file.
   // No maxlength: a browser would cut a long paste short without a word; options() says it.
   const area = html("textarea", { id: `${id}-text`, name: `${option.name}-text`, rows: 8, spellcheck: "false", autocomplete: "off" });
+  /** @type {HTMLInputElement} */
   const file = html("input", { type: "file", id: `${id}-file`, onchange: () => readInto(file, area, option) });
   const own = html("div", { id: `${id}-custom`, class: "document", hidden: true },
     html("p", {}, html("label", { for: area.id, text: `Your ${option.name}: paste it here, or choose a file` })),
     area,
     html("p", {}, html("label", { for: file.id, text: "File" }), " ", file));
   const names = [...option.documents];
-  if (option.default && !names.includes(option.default)) names.unshift(option.default);
+  // A document option's default is the name of one (or empty: the game's own).
+  const preset = typeof option.default === "string" ? option.default : "";
+  if (preset && !names.includes(preset)) names.unshift(preset);
   const select = html("select", { id, name: option.name },
-    option.default ? null : html("option", { value: "", text: "default", selected: true }),
-    names.map((n) => html("option", { value: n, text: n, selected: n === option.default })),
+    preset ? null : html("option", { value: "", text: "default", selected: true }),
+    names.map((n) => html("option", { value: n, text: n, selected: n === preset })),
     html("option", { value: CUSTOM, text: "custom: paste it or choose a file" }));
   select.addEventListener("change", () => {
     own.hidden = select.value !== CUSTOM;
@@ -78,13 +105,13 @@ function showGame() {
   const game = chosenGame();
   $("description").textContent = game.description;
   const [fewest, most] = game.players;
-  const count = $("player-count");
+  const count = $("player-count", HTMLSelectElement);
   const had = Number(count.value) || fewest;
   const numbers = Array.from({ length: most - fewest + 1 }, (_, i) => fewest + i);
   count.replaceChildren(...numbers.map((n) => html("option", { value: n, text: String(n) })));
   count.value = String(Math.min(most, Math.max(fewest, had)));
   $("players-box").hidden = fewest === most;
-  const level = $("level");
+  const level = $("level", HTMLSelectElement);
   const was = level.value || "medium";
   level.replaceChildren(...game.levels.map((l) => html("option", { value: l, text: l })));
   level.value = game.levels.includes(was) ? was : game.levels[Math.floor(game.levels.length / 2)] || "";
@@ -93,9 +120,10 @@ function showGame() {
   for (const option of game.options) {
     const id = `option-${option.name}`;
     if (option.kind === "document") {
-      box.append(...documentField(option, id));
+      box.append(...documentField({ ...option, max_length: option.max_length || 0 }, id));
       continue;
     }
+    /** @type {HTMLElement} */
     let input;
     if (option.kind === "bool") {
       input = html("input", { type: "checkbox", id, name: option.name, checked: option.default === true });
@@ -111,14 +139,21 @@ function showGame() {
   }
 }
 
+/**
+ * The options chosen in the form that differ from their defaults.
+ * @returns {{[name: string]: string | number | boolean}}
+ */
 function options() {
+  /** @type {{[name: string]: string | number | boolean}} */
   const out = {};
   for (const option of chosenGame().options) {
-    const input = $(`option-${option.name}`);
-    let value = option.kind === "bool" ? input.checked : option.kind === "int" ? Number(input.value) : input.value;
+    const input = /** @type {HTMLInputElement | HTMLSelectElement} */ ($(`option-${option.name}`));
+    /** @type {string | number | boolean} */
+    let value = input instanceof HTMLInputElement && option.kind === "bool" ? input.checked
+      : option.kind === "int" ? Number(input.value) : input.value;
     if (option.kind === "document" && value === CUSTOM) {
-      value = $(`option-${option.name}-text`).value;
-      if (value.length > option.max_length) {
+      value = $(`option-${option.name}-text`, HTMLTextAreaElement).value;
+      if (option.max_length !== null && value.length > option.max_length) {
         throw new Error(`the ${option.name} is too long: ${value.length.toLocaleString("en")} characters, at most ${option.max_length.toLocaleString("en")}`);
       }
     }
@@ -127,12 +162,14 @@ function options() {
   return out;
 }
 
+/** @param {SubmitEvent} event */
 async function create(event) {
   event.preventDefault();
-  const form = new FormData(event.target);
+  const form = new FormData($("create", HTMLFormElement));
   const opponent = form.get("opponent");
   const game = chosenGame();
   const players = Number(form.get("players")) || game.players[0];
+  /** @type {{kind: string, name?: string, agent?: FormDataEntryValue | null}[]} */
   const others = [];
   for (let seat = 1; seat < players; seat++) {
     if (opponent === "computer") others.push({ kind: "computer", agent: form.get("level") });
@@ -143,13 +180,15 @@ async function create(event) {
   }
   const first = { kind: "person", name: "player 1" };
   try {
+    /** @type {{game: string, options: object, seats: object[], table?: boolean, clock?: {minutes: number, increment: number}}} */
     const body = { game: game.id, options: options(), seats: [first, ...others] };
     if (opponent === "hotseat") body.table = true;
     const clock = form.get("clock");
-    if (clock) {
+    if (typeof clock === "string" && clock) {
       const [minutes, increment] = clock.split("+").map(Number);
       body.clock = { minutes, increment };
     }
+    /** @type {import("/web/types.js").MadeGame} */
     const made = await post("/api/games", body);
     if (made.table) {
       // One handle for the one screen, kept here; the address only says "at this screen".
@@ -158,25 +197,40 @@ async function create(event) {
       return;
     }
     const mine = made.seats.find((s) => s.token);
-    const invites = made.seats.filter((s) => s.invite_link).map((s) => ({ seat: s.seat, link: s.invite_link }));
+    if (!mine || !mine.token || !mine.link) throw new Error("the server made the game without a seat for you");
+    const invites = made.seats.flatMap((s) => (s.invite_link ? [{ seat: s.seat, link: s.invite_link }] : []));
     keep({ game: made.id, seat: mine.seat, token: mine.token, invites });
     location.href = mine.link;
   } catch (error) {
-    say(error.message);
+    say(messageOf(error));
   }
 }
 
+/**
+ * @param {unknown} error
+ * @returns {string}
+ */
+function messageOf(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** @param {string} gameId */
 async function join(gameId) {
   try {
+    /** @type {import("/web/types.js").JoinedSeat} */
     const joined = await post(`/api/games/${gameId}/join`, { name: "friend" });
     keep({ game: joined.id, seat: joined.seat, token: joined.token });
     location.href = joined.link;
   } catch (error) {
-    say(`Could not join: ${error.message}`);
+    say(`Could not join: ${messageOf(error)}`);
     lobby();
   }
 }
 
+/**
+ * @param {string} id
+ * @returns {string}
+ */
 function gameName(id) {
   const game = catalog.find((g) => g.id === id);
   return game ? game.name : id;
@@ -184,6 +238,7 @@ function gameName(id) {
 
 async function lobby() {
   const list = $("lobby");
+  /** @type {{games: import("/web/types.js").LobbyGame[]}} */
   const data = await fetch("/api/lobby").then((r) => r.json());
   list.replaceChildren();
   if (!data.games.length) list.append(html("li", { text: "No game is waiting. Make one above and pick \u201canyone in the lobby\u201d." }));
@@ -193,13 +248,18 @@ async function lobby() {
   }
 }
 
+/**
+ * @param {import("/web/types.js").MyGame} game
+ * @returns {string}
+ */
 function hrefOf(game) {
   if (game.status === "finished") return `/replay/${game.id}`;
   // A game at one screen opens covered, with the handle this browser keeps: none in the link.
   if (game.table) return `/play/${game.id}#table`;
   const seats = seatsOf(game.id);
   const seat = seats.find((s) => s.seat === game.seat) || seats.find((s) => s.seat === null) || seats[0];
-  return `/play/${game.id}#${seat.token}`;
+  // The server listed the game for a token of this browser's, which another tab may have dropped since.
+  return seat ? `/play/${game.id}#${seat.token}` : `/play/${game.id}`;
 }
 
 async function mine() {
@@ -211,14 +271,15 @@ async function mine() {
   }
   const answer = await fetch("/api/my-games", {
     method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ tokens: entries.map((e) => e.table || e.token) }),
+    body: JSON.stringify({ tokens: entries.map(secretOf) }),
   });
   if (!answer.ok) return;
+  /** @type {{games: import("/web/types.js").MyGame[]}} */
   const data = await answer.json();
   list.replaceChildren();
   for (const game of data.games) {
     const state = game.status === "finished" ? "finished" : game.your_turn ? (game.table ? "to play" : "your move") : game.status;
-    const where = game.table ? "at this screen" : `seat ${game.seat + 1}`;
+    const where = game.table || game.seat === null ? "at this screen" : `seat ${game.seat + 1}`;
     list.append(html("li", {}, html("a", { href: hrefOf(game), text: `${gameName(game.game)}, ${where} (${state})` })));
   }
   if (!list.children.length) list.append(html("li", { text: "None of the seats kept here opens a game on this server." }));
@@ -226,15 +287,15 @@ async function mine() {
 
 function showExport() {
   const text = exported(location.origin);
-  $("export-text").value = text;
+  $("export-text", HTMLTextAreaElement).value = text;
   $("export-box").hidden = false;
   $("export-download").hidden = false;
   $("export-copy").hidden = false;
-  $("export-text").select();
+  $("export-text", HTMLTextAreaElement).select();
 }
 
 function download() {
-  const blob = new Blob([$("export-text").value], { type: "application/json" });
+  const blob = new Blob([$("export-text", HTMLTextAreaElement).value], { type: "application/json" });
   const link = html("a", { href: URL.createObjectURL(blob), download: "tussle-seats.json" });
   document.body.append(link);
   link.click();
@@ -243,9 +304,10 @@ function download() {
 }
 
 async function copy() {
-  $("export-text").select();
+  const text = $("export-text", HTMLTextAreaElement);
+  text.select();
   try {
-    await navigator.clipboard.writeText($("export-text").value);
+    await navigator.clipboard.writeText(text.value);
     $("import-said").textContent = "Copied.";
   } catch {
     // Without the clipboard (a page not served over HTTPS), the text is selected for Ctrl+C.
@@ -253,19 +315,24 @@ async function copy() {
   }
 }
 
+/**
+ * @param {string} text
+ * @param {string} from  where it came from: "Pasted", or the file's name
+ */
 function importText(text, from) {
   try {
     const added = imported(text);
     $("import-said").textContent = `${from}: ${added} new seat${added === 1 ? "" : "s"} kept.`;
-    $("import-text").value = "";
+    $("import-text", HTMLTextAreaElement).value = "";
     mine();
   } catch (error) {
-    $("import-said").textContent = `${from}: ${error.message}`;
+    $("import-said").textContent = `${from}: ${messageOf(error)}`;
   }
 }
 
+/** @returns {boolean} whether a file was chosen */
 function importFile() {
-  const input = $("import-file");
+  const input = $("import-file", HTMLInputElement);
   const file = input.files && input.files[0];
   if (!file) return false;
   if (file.size > 1024 * 1024) {
@@ -278,8 +345,10 @@ function importFile() {
 }
 
 async function start() {
-  catalog = (await fetch("/api/catalog").then((r) => r.json())).games;
-  const select = $("game");
+  /** @type {import("/web/types.js").Catalog} */
+  const answer = await fetch("/api/catalog").then((r) => r.json());
+  catalog = answer.games;
+  const select = $("game", HTMLSelectElement);
   select.replaceChildren(...catalog.map((g) => html("option", { value: g.id, text: g.name })));
   const wanted = new URLSearchParams(location.search).get("game");
   if (wanted && catalog.some((g) => g.id === wanted)) select.value = wanted;
@@ -291,7 +360,7 @@ async function start() {
   $("export-copy").addEventListener("click", copy);
   $("import").addEventListener("click", () => {
     if (importFile()) return;
-    const text = $("import-text").value.trim();
+    const text = $("import-text", HTMLTextAreaElement).value.trim();
     if (text) importText(text, "Pasted");
     else $("import-said").textContent = "Paste an export or seat links, or choose a file first.";
   });

@@ -1,3 +1,4 @@
+// @ts-check
 // The game page: one seat's view (or a spectator's), drawn by the game's own module, played by
 // pointing or by typing notation. The page reconnects by itself and the server sends the whole view
 // again. What follows '#' in the address (never sent to the server's log) says who is looking:
@@ -11,10 +12,18 @@
 // (the board, the moves, the typed text, even the drawing module, which may keep a half-made
 // move) and shows the cover until the next player presses it; a game of perfect information has
 // nothing to hide, so the next player is seated at once and the board keeps one orientation.
-import { closeMenu, drawInto, html } from "/web/board.js";
+import { byId as $, closeMenu, drawInto, html } from "/web/board.js";
 import { invitesOf, keep, seatsOf, tableOf } from "/web/seats.js";
 
-const gameId = location.pathname.split("/").filter(Boolean).pop();
+/** @typedef {import("/web/types.js").ViewMessage} ViewMessage */
+/** @typedef {import("/web/types.js").CoverMessage} CoverMessage */
+/** @typedef {import("/web/types.js").ServerMessage} ServerMessage */
+/** @typedef {import("/web/types.js").GameEvent} GameEvent */
+/** @typedef {import("/web/types.js").Move} Move */
+/** @typedef {import("/web/types.js").Player} Player */
+/** @typedef {import("/web/types.js").Refusal} Refusal */
+
+const gameId = location.pathname.split("/").filter(Boolean).pop() || "";
 const hash = decodeURIComponent(location.hash.slice(1));
 const SECRET = /^[A-Za-z0-9_-]{8,100}$/;
 const invitation = hash.startsWith("invite=") ? hash.slice("invite=".length) : null;
@@ -22,27 +31,39 @@ const atTable = hash === "table";
 const table = atTable ? tableOf(gameId) : null;
 let token = SECRET.test(hash) ? hash : null;
 
+/** @type {WebSocket | null} */
 let socket = null;
 let tries = 0;
+/** @type {import("/web/types.js").Drawing | null} */
 let drawing = null;
+/** @type {import("/web/types.js").CatalogGame | null} */
 let info = null;
-let kind = null; // the game's id, for the drawing's module
+/** @type {string | null} the game's id, for the drawing's module */
+let kind = null;
+/** @type {ViewMessage | null} */
 let lastView = null;
+/** @type {import("/web/types.js").JSONObject | null} */
 let previous = null;
 let leaving = false;
 let kept = false;
 // At a table: the seat the page asked to sit (null while covered); views of any other are dropped.
+/** @type {number | null} */
 let sitting = null;
 let perfect = false;
 let fresh = 0;
+/** @type {Map<number, GameEvent>} */
 const moves = new Map();
-
-function $(id) { return document.getElementById(id); }
 
 function gameName() {
   return info ? info.name : kind || "a game";
 }
 
+/**
+ * What a seat is called: its player's name, or its number.
+ * @param {{seat: number | null, seats: import("/web/types.js").Seat[]}} view  a view, or a cover
+ * @param {Player} seat
+ * @returns {string}
+ */
 function seatName(view, seat) {
   if (seat === "chance") return "chance";
   const row = view.seats.find((s) => s.seat === seat);
@@ -50,36 +71,57 @@ function seatName(view, seat) {
   return seat === view.seat && !atTable ? `${name} (you)` : name;
 }
 
+/**
+ * @param {number} seconds
+ * @returns {string}  minutes:seconds
+ */
 function clock(seconds) {
   const s = Math.max(0, Math.floor(seconds));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
+/**
+ * @param {{seat: number | null, seats: import("/web/types.js").Seat[], result: import("/web/types.js").Result}} view
+ * @returns {string}
+ */
 function resultLine(view) {
-  const winner = view.result.winner;
-  const who = winner === null || winner === undefined ? "a draw" : `${seatName(view, winner)} wins`;
+  const { winner, ranking } = view.result;
+  // No lone winner is a draw for the rules, but where some seats share the first place and others
+  // do not (a Fight! player out of time), the page says who shares it.
+  const first = (ranking || []).flatMap((place, seat) => (place === 1 ? [seat] : []));
+  const who = winner !== null && winner !== undefined ? `${seatName(view, winner)} wins`
+    : first.length && first.length < ranking.length ? `${first.map((s) => seatName(view, s)).join(" and ")} share the win`
+      : "a draw";
   return `Game over: ${view.result.reason ? view.result.reason + "; " : ""}${who}.`;
 }
 
+/**
+ * @param {ViewMessage} view
+ * @returns {string}
+ */
 function statusLine(view) {
-  if (view.result) return resultLine(view);
+  if (view.result) return resultLine({ ...view, result: view.result });
   if (view.status === "waiting") {
     if (view.seats.some((s) => s.kind === "invite")) return "Waiting for your friend to open the invitation.";
     if (view.seats.some((s) => s.kind === "reserved")) return "Waiting for the rematch to be accepted.";
     return "Waiting for a player to take the open seat.";
   }
-  if (view.your_turn) return atTable ? `${seatName(view, view.seat)}: your move.` : "Your move.";
+  if (view.your_turn) return atTable && view.seat !== null ? `${seatName(view, view.seat)}: your move.` : "Your move.";
   const acting = view.to_act.filter((p) => p !== "chance").map((p) => seatName(view, p));
   return acting.length ? `Waiting for ${acting.join(" and ")}.` : "Waiting for the others.";
 }
 
+/** @type {Partial<Record<import("/web/types.js").SeatKind, string>>} */
+const WAITING_SEAT = { open: "open seat", invite: "invited", reserved: "rematch not accepted yet" };
+
+/** @param {ViewMessage} view */
 function showPlayers(view) {
   const list = $("players");
   list.replaceChildren();
   for (const seat of view.seats) {
     const row = (view.clocks || []).find((c) => c.seat === seat.seat);
     const acting = view.to_act.includes(seat.seat);
-    const here = { open: "open seat", invite: "invited", reserved: "rematch not accepted yet" }[seat.kind]
+    const here = WAITING_SEAT[seat.kind]
       || (seat.connected ? "connected" : "not connected");
     list.append(html("li", { class: acting ? "acting" : "" },
       html("span", { class: `dot ${seat.connected ? "on" : "off"}`, "aria-hidden": "true" }),
@@ -89,12 +131,12 @@ function showPlayers(view) {
   }
 }
 
+/** @param {ViewMessage} view */
 function showMoves(view) {
   for (const event of view.last) moves.set(event.number, event);
   const list = $("moves");
   list.replaceChildren();
-  for (const number of [...moves.keys()].sort((a, b) => a - b)) {
-    const event = moves.get(number);
+  for (const [, event] of [...moves].sort(([a], [b]) => a - b)) {
     list.append(html("li", { text: `${seatName(view, event.player)}: ${event.action}` }));
   }
   list.scrollTop = list.scrollHeight;
@@ -104,16 +146,19 @@ function turnsBoard() {
   return localStorage.getItem("tussle-turn-board") === "1";
 }
 
+/** @param {ViewMessage} view */
 function draw(view) {
+  if (!drawing) return;
   // The legal actions twice, index for index: their notation (to show and send) and their
   // structured form (to draw them: a game's drawing never parses notation).
-  const legal = view.your_turn && view.legal.actions ? view.legal.actions : null;
-  const moves = view.your_turn && view.legal.moves ? view.legal.moves : null;
+  const legal = view.your_turn && view.legal && view.legal.actions ? view.legal.actions : null;
+  const moves = view.your_turn && view.legal && view.legal.moves ? view.legal.moves : null;
   // At one screen the board keeps one side down, unless the players ask it to turn to each.
   const bottom = atTable && perfect && !turnsBoard() ? 0 : view.seat;
+  /** @type {import("/web/types.js").View} */
   const context = {
     observation: view.observation, text: view.text, seat: view.seat, bottom, legal, moves, your_turn: !!view.your_turn,
-    legal_count: view.your_turn ? view.legal.count : 0,
+    legal_count: view.your_turn && view.legal ? view.legal.count : 0,
     previous, result: view.result, seats: view.seats, replay: false,
   };
   closeMenu();
@@ -121,6 +166,7 @@ function draw(view) {
   previous = view.observation;
 }
 
+/** @param {ViewMessage} view */
 function showInvites(view) {
   // The invitations this browser made, while their seats wait: apart from the watch link.
   const waiting = new Set(view.seats.filter((s) => s.kind === "invite").map((s) => s.seat));
@@ -138,6 +184,7 @@ function showInvites(view) {
   $("share").hidden = !invites.length;
 }
 
+/** @param {HTMLInputElement} input */
 async function copy(input) {
   input.select();
   try {
@@ -147,6 +194,7 @@ async function copy(input) {
   }
 }
 
+/** @param {ViewMessage} view */
 function show(view) {
   lastView = view;
   if (token && view.seat !== null && !kept) {
@@ -168,7 +216,7 @@ function show(view) {
   const options = $("legal-list");
   legal.replaceChildren();
   options.replaceChildren();
-  if (view.your_turn) {
+  if (view.your_turn && view.legal) {
     if (view.legal.actions) {
       for (const action of view.legal.actions.slice(0, 300)) {
         legal.append(html("button", { type: "button", text: action, onclick: () => act(action) }));
@@ -180,8 +228,8 @@ function show(view) {
   }
   $("after").hidden = !view.result || (view.seat === null && !atTable);
   if (view.result) {
-    $("replay-link").href = `/replay/${gameId}`;
-    $("record-link").href = `/api/games/${gameId}/record`;
+    $("replay-link", HTMLAnchorElement).href = `/replay/${gameId}`;
+    $("record-link", HTMLAnchorElement).href = `/api/games/${gameId}/record`;
   }
   if (atTable) {
     $("hide").hidden = perfect || view.seat === null;
@@ -201,7 +249,7 @@ function wipe() {
   for (const id of ["board", "moves", "players", "legal", "legal-list", "board-text", "status", "error", "invites"]) {
     $(id).replaceChildren();
   }
-  $("action").value = "";
+  $("action", HTMLInputElement).value = "";
   $("move").hidden = true;
   $("after").hidden = true;
   $("table-tools").hidden = true;
@@ -209,17 +257,23 @@ function wipe() {
   drawing = null;  // a new instance of the module for the next player: nothing the last one kept
 }
 
+/**
+ * @param {CoverMessage} cover
+ * @param {number} seat
+ * @returns {string}
+ */
 function coverName(cover, seat) {
   const row = cover.seats.find((s) => s.seat === seat);
   return row && row.name ? row.name : `seat ${seat}`;
 }
 
+/** @param {CoverMessage} cover */
 function covered(cover) {
   sitting = null;
   perfect = cover.perfect;
   $("title").textContent = `${gameName()} at one screen`;
   if (cover.result) {
-    ended(cover);
+    ended({ ...cover, result: cover.result });
     return;
   }
   if (perfect && lastView !== null) {
@@ -237,6 +291,7 @@ function covered(cover) {
   showCover(cover);
 }
 
+/** @param {CoverMessage} cover */
 function showCover(cover) {
   $("pass").hidden = false;
   $("pass-error").textContent = "";
@@ -257,6 +312,7 @@ function showCover(cover) {
   $("pass-go").focus();
 }
 
+/** @param {number} seat */
 async function sit(seat) {
   sitting = seat;
   if (!drawing) drawing = await import(`/draw/${kind}.js?sitting=${++fresh}`);
@@ -273,11 +329,13 @@ function hide() {
   send({ type: "cover" });
 }
 
+/** @param {CoverMessage & {result: import("/web/types.js").Result}} cover */
 async function ended(cover) {
   // The game is over: the board as a spectator sees it, and what comes after.
   wipe();
   $("pass").hidden = true;
   const answer = await fetch(`/api/games/${gameId}`);
+  /** @type {ViewMessage} */
   const view = await answer.json();
   if (!answer.ok) {
     $("pass").hidden = false;
@@ -289,6 +347,7 @@ async function ended(cover) {
   show(view);
 }
 
+/** @param {ViewMessage} view */
 function seated(view) {
   if (view.seat !== sitting) return;  // a view sent before the screen was covered: not shown
   $("pass").hidden = true;
@@ -298,17 +357,22 @@ function seated(view) {
 
 // --- the connection ------------------------------------------------------------------
 
+/** @param {{type: string, [key: string]: unknown}} message */
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
   else say("Not connected: reconnecting, try again in a moment.");
 }
 
+/** @param {string} text */
 function say(text) {
   if (atTable && !$("pass").hidden) $("pass-error").textContent = text;
   else $("error").textContent = text;
 }
 
-/** Send an action: its notation (a string), or its structured form (an object from `moves`). */
+/**
+ * Send an action: its notation (a string), or its structured form (an object from `moves`).
+ * @param {Move | string} action
+ */
 function act(action) {
   $("error").textContent = "";
   closeMenu();
@@ -322,12 +386,14 @@ function hello() {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}`);
-  socket.addEventListener("open", () => {
+  const opened = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}`);
+  socket = opened;
+  opened.addEventListener("open", () => {
     tries = 0;
-    socket.send(JSON.stringify(hello()));
+    opened.send(JSON.stringify(hello()));
   });
-  socket.addEventListener("message", (event) => {
+  opened.addEventListener("message", (event) => {
+    /** @type {ServerMessage} */
     const message = JSON.parse(event.data);
     if (message.type === "view") {
       if (atTable) seated(message);
@@ -336,7 +402,7 @@ function connect() {
     else if (message.type === "error") say(message.error);
     else if (message.type === "rematch") offerRematch();
   });
-  socket.addEventListener("close", () => {
+  opened.addEventListener("close", () => {
     if (leaving) return;
     if (atTable && !perfect) {
       // Whoever sat here may have gone: the screen is covered until the server says who is to act.
@@ -348,7 +414,7 @@ function connect() {
       $("pass-text").textContent = "Connection lost: reconnecting…";
     } else {
       $("status").textContent = "Connection lost: reconnecting…";
-      for (const dot of document.querySelectorAll("#players .dot")) dot.className = "dot off";
+      for (const dot of document.querySelectorAll("#players .dot")) dot.setAttribute("class", "dot off");
     }
     if (tries++ < 60) setTimeout(connect, Math.min(5000, 500 * tries));
     else (atTable && !perfect ? $("pass-text") : $("status")).textContent = "The connection is lost; reload the page to try again.";
@@ -372,18 +438,25 @@ async function rematch() {
   });
   const data = await answer.json();
   if (!answer.ok) {
-    $("after").append(html("p", { class: "error", text: data.error }));
+    $("after").append(html("p", { class: "error", text: /** @type {Refusal} */ (data).error || answer.statusText }));
     return;
   }
+  /** @type {import("/web/types.js").Rematch} */
+  const made = data;
   // The new seat (or table) is kept before the page leaves: closing the tab must not lose it.
-  if (data.table) keep({ game: data.id, table: data.table });
-  else keep({ game: data.id, seat: data.seat, token: data.token });
+  if ("table" in made) keep({ game: made.id, table: made.table });
+  else keep({ game: made.id, seat: made.seat, token: made.token });
   leaving = true;
   if (socket) socket.close();
-  location.href = data.table ? `/play/${data.id}#table` : data.link;
+  location.href = "table" in made ? `/play/${made.id}#table` : made.link;
 }
 
-async function acceptInvitation() {
+/**
+ * Trade the invitation in the address for its seat.
+ * @param {string} invitation
+ * @returns {Promise<string | null>}  why it opens no seat, or null when it did
+ */
+async function acceptInvitation(invitation) {
   // The secret leaves the address at once, whatever the answer: a reload must not use it again.
   history.replaceState(null, "", `/play/${gameId}`);
   if (!SECRET.test(invitation)) return "this invitation link is cut short: ask for it again";
@@ -392,21 +465,29 @@ async function acceptInvitation() {
     body: JSON.stringify({ invite: invitation, name: "friend" }),
   });
   const data = await answer.json();
-  if (!answer.ok) return data.error || answer.statusText;
-  keep({ game: data.id, seat: data.seat, token: data.token });
+  if (!answer.ok) return /** @type {Refusal} */ (data).error || answer.statusText;
+  /** @type {import("/web/types.js").JoinedSeat} */
+  const joined = data;
+  keep({ game: joined.id, seat: joined.seat, token: joined.token });
   kept = true;
-  token = data.token;
-  history.replaceState(null, "", `/play/${gameId}#${data.token}`);
+  token = joined.token;
+  history.replaceState(null, "", `/play/${gameId}#${joined.token}`);
   return null;
 }
 
+/**
+ * GET a JSON answer; a refusal throws its one line.
+ * @param {string} path
+ * @returns {Promise<any>}
+ */
 async function getJSON(path) {
   const answer = await fetch(path);
   const data = await answer.json().catch(() => ({}));
-  if (!answer.ok) throw new Error(data.error || answer.statusText);
+  if (!answer.ok) throw new Error(/** @type {Refusal} */ (data).error || answer.statusText);
   return data;
 }
 
+/** @param {string} text */
 function notice(text) {
   $("notice").textContent = text;
   $("notice").hidden = false;
@@ -423,23 +504,27 @@ async function start() {
       token = held[0].token;
       notice("You hold a seat of this game already: the invitation is left for your friend.");
     } else {
-      why = await acceptInvitation();
+      why = await acceptInvitation(invitation);
     }
     if (why) notice(`The invitation opens no seat: ${why}. You are watching.`);
   }
-  let catalog, module;
+  /** @type {import("/web/types.js").Catalog} */
+  let catalog;
+  /** @type {ViewMessage} */
+  let module;
   try {
     [catalog, module] = await Promise.all([getJSON("/api/catalog"), getJSON(`/api/games/${gameId}`)]);
   } catch (error) {
     $("title").textContent = "The game could not be opened";
-    notice(`${error.message}: reload the page to try again.`);
+    notice(`${error instanceof Error ? error.message : error}: reload the page to try again.`);
     return;
   }
-  kind = module.game_id;
-  info = catalog.games.find((g) => g.id === kind) || null;
-  $("rules-link").href = `/api/rules/${kind}`;
-  $("watch-link").href = `/play/${gameId}`;
-  $("share-watch").href = `/play/${gameId}`;
+  const game = module.game_id;
+  kind = game;
+  info = catalog.games.find((g) => g.id === game) || null;
+  $("rules-link", HTMLAnchorElement).href = `/api/rules/${kind}`;
+  $("watch-link", HTMLAnchorElement).href = `/play/${gameId}`;
+  $("share-watch", HTMLAnchorElement).href = `/play/${gameId}`;
   if (atTable && !table) {
     $("title").textContent = `${gameName()} at one screen`;
     $("game").hidden = true;
@@ -462,21 +547,22 @@ async function start() {
 
 $("act").addEventListener("submit", (event) => {
   event.preventDefault();
-  const input = $("action");
+  const input = $("action", HTMLInputElement);
   if (input.value.trim()) act(input.value.trim());
   input.value = "";
 });
 $("rematch").addEventListener("click", rematch);
 $("hide").addEventListener("click", hide);
-$("turn-board").checked = turnsBoard();
-$("turn-board").addEventListener("change", () => {
-  localStorage.setItem("tussle-turn-board", $("turn-board").checked ? "1" : "0");
+const turnBoard = $("turn-board", HTMLInputElement);
+turnBoard.checked = turnsBoard();
+turnBoard.addEventListener("change", () => {
+  localStorage.setItem("tussle-turn-board", turnBoard.checked ? "1" : "0");
   if (lastView) {
     previous = null;
     draw(lastView);
   }
 });
-document.addEventListener("click", (event) => { if (!event.target.closest(".menu")) closeMenu(); });
+document.addEventListener("click", (event) => { if (!(event.target instanceof Element && event.target.closest(".menu"))) closeMenu(); });
 // Another link of this game pasted into the address changes only what follows '#': open it afresh.
 window.addEventListener("hashchange", () => location.reload());
 if (atTable) {

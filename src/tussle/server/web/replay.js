@@ -1,59 +1,79 @@
+// @ts-check
 // The replay page: a finished game (/replay/<game>) or an uploaded record (/replay), drawn step by step
 // with the game's own drawing, forward and back with the buttons, the move list or the arrow keys.
-import { drawInto, html } from "/web/board.js";
+import { byId as $, drawInto, html } from "/web/board.js";
+
+/** @typedef {import("/web/types.js").Replay} Replay */
+/** @typedef {import("/web/types.js").Drawing} Drawing */
 
 const parts = location.pathname.split("/").filter(Boolean);
 const gameId = parts.length > 1 ? parts[parts.length - 1] : null;
+/** @type {Replay | null} */
 let data = null;
+/** @type {Drawing | null} */
 let drawing = null;
+/** @type {unknown} the uploaded record, sent back to be replayed as another seat saw it */
 let record = null;
 let at = 0;
+const seenBy = $("seen-by", HTMLSelectElement);
 
-function $(id) { return document.getElementById(id); }
-
+/**
+ * @param {import("/web/types.js").Player | null} player
+ * @returns {string}
+ */
 function who(player) {
   if (player === "chance") return "chance";
-  const name = data.players && data.players[player];
+  const name = data && player !== null && data.players && data.players[player];
   return name ? `${name} (seat ${player})` : `seat ${player}`;
 }
 
 function show() {
+  if (!data || !drawing) return;
   const step = data.steps[at];
   $("where").textContent = `step ${at} of ${data.steps.length - 1}`;
   $("event").textContent = step.action === null ? "The start." : `${who(step.player)}: ${step.action}`;
   $("board-text").textContent = step.text;
+  /** @type {import("/web/types.js").View} */
   const view = {
-    observation: step.observation, text: step.text, seat: data.seat, legal: null, moves: null, your_turn: false,
+    observation: step.observation, text: step.text, seat: data.seat, legal: null, moves: null, legal_count: 0, your_turn: false,
     previous: at > 0 ? data.steps[at - 1].observation : null, result: at === data.steps.length - 1 ? data.result : null,
     seats: [], replay: true,
   };
   drawInto($("board"), drawing, view, { act() {} });
-  for (const item of $("moves").children) item.classList.toggle("current", Number(item.dataset.step) === at);
+  for (const item of $("moves").children) {
+    item.classList.toggle("current", Number(item.getAttribute("data-step")) === at);
+  }
 }
 
+/** @param {number} to */
 function go(to) {
   if (!data) return;
   at = Math.max(0, Math.min(data.steps.length - 1, to));
   show();
 }
 
+/**
+ * @param {Promise<Response>} asked
+ * @param {boolean} keepAt  stay at the step shown (another seat's view of the same game)
+ */
 async function open(asked, keepAt) {
   const answer = await asked;
   const got = await answer.json();
   if (!answer.ok) {
-    $("error").textContent = got.error;
+    $("error").textContent = /** @type {import("/web/types.js").Refusal} */ (got).error || answer.statusText;
     return;
   }
   $("error").textContent = "";
-  data = got;
-  drawing = await import(`/draw/${data.game}.js`);
+  /** @type {Replay} */
+  const replay = got;
+  drawing = await import(`/draw/${replay.game}.js`);
+  data = replay;
   $("title").textContent = `${data.game}: a replay`;
   $("result").textContent = data.result ? `Result: ${data.result.reason || "over"}` : "The record stops before the end.";
-  const seen = $("seen-by");
-  seen.replaceChildren(
+  seenBy.replaceChildren(
     ...Array.from({ length: data.num_players }, (_, p) => html("option", { value: String(p), text: who(p) })),
     html("option", { value: "public", text: "a spectator" }));
-  seen.value = data.seat === null ? "public" : String(data.seat);
+  seenBy.value = data.seat === null ? "public" : String(data.seat);
   const list = $("moves");
   list.replaceChildren();
   data.steps.forEach((step, i) => {
@@ -61,7 +81,7 @@ async function open(asked, keepAt) {
     list.append(html("li", { "data-step": i },
       html("button", { type: "button", class: "link", text: `${who(step.player)}: ${step.action}`, onclick: () => go(i) })));
   });
-  const link = $("record");
+  const link = $("record", HTMLAnchorElement);
   if (gameId) link.href = `/api/games/${gameId}/record`;
   else link.href = URL.createObjectURL(new Blob([JSON.stringify(data.record, null, 1)], { type: "application/json" }));
   link.download = `${data.game}-${gameId || "record"}.json`;
@@ -70,6 +90,10 @@ async function open(asked, keepAt) {
   show();
 }
 
+/**
+ * @param {string} seat  a seat's number, or "public"
+ * @param {boolean} keepAt
+ */
 function load(seat, keepAt) {
   if (gameId) return open(fetch(`/api/games/${gameId}/replay?seat=${seat}`), keepAt).catch(fail);
   return open(fetch("/api/replay", {
@@ -77,28 +101,30 @@ function load(seat, keepAt) {
   }), keepAt).catch(fail);
 }
 
-function fail(error) { $("error").textContent = String(error.message || error); }
+/** @param {unknown} error */
+function fail(error) { $("error").textContent = error instanceof Error ? error.message : String(error); }
 
 $("first").addEventListener("click", () => go(0));
 $("back").addEventListener("click", () => go(at - 1));
 $("forward").addEventListener("click", () => go(at + 1));
-$("last").addEventListener("click", () => go(data.steps.length - 1));
-$("seen-by").addEventListener("change", (event) => load(event.target.value, true));
+$("last").addEventListener("click", () => go(data ? data.steps.length - 1 : 0));
+seenBy.addEventListener("change", () => load(seenBy.value, true));
 document.addEventListener("keydown", (event) => {
-  if (event.target.closest && event.target.closest("input, select, textarea")) return;
+  if (event.target instanceof Element && event.target.closest("input, select, textarea")) return;
   if (event.key === "ArrowRight") go(at + 1);
   else if (event.key === "ArrowLeft") go(at - 1);
   else if (event.key === "Home") go(0);
   else if (event.key === "End") go(data ? data.steps.length - 1 : 0);
 });
-$("file").addEventListener("change", async (event) => {
-  const file = event.target.files[0];
+const upload = $("file", HTMLInputElement);
+upload.addEventListener("change", async () => {
+  const file = upload.files && upload.files[0];
   if (!file) return;
   if (file.size > 1024 * 1024) { $("error").textContent = "That file is over 1 MiB: not a record this page replays."; return; }
   try {
     record = JSON.parse(await file.text());
   } catch (error) {
-    $("error").textContent = `Not JSON: ${error.message}`;
+    $("error").textContent = `Not JSON: ${error instanceof Error ? error.message : error}`;
     $("viewer").hidden = true;
     return;
   }

@@ -1,0 +1,279 @@
+// The shapes the browser code shares, declared once: what a game's drawing receives (`View`, `UI`),
+// what the server sends on a game's WebSocket, and the HTTP answers the pages read. Declarations
+// only: the pages stay plain JavaScript, and a module names a type in JSDoc,
+//   /** @typedef {import("/web/types.js").View} View */
+// which the TypeScript checker (npm run check:js) holds the code to; nothing here is served.
+// docs/web.md and docs/server.md describe the same shapes in words; the server's side is
+// src/tussle/server/hub.py (the views) and app.py (the HTTP answers).
+
+export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
+export type JSONObject = { [key: string]: JSONValue };
+
+/** An action's structured form (`State.action_to_json`): each game has its own shape, and every one fits this. */
+export type Move = JSONObject;
+
+/** Who made an event: a seat, or "chance" for dice and shuffles. */
+export type Player = number | "chance";
+
+/**
+ * A finished game's result (`Result.to_json`): `winner` is the seat alone in first place, else null,
+ * and `draw` is then true, also where several seats share the first place (`ranking` tells which).
+ */
+export interface Result {
+  winner: number | null;
+  draw: boolean;
+  /** each seat's place, 1 the best */
+  ranking: number[];
+  returns: number[];
+  reason: string;
+  termination: "rules" | "limit" | "time" | "resignation" | "agreement" | "abandonment";
+}
+
+/**
+ * Who holds a seat: a person, the computer, or nobody yet (open in the lobby, kept for an
+ * invitation or a rematch, being joined).
+ */
+export type SeatKind = "person" | "computer" | "open" | "invite" | "reserved" | "joining";
+
+/** A seat as the views list it (`connected` in a seat's or a spectator's view, not in a cover). */
+export interface Seat {
+  seat: number;
+  kind: SeatKind;
+  name: string | null;
+  connected?: boolean;
+}
+
+/**
+ * What a game's drawing gets to draw (docs/web.md, "Drawing a game"). A drawing may name its own
+ * observation's and action's shapes: `View<FiteObservation, FiteMove>`.
+ */
+export interface View<O extends JSONObject = JSONObject, M extends Move = Move> {
+  /** the seat's `State.observation(seat)` */
+  observation: O;
+  /** the same as text (`State.observation_text`) */
+  text: string;
+  /** the seat shown, or null for a spectator */
+  seat: number | null;
+  /** the seat whose side is drawn at the bottom; absent in a replay: use `seat` */
+  bottom?: number | null;
+  /** the legal actions' notation on this seat's turn, else null (also when there are too many to list) */
+  legal: string[] | null;
+  /** the same actions, index for index, in their structured form: what a drawing reads */
+  moves: M[] | null;
+  /** how many legal actions there are (0 when it is not this seat's turn) */
+  legal_count: number;
+  your_turn: boolean;
+  /** the observation drawn before this one, to animate from */
+  previous: O | null;
+  result: Result | null;
+  seats: Seat[];
+  /** true on the replay page */
+  replay: boolean;
+}
+
+/** What a drawing may do: play an action, one of `view.moves` (or one built in that form) or its notation. */
+export interface UI<M extends Move = Move> {
+  act(action: M | string): void;
+}
+
+/** A game's drawing module (`/draw/<game>.js`). */
+export interface Drawing {
+  draw(view: View, ui: UI): Element;
+  /** it draws `view.bottom`'s side at the bottom, so the page offers to turn the board at one screen */
+  orientable?: boolean;
+}
+
+// --- what the server sends on /ws/games/<game> -----------------------------------------------------
+
+/** An event of the move list. */
+export interface GameEvent {
+  /** its place among the game's events */
+  number: number;
+  player: Player;
+  /** its notation */
+  action: string;
+}
+
+/** A seat's clock in a game with a time control. */
+export interface Clock {
+  seat: number;
+  /** seconds */
+  remaining: number;
+  running: boolean;
+}
+
+/** The legal actions of the seat shown: both lists are null when there are too many to list. */
+export interface Legal {
+  count: number;
+  actions: string[] | null;
+  moves: Move[] | null;
+}
+
+export type Status = "waiting" | "playing" | "finished";
+
+/** A seat's view, or a spectator's (no `your_turn`, no `legal`: GET /api/games/<game> answers one). */
+export interface ViewMessage {
+  type: "view";
+  /** the game's id */
+  game: string;
+  /** which game it is ("fite") */
+  game_id: string;
+  seat: number | null;
+  events: number;
+  status: Status;
+  seats: Seat[];
+  to_act: Player[];
+  observation: JSONObject;
+  text: string;
+  /** the latest events this seat may see (all of them in a connection's first view) */
+  last: GameEvent[];
+  result: Result | null;
+  clock?: { base: number; increment: number };
+  clocks?: Clock[];
+  your_turn?: boolean;
+  legal?: Legal;
+}
+
+/** What a covered table (a game at one screen) shows: who is to act, nothing any seat keeps to itself. */
+export interface CoverMessage {
+  type: "cover";
+  game: string;
+  game_id: string;
+  events: number;
+  status: Status;
+  /** a game of perfect information: nothing to hide between its players */
+  perfect: boolean;
+  seats: Seat[];
+  /** the person seats to act */
+  to_act: number[];
+  result: Result | null;
+}
+
+/** A message refused (an illegal action, a malformed message): nothing changed. */
+export interface ErrorMessage {
+  type: "error";
+  /** one line */
+  error: string;
+}
+
+/** This game's rematch is made. */
+export interface RematchMessage {
+  type: "rematch";
+  /** the rematch's id */
+  game: string;
+}
+
+export type ServerMessage = ViewMessage | CoverMessage | ErrorMessage | RematchMessage;
+
+// --- HTTP answers the pages read ---------------------------------------------------------------------
+
+/** An answer refused: its one line. */
+export interface Refusal {
+  error?: string;
+}
+
+/** An option of a game, as the home page's form needs it. */
+export interface GameOption {
+  name: string;
+  kind: "bool" | "int" | "str" | "choice" | "document";
+  default: string | number | boolean | null;
+  help: string;
+  choices: string[];
+  minimum: number | null;
+  maximum: number | null;
+  /** the documents the server offers, for a document option */
+  documents: string[];
+  /** the most characters of a document given whole */
+  max_length: number | null;
+}
+
+/** A game of GET /api/catalog. */
+export interface CatalogGame {
+  id: string;
+  name: string;
+  description: string;
+  /** the fewest and the most */
+  players: [number, number];
+  information: string;
+  levels: string[];
+  options: GameOption[];
+}
+
+export interface Catalog {
+  games: CatalogGame[];
+}
+
+/** A seat of a game just made (POST /api/games): the maker's with its token, a friend's with its invitation. */
+export interface MadeSeat {
+  seat: number;
+  kind: SeatKind;
+  name: string | null;
+  token?: string;
+  link?: string;
+  invite?: string;
+  invite_link?: string;
+}
+
+/** POST /api/games: the seats, or, at one screen, the table's handle. */
+export interface MadeGame {
+  id: string;
+  game: string;
+  seats: MadeSeat[];
+  spectate: string;
+  table?: string;
+}
+
+/** A seat taken (POST /api/games/<game>/join, a rematch's seat): its token and its page. */
+export interface JoinedSeat {
+  id: string;
+  seat: number;
+  token: string;
+  link: string;
+}
+
+/** A rematch made: a seat, or at one screen a new table. */
+export type Rematch = JoinedSeat | { id: string; table: string };
+
+/** A game waiting in GET /api/lobby. */
+export interface LobbyGame {
+  id: string;
+  game: string;
+  options: { [name: string]: JSONValue };
+  open_seats: number[];
+  seats: Seat[];
+}
+
+/** A game of POST /api/my-games: one of the seats (or tables) a browser holds. */
+export interface MyGame {
+  id: string;
+  game: string;
+  /** null for a table */
+  seat: number | null;
+  table: boolean;
+  status: Status;
+  your_turn: boolean;
+  created: number;
+  result: Result | null;
+}
+
+/** A step of a replay: the event (none at the start) and what the seat saw after it. */
+export interface ReplayStep {
+  player: Player | null;
+  action: string | null;
+  observation: JSONObject;
+  text: string;
+}
+
+/** A replay as `seat` saw it (GET /api/games/<game>/replay, POST /api/replay). */
+export interface Replay {
+  /** which game it is ("fite") */
+  game: string;
+  /** their names */
+  players: string[];
+  num_players: number;
+  seat: number | null;
+  result: Result | null;
+  steps: ReplayStep[];
+  /** the tussle record */
+  record: JSONObject;
+}
