@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -129,30 +130,67 @@ def test_a_card_with_several_actions_opens_a_menu_of_exactly_those_actions(
     new_game(page, web, "fight", level="easy")
     page.wait_for_function("document.querySelector('#status').textContent === 'Your move.'", timeout=60_000)
     page.wait_for_selector("#board .fight")
-    legal = set(views(watched)[-1]["legal"]["actions"])
-    assert all(a.startswith("main ") for a in legal)
+    moves = views(watched)[-1]["legal"]["moves"]
+    assert moves and all(m["kind"] == "play" for m in moves)
     # A card of the hand picks the Main; the cards it may go with are the targets, one action each.
     main = page.query_selector("#board .hand .pick")
     assert main is not None
     name = main.eval_on_selector(".name", "e => e.innerText")
     main.click()
     targets = page.query_selector_all("#board .hand .target")
-    assert {f"main {name} boost {t.eval_on_selector('.name', 'e => e.innerText')}" for t in targets} == {
-        a for a in legal if a.startswith(f"main {name} boost ")
+    assert {t.eval_on_selector(".name", "e => e.innerText") for t in targets} == {
+        m["boost"] for m in moves if m["main"] == name
     }
     page.screenshot(path=str(tmp_path / "fight-phone-pick.png"), full_page=True)
     targets[0].click()
     # The Boost's fate: the face-down Boost is pointed at, and its menu holds exactly the legal actions.
     page.wait_for_selector("#board .seat .card.pick", timeout=60_000)
     page.wait_for_function("document.querySelector('#status').textContent === 'Your move.'")
-    legal = set(views(watched)[-1]["legal"]["actions"])
-    assert "score" in legal and len(legal) >= 2
+    legal = views(watched)[-1]["legal"]
+    assert {"kind": "score"} in legal["moves"] and len(legal["moves"]) >= 2
     page.click("#board .seat .card.pick")
     items = page.query_selector_all(".menu button[data-action]")
-    assert {i.get_attribute("data-action") for i in items} == legal
+    # Each item shows its action's notation, one item for each legal action.
+    assert {i.get_attribute("data-action") for i in items} == set(legal["actions"])
     assert all((i.get_attribute("data-action") or "?") in i.inner_text() for i in items)
     page.screenshot(path=str(tmp_path / "fight-phone-menu.png"), full_page=True)
     page.click(".menu button[data-action=score]")
     page.wait_for_function("!document.querySelector('#board .seat .card.pick')")
+    assert not watched.errors
+    page.close()
+
+
+def test_the_moves_pointed_at_are_the_moves_the_server_records(web: Server, browser: Browser) -> None:
+    """The page plays the structured moves it read: the Main and Boost clicked, then the Boost's fate."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    watched = Watched(page)
+    new_game(page, web, "fight", level="easy")
+    mine = "document.querySelector('#status').textContent === 'Your move.'"
+    page.wait_for_function(mine, timeout=60_000)
+    legal = views(watched)[-1]["legal"]
+    main = page.query_selector("#board .hand .pick")
+    assert main is not None
+    name = main.eval_on_selector(".name", "e => e.innerText")
+    main.click()
+    boost = page.query_selector_all("#board .hand .target")[-1]
+    play = {"kind": "play", "main": name, "boost": boost.eval_on_selector(".name", "e => e.innerText")}
+    # What the server must record: the notation at the index of the structured move clicked.
+    expected = [legal["actions"][legal["moves"].index(play)]]
+    boost.click()
+    page.wait_for_selector("#board .seat .card.pick", timeout=60_000)
+    page.wait_for_function(mine)
+    page.click("#board .seat .card.pick")
+    fates = page.query_selector_all(".menu button[data-action]")
+    assert len(fates) >= 2
+    expected.append(fates[-1].get_attribute("data-action") or "?")
+    fates[-1].click()
+    page.wait_for_function("!document.querySelector('#board .seat .card.pick')")
+    # A seat's view lists the events of its own seat that the server recorded, in notation.
+    deadline = time.monotonic() + 30
+    while (
+        len(recorded := [e["action"] for e in views(watched)[-1]["last"]]) < 2 and time.monotonic() < deadline
+    ):
+        page.wait_for_timeout(100)
+    assert recorded == expected
     assert not watched.errors
     page.close()

@@ -126,14 +126,19 @@ function arenaText(arena) {
   return `${arena.name} (${arena.glory} Glory): ${arena.condition}`;
 }
 
-function parseLegal(legal) {
+/**
+ * The legal actions by what they do, read from their structured forms (`view.moves`, index for
+ * index with `view.legal`, whose notation is only shown): plays {move, main, boost, notation}, and
+ * the Boost's fates {move, notation}, a move of kind activate (target: a seat or null) or score.
+ */
+function legalMoves(view) {
   const plays = [];
   const resolve = [];
-  for (const action of legal || []) {
-    const match = /^main (.+?)(?: boost (.+))?$/.exec(action);
-    if (match) plays.push({ action, main: match[1], boost: match[2] || null });
-    else resolve.push(action);
-  }
+  (view.moves || []).forEach((move, i) => {
+    const notation = view.legal[i];
+    if (move.kind === "play") plays.push({ move, main: move.main, boost: move.boost, notation });
+    else resolve.push({ move, notation });
+  });
   return { plays, resolve };
 }
 
@@ -148,8 +153,9 @@ export function draw(view, ui) {
 function board(view, ui, chosenMain, setMain) {
   const obs = view.observation;
   const me = typeof view.seat === "number" ? view.seat : null;
-  const pointing = !view.replay && me !== null && Array.isArray(view.legal) && view.legal.length > 0;
-  const { plays, resolve } = parseLegal(pointing ? view.legal : null);
+  // A seat of Fight! never has more than 20 legal actions, so the server always lists them.
+  const pointing = !view.replay && me !== null && Array.isArray(view.moves) && view.moves.length > 0;
+  const { plays, resolve } = pointing ? legalMoves(view) : { plays: [], resolve: [] };
   const names = new Map((view.seats || []).map((s) => [s.seat, s.name]));
   const who = (q) => {
     if (q === me) return "You";
@@ -262,9 +268,9 @@ function seatPanel(seat, { obs, me, who, prev, resolve, ui }) {
     const card = front(seat.main, { small: true, now, killed });
     card.setAttribute("aria-label", `Main: ${cardWords(seat.main)}${changed ? `, power now ${seat.main.current_power}` : ""}`);
     if (!wasMain) card.classList.add("fresh");
-    const targetAction = `activate p${q}`;
-    if (q !== me && resolve.includes(targetAction)) {
-      pointable(card, "target", `activate your Boost on ${who.own(q)} ${seat.main.name} (${targetAction})`, () => ui.act(targetAction));
+    const on = resolve.find((r) => r.move.kind === "activate" && r.move.target === q);
+    if (q !== me && on) {
+      pointable(card, "target", `activate your Boost on ${who.own(q)} ${seat.main.name} (${on.notation})`, () => ui.act(on.move));
     }
     mainCol.append(card);
   } else {
@@ -281,7 +287,9 @@ function seatPanel(seat, { obs, me, who, prev, resolve, ui }) {
     card.setAttribute("aria-label", `Boost ${boost.activated ? "activated" : "face down"}: ${cardWords(boost)}`);
     if (q === me && !boost.activated && resolve.length) {
       pointable(card, "pick", `your Boost ${boost.name}: activate or score`, () => {
-        chooseAmong(card, resolve.map((action) => ({ label: resolveLabel(action, boost, who), action })), ui.act);
+        // The menu's items carry the notation (shown, never read); the choice is played as its move.
+        const items = resolve.map((r) => ({ label: resolveLabel(r, boost, who), action: r.notation }));
+        chooseAmong(card, items, (notation) => ui.act(resolve.find((r) => r.notation === notation).move));
       });
     }
     boostCol.append(card);
@@ -304,12 +312,10 @@ function seatPanel(seat, { obs, me, who, prev, resolve, ui }) {
   return box;
 }
 
-function resolveLabel(action, boost, who) {
-  if (action === "score") return "Score it: keep it face down for 1 Glory (score)";
-  if (action === "activate") return `Activate: ${boost ? boost.ability : "its ability"} (activate)`;
-  const match = /^activate p(\d+)$/.exec(action);
-  if (match) return `Activate on ${who(Number(match[1]))} (${action})`;
-  return action;
+function resolveLabel({ move, notation }, boost, who) {
+  if (move.kind === "score") return `Score it: keep it face down for 1 Glory (${notation})`;
+  if (move.target === null) return `Activate: ${boost ? boost.ability : "its ability"} (${notation})`;
+  return `Activate on ${who(move.target)} (${notation})`;
 }
 
 function handPanel(seat, { pointing, plays, resolve, chosenMain, setMain, ui, prev, who, lastFamily }) {
@@ -334,9 +340,9 @@ function handPanel(seat, { pointing, plays, resolve, chosenMain, setMain, ui, pr
   } else if (pointing && resolve.length) {
     const boost = seat.boost;
     prompt = `Your Boost${boost && boost.name ? ` ${boost.name}` : ""}: activate it now, or score it for 1 Glory.`;
-    for (const action of resolve) {
-      pointable(choices.appendChild(html("button", { type: "button", text: resolveLabel(action, boost, who) })),
-        "target", resolveLabel(action, boost, who), () => ui.act(action));
+    for (const fate of resolve) {
+      pointable(choices.appendChild(html("button", { type: "button", text: resolveLabel(fate, boost, who) })),
+        "target", resolveLabel(fate, boost, who), () => ui.act(fate.move));
     }
   }
   box.append(html("p", { class: "prompt", text: prompt }));
@@ -357,7 +363,7 @@ function handPanel(seat, { pointing, plays, resolve, chosenMain, setMain, ui, pr
           element.append(html("div", { class: "note", text: "your Main: point again to undo" }));
           pointable(element, "pick", `${name} is your Main; choose it again to undo`, () => setMain(null));
         } else if (play) {
-          pointable(element, "target", `${name} as your Boost, with ${chosenMain} as Main (${play.action})`, () => ui.act(play.action));
+          pointable(element, "target", `${name} as your Boost, with ${chosenMain} as Main (${play.notation})`, () => ui.act(play.move));
         } else {
           element.classList.add("unused");
           element.append(html("div", { class: "note", text: `not with ${chosenMain}` }));
@@ -365,7 +371,7 @@ function handPanel(seat, { pointing, plays, resolve, chosenMain, setMain, ui, pr
       } else if (byMain.has(name)) {
         const uses = byMain.get(name);
         if (uses.length === 1 && !uses[0].boost) {
-          pointable(element, "target", `play ${name} as your Main (${uses[0].action})`, () => ui.act(uses[0].action));
+          pointable(element, "target", `play ${name} as your Main (${uses[0].notation})`, () => ui.act(uses[0].move));
         } else {
           pointable(element, "pick", `${name} as your Main, then choose the Boost`, () => setMain(name));
         }
