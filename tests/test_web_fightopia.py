@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, Page
 
@@ -18,7 +18,7 @@ from web_support import Watched, browser, needs_chromium, new_game, play_until_o
 
 pytestmark = needs_chromium
 
-SQUARE = "[a-h][1-8]"
+Move = dict[str, Any]  # an action's structured form, as the server sends it (docs/games/fightopia.md)
 
 
 def giant(corner: str) -> list[str]:
@@ -27,19 +27,38 @@ def giant(corner: str) -> list[str]:
     return [f"{file}{rank}", f"{right}{rank}", f"{file}{rank + 1}", f"{right}{rank + 1}"]
 
 
-def targets(action: str) -> list[str]:
-    """The squares pointed at to play ``action``: the squares a move newly covers, or what it destroys."""
-    if m := re.fullmatch(f"({SQUARE})-({SQUARE})", action):
-        return [m[2]]
-    if m := re.fullmatch(f"G({SQUARE})-({SQUARE})", action):
-        return [s for s in giant(m[2]) if s not in giant(m[1])]
-    if m := re.fullmatch(f"G{SQUARE}xT({SQUARE})({SQUARE})", action):
-        return [f"{m[1]} {m[2]}"]
-    if m := re.fullmatch(f"T({SQUARE})({SQUARE})-({SQUARE})({SQUARE})", action):
-        return [s for s in (m[3], m[4]) if s not in (m[1], m[2])]
-    if m := re.fullmatch(f"T{SQUARE}{SQUARE}x({SQUARE})", action):
-        return [m[1]]
-    raise AssertionError(f"not a Fightopia action: {action!r}")
+def targets(move: Move) -> list[str]:
+    """The squares pointed at to play ``move``: the squares a move newly covers, or what it destroys."""
+    kind = move["kind"]
+    if kind == "pawn step":
+        return [move["to"]]
+    if kind == "giant step":
+        return [s for s in giant(move["to"]) if s not in giant(move["from"])]
+    if kind == "giant kill":
+        return [" ".join(move["kill"])]
+    if kind == "tank move":
+        return [s for s in move["to"] if s not in move["from"]]
+    if kind == "tank shot":
+        return [move["kill"]]
+    raise AssertionError(f"not a Fightopia move: {move!r}")
+
+
+def piece_label(move: Move) -> str:
+    """How the page names White's piece that plays ``move``, e.g. 'White Tank on a1 and a2'."""
+    piece = {"pawn step": "Pawn", "giant step": "Giant", "tank move": "Tank"}[move["kind"]]
+    squares = giant(move["from"]) if piece == "Giant" else move["from"] if piece == "Tank" else [move["from"]]
+    named = squares[0] if len(squares) == 1 else f"{', '.join(squares[:-1])} and {squares[-1]}"
+    return f"White {piece} on {named}"
+
+
+def my_turn(watched: Watched) -> tuple[list[str], list[Move]]:
+    """The legal actions of the newest view the page received, as notation and structured forms."""
+    views = [
+        v for v in (json.loads(f) for f in watched.frames if f.startswith("{")) if v.get("type") == "view"
+    ]
+    legal = next(v["legal"] for v in reversed(views) if v.get("your_turn"))
+    assert len(legal["actions"]) == len(legal["moves"]) == legal["count"]
+    return legal["actions"], legal["moves"]
 
 
 def legal(page: Page) -> list[str]:
@@ -113,11 +132,13 @@ def test_a_tank_shows_all_its_moves_and_a_shared_square_opens_a_menu_of_exactly_
     new_game(page, web, "fightopia", options={"ply_limit": "20"})
     page.wait_for_selector("svg .pick", timeout=60_000)  # my turn, whoever was drawn to start
     # White's Tank on a1 and a2 has not moved: one and two squares up (both cover a3), a turn onto b2.
-    mine = [a for a in legal(page) if a.startswith("Ta1a2")]
+    actions, moves = my_turn(watched)
+    assert legal(page) == actions  # the page lists the notation the server sent
+    mine = [(a, m) for a, m in zip(actions, moves, strict=True) if m["from"] == ["a1", "a2"]]
     assert len(mine) >= 3
     expected: dict[str, set[str]] = {}
-    for action in mine:
-        for square in targets(action):
+    for action, move in mine:
+        for square in targets(move):
             expected.setdefault(square, set()).add(action)
     tank = page.locator("svg .pick[aria-label='White Tank on a1 and a2']")
     tank.click()
@@ -148,6 +169,48 @@ def test_a_tank_shows_all_its_moves_and_a_shared_square_opens_a_menu_of_exactly_
     page.wait_for_function(f"document.querySelectorAll('#moves li').length > {before}")
     played = page.text_content(f"#moves li >> nth={before}") or ""
     assert played.endswith(next(iter(expected[alone])))
+    assert watched.errors == []
+    page.close()
+
+
+def test_a_move_picked_on_the_board_is_sent_as_its_structured_form_and_recorded(
+    web: Server,  # noqa: F811
+    browser: Browser,  # noqa: F811
+) -> None:
+    # The drawing knows what each legal action does only from its structured form: if it could
+    # not read one, the piece would offer no target, or the wrong move would be played.
+    page = browser.new_page()
+    watched = Watched(page)
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda data: sent.append(str(data))))
+    new_game(page, web, "fightopia", options={"ply_limit": "20"})
+    page.wait_for_selector("svg .pick", timeout=60_000)
+    actions, moves = my_turn(watched)
+
+    # A move whose target square no other move of its piece shares (else a menu would choose):
+    # a Tank's two-square move or pivot if there is one, else a Pawn's step.
+    def alone(i: int) -> str | None:
+        mine = [m for j, m in enumerate(moves) if j != i and m["from"] == moves[i]["from"]]
+        free = [t for t in targets(moves[i]) if not any(t in targets(m) for m in mine)]
+        return free[0] if free else None
+
+    index = next(
+        i
+        for kind in ("giant step", "tank move", "pawn step")
+        for i, m in enumerate(moves)
+        if m["kind"] == kind and alone(i) is not None
+    )
+    move = moves[index]
+    page.click(f"svg .pick[aria-label='{piece_label(move)}']")
+    before = moves_played(page)
+    page.click(f"svg .target[data-square='{alone(index)}']")
+    page.wait_for_function(f"document.querySelectorAll('#moves li').length > {before}")
+    acted = [m for m in (json.loads(f) for f in sent if f.startswith("{")) if m.get("type") == "action"]
+    assert acted == [{"type": "action", "move": move}]  # played as the structured form it was given
+    played = page.text_content(f"#moves li >> nth={before}") or ""
+    assert played.endswith(actions[index])  # and the server recorded that very action
+    # The board draws the last move from its structured form in the observation too.
+    page.wait_for_function("document.querySelectorAll('svg .last rect').length > 0")
     assert watched.errors == []
     page.close()
 

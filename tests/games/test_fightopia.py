@@ -937,7 +937,16 @@ def test_observation_is_plain_data_and_complete() -> None:
     obs = state.observation(0)
     assert json.loads(json.dumps(obs)) == obs
     assert obs["to_move"] == "white" and obs["ply"] == 1
-    assert obs["last"] == {"player": "black", "action": "c6-c5"}
+    assert obs["last"] == {
+        "player": "black",
+        "action": "c6-c5",
+        "move": {"kind": "pawn step", "from": "c6", "to": "c5"},
+    }
+    assert play(Fightopia().new_initial_state(), "first white").observation(1)["last"] == {
+        "player": "chance",
+        "action": "first white",
+        "move": {"kind": "first", "color": "white"},
+    }
     assert obs["position"] == state.position()
     assert len(obs["pieces"]) == 26
     assert state.observation(1)["pieces"] == obs["pieces"]  # nothing is hidden

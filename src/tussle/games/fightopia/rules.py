@@ -694,9 +694,17 @@ class FightopiaState(State[int]):
         (None, {'color': 'white', 'kind': 'giant', 'squares': ['d1', 'e1', 'd2', 'e2']})
         """
         last = None
-        if self.last is not None:
-            who = "chance" if self.last[0] == CHANCE else COLOR_NAMES[self.last[0]].lower()
-            last = {"player": who, "action": self.last[1]}
+        if self._last is not None:
+            # The notation to show, and the structured form to draw from (a client never parses text).
+            mover, action = self._last
+            if mover == CHANCE:
+                last = {"player": "chance", "action": format_chance(action), "move": First(action).to_json()}
+            else:
+                last = {
+                    "player": COLOR_NAMES[mover].lower(),
+                    "action": _action_text(action),
+                    "move": Move.of(action).to_json(),
+                }
         return {
             "game": "fightopia",
             "player": player,

@@ -86,34 +86,33 @@ const span = (squares) => {
   return `${sorted[0]}–${sorted[sorted.length - 1]}`;
 };
 
-// ---- actions: what each notation string does ------------------------------------------------
+// ---- actions: what each structured move does ----------------------------------------------
 
 /**
- * One action in notation as {action, piece (key of the acting piece's squares), kind ("pawn",
- * "tank", "giant"), from, to (its squares after: for a shot or a kill, the same), victim (squares
- * destroyed, or null), targets (the squares pointed at to play it)}; null for what is not an action.
+ * One action, read from its structured form (`view.moves`, `obs.last.move`; docs/games/fightopia.md),
+ * as {move (that form, what `ui.act` plays), action (its notation, shown to people), piece (key of
+ * the acting piece's squares), kind ("pawn", "tank", "giant"), from, to (its squares after: for a
+ * shot or a kill, the same), victim (squares destroyed, or null), targets (the squares pointed at
+ * to play it)}; null for what is not a move of a piece.
  */
-function parse(action) {
-  let m = /^([a-h][1-8])-([a-h][1-8])$/.exec(action);
-  if (m) return move(action, "pawn", [m[1]], [m[2]]);
-  m = /^G([a-h][1-8])-([a-h][1-8])$/.exec(action);
-  if (m) return move(action, "giant", giantSquares(m[1]), giantSquares(m[2]));
-  m = /^G([a-h][1-8])xT?([a-h][1-8])([a-h][1-8])$/.exec(action);
-  if (m) return destroy(action, "giant", giantSquares(m[1]), [m[2], m[3]]);
-  m = /^T([a-h][1-8])([a-h][1-8])-([a-h][1-8])([a-h][1-8])$/.exec(action);
-  if (m) return move(action, "tank", [m[1], m[2]], [m[3], m[4]]);
-  m = /^T([a-h][1-8])([a-h][1-8])xP?([a-h][1-8])$/.exec(action);
-  if (m) return destroy(action, "tank", [m[1], m[2]], [m[3]]);
-  return null;
+function read(move, action) {
+  switch (move && move.kind) {
+    case "pawn step": return shift(move, action, "pawn", [move.from], [move.to]);
+    case "giant step": return shift(move, action, "giant", giantSquares(move.from), giantSquares(move.to));
+    case "giant kill": return destroy(move, action, "giant", giantSquares(move.from), move.kill);
+    case "tank move": return shift(move, action, "tank", move.from, move.to);
+    case "tank shot": return destroy(move, action, "tank", move.from, [move.kill]);
+    default: return null;
+  }
 }
 
-function move(action, kind, from, to) {
+function shift(move, action, kind, from, to) {
   const targets = to.filter((s) => !from.includes(s));
-  return { action, kind, piece: keyOf(from), from, to, victim: null, targets };
+  return { move, action, kind, piece: keyOf(from), from, to, victim: null, targets };
 }
 
-function destroy(action, kind, from, victim) {
-  return { action, kind, piece: keyOf(from), from, to: from, victim, targets: victim };
+function destroy(move, action, kind, from, victim) {
+  return { move, action, kind, piece: keyOf(from), from, to: from, victim, targets: victim };
 }
 
 /** The action in words, for a menu item or a screen reader. */
@@ -222,7 +221,7 @@ function drawLast(last, at) {
   const under = svg("g", { class: "marks last" });
   const over = svg("g", { class: "marks last" });
   if (!last || last.player === "chance") return { under, over, move: null };
-  const p = parse(last.action);
+  const p = read(last.move, last.action);
   if (!p) return { under, over, move: null };
   const squares = new Set([...p.from, ...p.to]);
   for (const s of squares) {
@@ -306,13 +305,13 @@ export function draw(view, ui) {
 
   // What each of this seat's pieces may do, and on which squares it is pointed at.
   const actions = new Map();
-  if (view.legal && !view.replay && view.seat !== null) {
-    for (const text of view.legal) {
-      const p = parse(text);
-      if (!p) continue;
+  if (view.moves && !view.replay && view.seat !== null) {
+    view.moves.forEach((move, i) => {
+      const p = read(move, view.legal[i]);
+      if (!p) return;
       if (!actions.has(p.piece)) actions.set(p.piece, []);
       actions.get(p.piece).push(p);
-    }
+    });
   }
 
   let picked = null;
@@ -364,12 +363,13 @@ export function draw(view, ui) {
       group.classList.remove("leaving");
     }
     if (picked === null) return;
-    const b = at.box(picked.split(","));
+    const list = actions.get(picked) || [];
+    if (!list.length) return; // only a piece with moves is picked
+    const b = at.box(list[0].from);
     pickLayer.append(svg("rect", {
       x: b.x + 3, y: b.y + 3, width: b.w - 6, height: b.h - 6, rx: 10,
       fill: "rgba(29, 111, 214, 0.18)", stroke: PICK, "stroke-width": 6,
     }));
-    const list = actions.get(picked) || [];
     // Squares a move lands on (new squares only), each with every move that covers it.
     const onSquare = new Map();
     for (const p of list) {
@@ -384,8 +384,10 @@ export function draw(view, ui) {
   }
 
   function choose(group, here) {
+    // A menu item carries the notation (people read it); the structured move is what is played.
     const items = here.map((p) => ({ label: itemLabel(p, at), action: p.action }));
-    chooseAmong(group, items, (action) => { closeMenu(); ui.act(action); });
+    const play = (action) => { closeMenu(); ui.act(here.find((p) => p.action === action).move); };
+    chooseAmong(group, items, play);
     const box = document.querySelector(".menu");
     if (!box || here.length < 2) return;
     for (const button of box.querySelectorAll("button[data-action]")) {
