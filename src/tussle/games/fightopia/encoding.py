@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,11 +16,24 @@ from tussle.adapters.encoding import (
     GameEncoding,
     board_index,
     frac,
-    parse_square,
-    square_name,
 )
+from tussle.errors import ActionError
 from tussle.game import Game, State
-from tussle.games.fightopia.board import BLACK, GIANT_MASK, TANK_MASK, WHITE
+from tussle.games.fightopia.board import (
+    BLACK,
+    GIANT_KILL,
+    GIANT_MASK,
+    GIANT_STEP,
+    PAWN_STEP,
+    TANK_MASK,
+    TANK_MOVE,
+    TANK_SHOT,
+    WHITE,
+    decode,
+    encode,
+    tank_ok,
+)
+from tussle.games.fightopia.notation import format_action, format_chance, parse_chance, read_action
 from tussle.games.fightopia.rules import FightopiaState
 
 #: A Giant's squares on its plane (the second of a side's four 64-square planes), by corner.
@@ -34,7 +46,8 @@ class FightopiaCodec(ActionCodec):
     """Pawn and Giant steps, Giant kills, Tank moves and shots, each by the squares they name.
 
     A Tank is its square nearest a1 and its direction (along a file, or a
-    rank); the other parts are offsets from it.
+    rank); the other parts are offsets from it. A number is read off the
+    action's parts (the engine's int); text is read by the game's notation.
 
     >>> codec = FightopiaCodec()
     >>> [codec.encode(t) for t in ("c3-c4", "Gd1-d2", "Gd4xTc4c5", "Ta1a2-a2a3", "Ta1a2xa6")]
@@ -44,7 +57,6 @@ class FightopiaCodec(ActionCodec):
     """
 
     PAWN, GIANT, KILL, TANK, SHOT = 0, 512, 1024, 4224, 10624
-    CHANCE_TEXTS = ("first white", "first black")
 
     def __init__(self) -> None:
         super().__init__()
@@ -52,103 +64,102 @@ class FightopiaCodec(ActionCodec):
         self.num_chance = 2
         self.numbered_by = "action"  # a move (an int) is written from the move alone
 
-    @staticmethod
-    def _sq(text: str) -> tuple[int, int]:
-        return parse_square(text, 8)
-
-    @staticmethod
-    def _tank(a: str, b: str) -> tuple[int, int, int]:
-        """A Tank on squares ``a`` and ``b`` (nearest a1 first): its first square and direction."""
-        (x1, y1), (x2, y2) = parse_square(a, 8), parse_square(b, 8)
-        if (x2, y2) == (x1, y1 + 1):
-            return x1, y1, 0
-        if (x2, y2) == (x1 + 1, y1):
-            return x1, y1, 1
-        raise ValueError(f"{a}{b} is not a Tank")
-
     def _encode(self, text: str) -> int:
-        sq = "[a-h][1-8]"
-        if match := re.fullmatch(f"({sq})-({sq})", text):
-            (x, y), (u, v) = self._sq(match[1]), self._sq(match[2])
-            return self.PAWN + (y * 8 + x) * 8 + STEP_INDEX[(u - x, v - y)]
-        if match := re.fullmatch(f"G({sq})-({sq})", text):
-            (x, y), (u, v) = self._sq(match[1]), self._sq(match[2])
-            return self.GIANT + (y * 8 + x) * 8 + STEP_INDEX[(u - x, v - y)]
-        if match := re.fullmatch(f"G({sq})xT({sq})({sq})", text):
-            (x, y) = self._sq(match[1])
-            tx, ty, orient = self._tank(match[2], match[3])
-            return self.KILL + (y * 8 + x) * 50 + self._offset(tx - x, ty - y) * 2 + orient
-        if match := re.fullmatch(f"T({sq})({sq})-({sq})({sq})", text):
-            x, y, orient = self._tank(match[1], match[2])
-            u, v, new = self._tank(match[3], match[4])
-            return self.TANK + ((y * 8 + x) * 2 + orient) * 50 + self._offset(u - x, v - y) * 2 + new
-        if match := re.fullmatch(f"T({sq})({sq})x({sq})", text):
-            x, y, orient = self._tank(match[1], match[2])
-            u, v = self._sq(match[3])
-            if (u if orient == 0 else v) != (x if orient == 0 else y):
+        try:
+            return self.number(read_action(text))
+        except ActionError as exc:
+            raise ValueError(str(exc)) from None
+
+    def number(self, action: int) -> int:
+        """The index of a player's action (the engine's int); ValueError or KeyError if it has none."""
+        kind, a, b = decode(action)
+        if kind in (PAWN_STEP, GIANT_STEP):
+            base = self.PAWN if kind == PAWN_STEP else self.GIANT
+            return base + a * 8 + STEP_INDEX[((b & 7) - (a & 7), (b >> 3) - (a >> 3))]
+        if kind == GIANT_KILL:
+            tank = b >> 1
+            return self.KILL + a * 50 + _offset(tank, a) * 2 + _direction(b)
+        if kind == TANK_MOVE:
+            low = a >> 1
+            return self.TANK + (low * 2 + _direction(a)) * 50 + _offset(b >> 1, low) * 2 + _direction(b)
+        if kind == TANK_SHOT:
+            low = a >> 1
+            along_file = a & 1
+            if (b & 7 if along_file else b >> 3) != (low & 7 if along_file else low >> 3):
                 raise ValueError("a Tank shoots along its length")
-            return self.SHOT + ((y * 8 + x) * 2 + orient) * 8 + (v if orient == 0 else u)
+            return self.SHOT + (low * 2 + _direction(a)) * 8 + (b >> 3 if along_file else b & 7)
         raise ValueError("not a Fightopia action")
 
-    @staticmethod
-    def _offset(dx: int, dy: int) -> int:
-        if not (-2 <= dx <= 2 and -2 <= dy <= 2):
-            raise ValueError("too far")
-        return (dx + 2) * 5 + dy + 2
-
     def _encode_chance(self, text: str) -> int:
-        return self.CHANCE_TEXTS.index(text)
+        try:
+            return parse_chance(text)
+        except ActionError as exc:
+            raise ValueError(str(exc)) from None
 
     def chance_label(self, index: int) -> str:
-        return self.CHANCE_TEXTS[index]
+        return format_chance(index)
 
     def label(self, index: int) -> str:
         """The notation the index stands for, or ``unused`` for an index no position can use."""
-        text = self._label(index)
-        return text if text is not None else "unused"
+        action = self.action(index)
+        return format_action(action) if action is not None else "unused"
 
-    def _label(self, index: int) -> str | None:
+    def action(self, index: int) -> int | None:
+        """The action (the engine's int) numbered ``index``, or None where its squares leave the board."""
         if index < self.KILL:
             giant = index >= self.GIANT
             square, step = divmod(index - (self.GIANT if giant else self.PAWN), 8)
-            y, x = divmod(square, 8)
             dx, dy = STEPS[step]
-            a, b = square_name(x, y, 8), square_name(x + dx, y + dy, 8)
-            if a is None or b is None:
-                return None
-            return f"G{a}-{b}" if giant else f"{a}-{b}"
+            to = _square((square & 7) + dx, (square >> 3) + dy)
+            return None if to is None else encode(GIANT_STEP if giant else PAWN_STEP, square, to)
         if index < self.TANK:
-            square, rest = divmod(index - self.KILL, 50)
-            y, x = divmod(square, 8)
-            offset, orient = divmod(rest, 2)
+            corner, rest = divmod(index - self.KILL, 50)
+            offset, direction = divmod(rest, 2)
             dx, dy = divmod(offset, 5)
-            tank = self._tank_at(x + dx - 2, y + dy - 2, orient)
-            corner = square_name(x, y, 8)
-            return f"G{corner}xT{tank}" if tank is not None and corner is not None else None
+            tank = _tank((corner & 7) + dx - 2, (corner >> 3) + dy - 2, direction)
+            return None if tank is None else encode(GIANT_KILL, corner, tank)
         if index < self.SHOT:
             placement, rest = divmod(index - self.TANK, 50)
-            square, orient = divmod(placement, 2)
-            y, x = divmod(square, 8)
-            offset, turned = divmod(rest, 2)
+            offset, direction = divmod(rest, 2)
             dx, dy = divmod(offset, 5)
-            old, new = self._tank_at(x, y, orient), self._tank_at(x + dx - 2, y + dy - 2, turned)
-            return f"T{old}-{new}" if old is not None and new is not None else None
+            low = placement >> 1
+            old = _tank(low & 7, low >> 3, placement & 1)
+            new = _tank((low & 7) + dx - 2, (low >> 3) + dy - 2, direction)
+            return None if old is None or new is None else encode(TANK_MOVE, old, new)
         placement, along = divmod(index - self.SHOT, 8)
-        square, orient = divmod(placement, 2)
-        y, x = divmod(square, 8)
-        old = self._tank_at(x, y, orient)
-        target = square_name(x, along, 8) if orient == 0 else square_name(along, y, 8)
-        return f"T{old}x{target}" if old is not None and target is not None else None
-
-    @staticmethod
-    def _tank_at(x: int, y: int, orient: int) -> str | None:
-        """A Tank's squares from its first square and direction (0: along a file); None off the board."""
-        a = square_name(x, y, 8)
-        b = square_name(x, y + 1, 8) if orient == 0 else square_name(x + 1, y, 8)
-        return f"{a}{b}" if a is not None and b is not None else None
+        low = placement >> 1
+        old = _tank(low & 7, low >> 3, placement & 1)
+        # Along a file (direction 0) the target is on the Tank's file, else on its rank.
+        target = along * 8 + (low & 7) if placement & 1 == 0 else (low & ~7) + along
+        return None if old is None else encode(TANK_SHOT, old, target)
 
     def decode(self, index: int) -> str | None:
-        return self._label(index)
+        action = self.action(index)
+        return format_action(action) if action is not None else None
+
+
+def _direction(code: int) -> int:
+    """The codec's direction of a Tank (0: along a file), from its code (1 there: along a file)."""
+    return 1 - (code & 1)
+
+
+def _offset(square: int, origin: int) -> int:
+    """The codec's number of ``square``'s offset from ``origin``, each at most 2 files and ranks away."""
+    dx, dy = (square & 7) - (origin & 7), (square >> 3) - (origin >> 3)
+    if not (-2 <= dx <= 2 and -2 <= dy <= 2):
+        raise ValueError("too far")
+    return (dx + 2) * 5 + dy + 2
+
+
+def _square(x: int, y: int) -> int | None:
+    return y * 8 + x if 0 <= x < 8 and 0 <= y < 8 else None
+
+
+def _tank(x: int, y: int, direction: int) -> int | None:
+    """The Tank with its square nearest a1 on ``(x, y)`` and the codec's ``direction``; None off the board."""
+    low = _square(x, y)
+    code = None if low is None else low * 2 + 1 - direction
+    return code if code is not None and tank_ok(code) else None
 
 
 class FightopiaFeatures(Features):

@@ -115,6 +115,24 @@ def parse_action(text: str, giant: int) -> int:
     >>> format_action(parse_action("gd1xa2a1", 3))
     'Gd1xTa1a2'
     """
+    action = read_action(text)
+    kind, corner, _ = decode(action)
+    if kind in (GIANT_STEP, GIANT_KILL) and corner != giant:
+        # Only the corner names the Giant, so that a text means one action wherever it stands.
+        raise ActionError(
+            f"{text!r}: your Giant stands on {giant_name(giant)}; name it by its corner "
+            f"{square_name(giant)} (the square nearest a1)"
+        )
+    return action
+
+
+def read_action(text: str) -> int:
+    """Read a player's action from its text alone, as :func:`parse_action` does, wherever the
+    Giant stands (a Giant's action names its corner); ActionError if the text names none.
+
+    >>> format_action(read_action("Gc5-c6"))
+    'Gc5-c6'
+    """
     if not isinstance(text, str):
         raise ActionError(f"{text!r} is not a Fightopia action ({_HINT})")
     match = _ACTION.fullmatch("".join(text.split()).lower())
@@ -129,19 +147,13 @@ def parse_action(text: str, giant: int) -> int:
     if piece == "g":
         if len(src) != 1:
             raise ActionError(f"{text!r}: name the Giant by one square, its corner, e.g. Gd1-d2")
-        if src[0] != giant:
-            # Only the corner names the Giant, so that a text means one action wherever it stands.
-            raise ActionError(
-                f"{text!r}: your Giant stands on {giant_name(giant)}; name it by its corner "
-                f"{square_name(giant)} (the square nearest a1)"
-            )
         if op == "x":
             if mark not in ("", "t"):
                 raise ActionError(f"{text!r}: a Giant kills only Tanks (Giants cannot kill Pawns)")
-            return encode(GIANT_KILL, giant, _tank(text, dst))
+            return encode(GIANT_KILL, src[0], _tank(text, dst))
         if len(dst) != 1 or mark not in ("", "g"):
             raise ActionError(f"{text!r}: a Giant step is written corner to corner, e.g. Gd1-d2")
-        return encode(GIANT_STEP, giant, dst[0])
+        return encode(GIANT_STEP, src[0], dst[0])
     tank = _tank(text, src)
     if op == "-":
         if mark not in ("", "t"):
