@@ -100,6 +100,54 @@ def test_the_split_is_chosen_by_pointing_between_the_dice(
     page.close()
 
 
+def sent_moves(frames: list[str]) -> list[dict[str, Any]]:
+    """The structured actions a page sent over its WebSocket."""
+    sent = [json.loads(f) for f in frames if f.startswith("{")]
+    return [m["move"] for m in sent if m.get("type") == "action" and "move" in m]
+
+
+def test_a_die_pointed_at_plays_its_structured_tactical_choice(
+    web: Server, browser: Browser, tmp_path: Path
+) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    watched = Watched(page)
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda data: sent.append(str(data))))
+    new_game(page, web, "fite")
+    # SETUP and turn 1's placement at the tactical location, then a split: the tactical step is ours.
+    for _ in range(2):
+        page.wait_for_selector('#board .target[data-target*="(tac 5)"]')
+        page.click('#board .target[data-target*="(tac 5)"]')
+        page.wait_for_timeout(200)
+    page.click('#board .target[data-target="4 offense / 5 defense"]')
+    die = "#board .this-fight .pool-die.fighter-A.target"
+    page.wait_for_selector(die)
+    offered = [
+        v["legal"]
+        for v in views(watched.frames)
+        if v["your_turn"] and v["observation"]["phase"] == "tactical"
+    ][-1]
+    # What the page sent for the placements and the split: the structured forms the server listed.
+    placement = {"kind": "place", "location": "tac", "face": 5}
+    assert sent_moves(sent) == [placement, placement, {"kind": "split", "off": 4, "def": 5, "power": None}]
+    page.click(die)
+    menu = page.locator(".menu button[data-action]")
+    if menu.count():  # the die alone, and with another: moved, or turned over
+        screenshot(page, "fite-tactical", tmp_path)
+        menu.first.click()
+    page.wait_for_function("document.querySelector('#board .last-fight')")
+    chosen = sent_moves(sent)[-1]
+    assert chosen["kind"] in ("move", "turn") and chosen in offered["moves"]
+    # The server recorded the very action that the structured form names, in its notation.
+    text = offered["actions"][offered["moves"].index(chosen)]
+    recorded = [e["action"] for v in views(watched.frames) for e in v["last"] if e["player"] == 0]
+    assert text in recorded
+    fights = [v["observation"]["last_fight"] for v in views(watched.frames) if v["observation"]["last_fight"]]
+    assert fights[-1]["tactical"]["choices"][0] == text
+    assert not watched.errors
+    page.close()
+
+
 def a_known_fight() -> dict[str, Any]:
     """The rule text's example rolls, with A at the offensive and B at the defensive location (+1 each)."""
     state = Fite().new_initial_state()

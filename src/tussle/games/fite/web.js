@@ -2,6 +2,8 @@
 // their die faces and each fighter's token, the split of the dice chosen by pointing between them,
 // the rolled pools, and the last fight with which defensive die cancelled which offensive die (the
 // observation's `cancellations`, computed by the rules) and the hits that got through.
+// Legal actions are read in their structured form (`view.moves`, docs/games/fite.md), never from
+// their notation, which is only shown.
 import { canvas, chooseAmong, html, pointable, svg } from "/web/board.js";
 
 const LOCATIONS = [
@@ -96,6 +98,13 @@ function who(obs, p) {
   return obs.player === p ? `You (${"AB"[p]})` : `Fighter ${"AB"[p]}`;
 }
 
+/** The legal actions, each as {move, text}: its structured form and its notation (to show). */
+function choices(view) {
+  const moves = view.moves || [];
+  const legal = view.legal || [];
+  return moves.map((move, i) => ({ move, text: legal[i] }));
+}
+
 // --- the fighters and the arena -------------------------------------------------
 
 function fighterCard(obs, p) {
@@ -124,9 +133,10 @@ function fighters(obs) {
 
 function arenaCanvas(view, ui) {
   const obs = view.observation;
-  const legal = view.legal || [];
-  const placing = legal.some((a) => /^(off|def|tac) \d$/.test(a));
-  const swift = legal.filter((a) => a.startsWith("swift "));
+  const legal = choices(view);
+  const placements = legal.filter((c) => c.move.kind === "place");
+  const swift = legal.filter((c) => c.move.kind === "swift");
+  const placing = placements.length > 0;
   const where = obs.fighters.map((f) => f.location);
   const kids = [];
   LOCATIONS.forEach((loc, i) => {
@@ -135,26 +145,22 @@ function arenaCanvas(view, ui) {
     area.append(svg("rect", { x, y: 4, width: 256, height: 226, rx: 14, fill: loc.fill, stroke: loc.ink, "stroke-width": 3 }));
     area.append(text(x + 128, 34, loc.name, { "text-anchor": "middle", "font-size": 28, "font-weight": 700, fill: loc.ink }));
     area.append(text(x + 128, 62, loc.hint, { "text-anchor": "middle", "font-size": 22 }));
-    const move = swift.find((a) => a === `swift ${loc.key}`);
+    const move = swift.find((c) => c.move.to === loc.key);
     if (move) {
       area.querySelector("rect").setAttribute("stroke", TARGET);
       area.querySelector("rect").setAttribute("stroke-dasharray", "10 6");
-      pointable(area, "target", `Swift: move to the ${loc.name.toLowerCase()} location (${move})`, () => ui.act(move));
+      pointable(area, "target", `Swift: move to the ${loc.name.toLowerCase()} location (${move.text})`, () => ui.act(move.move));
     }
     kids.push(area);
     loc.faces.forEach((face, j) => {
       const cx = x + 78 + j * 100;
-      const action = `${loc.key} ${face}`;
-      const mine = obs.mine === action;
-      const style = placing
-        ? { ink: TARGET, width: 4, dashed: true }
-        : mine ? { ink: "#0b4f9c", width: 6 } : { ink: "#333", width: 2 };
+      const place = placements.find((c) => c.move.face === face);
+      const style = placing ? { ink: TARGET, width: 4, dashed: true } : { ink: "#333", width: 2 };
       const faceDie = die(cx, 112, 68, face, { ...style, cls: "place-face" });
-      if (placing && legal.includes(action)) {
-        pointable(faceDie, "target", `stand at the ${loc.name.toLowerCase()} location: die face ${face} (${action})`, () => ui.act(action));
+      if (place) {
+        pointable(faceDie, "target", `stand at the ${loc.name.toLowerCase()} location: die face ${face} (${place.text})`, () => ui.act(place.move));
       }
       kids.push(faceDie);
-      if (mine) kids.push(text(cx, 164, "your choice", { "text-anchor": "middle", "font-size": 16, "font-weight": 700, fill: "#0b4f9c" }));
     });
     // The fighters standing here, each with the face its placement die shows.
     const here = [0, 1].filter((p) => where[p] === loc.key);
@@ -170,29 +176,23 @@ function arenaCanvas(view, ui) {
 
 // --- the split ---------------------------------------------------------------------
 
-function parseSplit(action) {
-  const m = /^(\d+)\/(\d+)(.*)$/.exec(action);
-  return m ? { off: Number(m[1]), def: Number(m[2]), power: m[3].trim().replace(/^\+/, "") } : null;
-}
-
 function splitLabel(off, def) {
   return `${off} offense / ${def} defense`;
 }
 
 /** A row of the seat's dice with a handle in each gap: pointing at one splits the dice there. */
 function splitCanvas(obs, legal, ui) {
+  // legal: the legal splits, as {move, text}.
   const n = obs.fighters[obs.player].dice;
   const pitch = 78;
   const width = Math.max(420, n * pitch + 40);
   const left = (width - n * pitch) / 2 + pitch / 2;
   const choices = new Map();
-  for (const action of legal) {
-    const s = parseSplit(action);
-    if (!s) continue;
+  for (const { move: s } of legal) {
     if (!choices.has(s.off)) choices.set(s.off, []);
     choices.get(s.off).push({
       label: s.power ? `${splitLabel(s.off, s.def)}, and use ${title(s.power)}` : splitLabel(s.off, s.def),
-      action,
+      action: s,
     });
   }
   const dice = [];
@@ -223,7 +223,7 @@ function splitCanvas(obs, legal, ui) {
     handle.addEventListener("focus", () => paint(off));
     handle.addEventListener("mouseleave", () => paint(null));
     handle.addEventListener("blur", () => paint(null));
-    const power = items.some((it) => it.action.includes("+"));
+    const power = items.some((it) => it.action.power);
     pointable(handle, "target", power ? `${splitLabel(off, n - off)} (with or without the super power)` : splitLabel(off, n - off),
       () => chooseAmong(handle, items, ui.act));
     handles.push(handle);
@@ -234,53 +234,40 @@ function splitCanvas(obs, legal, ui) {
   return drawing;
 }
 
-/** The seat's own split, chosen and not revealed yet: its dice in two colours. */
-function chosenSplitCanvas(split, note) {
-  const n = split.off + split.def;
-  const pitch = 70;
-  const width = Math.max(420, n * pitch + 40);
-  const left = (width - n * pitch) / 2 + pitch / 2;
-  const kids = [];
-  for (let i = 0; i < n; i++) {
-    const pool = i < split.off ? "off" : "def";
-    kids.push(die(left + i * pitch, 40, 54, 0, { fill: POOL[pool].fill, ink: POOL[pool].ink, width: 3, cls: `chosen ${pool}` }));
-  }
-  kids.push(text(width / 2, 100, note, { "text-anchor": "middle", "font-size": 24 }));
-  const drawing = canvas(width, 112, `your split: ${splitLabel(split.off, split.def)}`, ...kids);
-  drawing.classList.add("fite-split");
-  return drawing;
-}
-
 // --- pools, rolls and the cancellation ------------------------------------------------
 
-/** The dice each tactical action touches: [{mine, pool, face}], from its notation. */
-function touched(action, myLetter) {
-  const out = [];
-  for (const part of action.split(" and ")) {
-    const words = part.trim().split(/\s+/);
-    if (words[0] === "move") {
-      const [from] = words[1].split(">");
-      for (const f of words[2].split(",")) out.push({ mine: true, pool: from, face: Number(f) });
-    } else if (words[0] === "turn") {
-      let mine = true;
-      for (let i = 1; i < words.length; i++) {
-        const w = words[i];
-        if (w === "A" || w === "B") mine = w === myLetter;
-        else if (w === "off" || w === "def") {
-          for (const f of words[i + 1].split(",")) out.push({ mine, pool: w, face: Number(f) });
-          i += 1;
-          mine = true;
-        }
-      }
-    }
-  }
+/** The dice a tactical choice (its structured form) touches: [{fighter, pool, face}], fighter 0 or 1. */
+function touched(move, me) {
+  const out = (move.dice || []).map((face) => ({ fighter: me, pool: move.from, face }));
+  for (const d of move.turn || []) out.push({ fighter: "AB".indexOf(d.fighter), pool: d.pool, face: d.face });
   return out;
 }
 
-function describeTactic(action) {
-  if (action === "pass") return "pass: change nothing";
-  return action.replace(/move (off|def)>(off|def) ([\d,]+)/, (_, a, b, f) => `move ${f} from ${POOL[a].name} to ${POOL[b].name}`)
-    .replace(/turn /, "turn over ").replace(/\boff\b/g, "offense").replace(/\bdef\b/g, "defense");
+/** A tactical choice in words, for a menu: "move 6,5 from offense to defense", "turn over B's defense 6". */
+function describeTactic(move, me) {
+  if (move.kind === "pass") return "pass: change nothing";
+  const parts = [];
+  if (move.from) parts.push(`move ${move.dice.join(",")} from ${POOL[move.from].name} to ${POOL[move.to].name}`);
+  if (move.turn) {
+    const dice = move.turn.map((d) => `${d.fighter === "AB"[me] ? "" : `${d.fighter}'s `}${POOL[d.pool].name} ${d.face}`);
+    parts.push(`turn over ${dice.join(", ")}`);
+  }
+  return parts.join(" and ");
+}
+
+/**
+ * The single tactical options that use the die of `fighter`'s `pool` showing `face`, built from the
+ * observation when the legal actions are too many to list (Cunning at the tactical location): the
+ * server judges them.
+ */
+function builtOptions(obs, me, fighter, pool, face) {
+  const letter = "AB"[fighter];
+  const turn = { kind: "turn", turn: [{ fighter: letter, pool, face }] };
+  if (fighter !== me) return obs.turn_dice === "any" ? [turn] : [];
+  const other = pool === "off" ? "def" : "off";
+  const here = obs.fight.rolls[me][pool] || [];
+  const move = { kind: "move", from: pool, to: other, dice: [face] };
+  return here.length > 1 ? [move, turn] : [turn];
 }
 
 /**
@@ -360,7 +347,7 @@ function exchange({ obs, attacker, offFaces, offCount, defFaces, defCount, offVa
         d.querySelector("rect").setAttribute("stroke-dasharray", "7 4");
         const whose = row.p === obs.player ? "your" : `${"AB"[row.p]}'s`;
         pointable(d, "target", `${whose} ${colour.name} die showing ${face}: move or turn it`,
-          () => chooseAmong(d, actions.map((a) => ({ label: describeTactic(a), action: a })), (a) => point.act(a)));
+          () => chooseAmong(d, actions.map((a) => ({ label: describeTactic(a, point.me), action: a })), (a) => point.act(a)));
       }
       kids.push(d);
       if (row.values && mod) {
@@ -423,19 +410,21 @@ function currentFightSection(view, ui) {
   const obs = view.observation;
   const fight = obs.fight;
   const box = html("section", { class: "fite-fight this-fight", "aria-label": "this turn's fight" });
-  const legal = view.legal && obs.phase === "tactical" ? view.legal : null;
   let point = null;
-  if (legal) {
-    const me = "AB"[obs.player];
+  if (view.your_turn && obs.phase === "tactical") {
+    const me = obs.player;
     // A die's menu holds the single options that use it (a move, or a turn), fewest dice first; the
     // two options at once (Cunning at the tactical location) are typed, as they run to hundreds.
-    point = (p, pool, face) => legal
-      .filter((a) => !a.includes(" and "))
-      .map((a) => [a, touched(a, me)])
-      .filter(([, dice]) => dice.some((t) => (t.mine ? obs.player : 1 - obs.player) === p && t.pool === pool && t.face === face))
-      .sort((x, y) => x[1].length - y[1].length)
-      .map(([a]) => a);
+    const single = view.moves ? view.moves.filter((m) => m.kind !== "move and turn") : null;
+    point = (p, pool, face) => single
+      ? single
+        .map((m) => [m, touched(m, me)])
+        .filter(([, dice]) => dice.some((t) => t.fighter === p && t.pool === pool && t.face === face))
+        .sort((x, y) => x[1].length - y[1].length)
+        .map(([m]) => m)
+      : builtOptions(obs, me, p, pool, face);
     point.act = ui.act;
+    point.me = me;
   }
   const prev = view.previous && view.previous.fight && view.previous.fight.turn === fight.turn ? view.previous.fight.rolls : null;
   box.append(html("h3", { text: `This turn's fight (turn ${fight.turn})` }));
@@ -462,7 +451,8 @@ function currentFightSection(view, ui) {
 function stepSection(view, ui) {
   const obs = view.observation;
   const me = obs.player === 0 || obs.player === 1 ? obs.player : null;
-  const acting = !!(view.legal && view.legal.length);
+  const acting = !!view.your_turn;
+  const legal = choices(view);
   const box = html("section", { class: `fite-step${acting ? " yours" : ""}`, "aria-label": "this step" });
   const say = (line) => box.append(html("p", { text: line }));
   const phase = obs.phase;
@@ -483,19 +473,17 @@ function stepSection(view, ui) {
     box.append(html("h3", { text: `${turn}: Swift` }));
     if (acting) {
       say("Swift: point at another location to move there (and use the power), or stay.");
-      const stay = view.legal.find((a) => a === "stay");
-      if (stay) box.append(pointable(html("span", { class: "chip", text: "stay where I am" }), "target", "stay: keep the location and the power", () => ui.act(stay)));
+      const stay = legal.find((c) => c.move.kind === "stay");
+      if (stay) box.append(pointable(html("span", { class: "chip", text: "stay where I am" }), "target", "stay: keep the location and the power", () => ui.act(stay.move)));
     } else if (obs.mine) say(`You chose ${obs.mine}; waiting.`);
     else say("A fighter with Swift may move to another location.");
   } else if (phase === "split") {
     box.append(html("h3", { text: `${turn}: split the dice` }));
     if (acting) {
       say("Split your dice in secret into offense (attack) and defense: point at a handle between two dice.");
-      box.append(splitCanvas(obs, view.legal, ui));
+      box.append(splitCanvas(obs, legal.filter((c) => c.move.kind === "split"), ui));
     } else if (obs.mine && me !== null) {
-      const s = parseSplit(obs.mine);
-      say(`You chose ${splitLabel(s.off, s.def)}${s.power ? `, using ${title(s.power)}` : ""}; waiting for the other fighter.`);
-      box.append(chosenSplitCanvas(s, "your split, secret until both have chosen"));
+      say(`You chose ${obs.mine}, secret until both have chosen; waiting for the other fighter.`);
     } else say("Both fighters split their dice in secret into offense and defense.");
   } else if (phase === "roll") {
     box.append(html("h3", { text: `${turn}: the roll` }));
@@ -505,9 +493,10 @@ function stepSection(view, ui) {
     box.append(html("h3", { text: `${turn}: tactical choices` }));
     if (acting) {
       say("Point at one of your dice to move it to your other pool or turn it over (7 minus its face), or pass.");
-      if (view.legal.some((a) => a.includes(" and "))) say("Both options at once (Cunning at the tactical location): type them below, like 'move def>off 6 and turn off 1'.");
-      const pass = view.legal.find((a) => a === "pass");
-      if (pass) box.append(pointable(html("span", { class: "chip", text: "pass" }), "target", "pass: change nothing", () => ui.act(pass)));
+      const both = view.moves ? legal.some((c) => c.move.kind === "move and turn") : view.legal_count > 0;
+      if (both) say("Both options at once (Cunning at the tactical location): type them below, like 'move def>off 6 and turn off 1'.");
+      // Pass is always a choice here, listed or not.
+      box.append(pointable(html("span", { class: "chip", text: "pass" }), "target", "pass: change nothing", () => ui.act({ kind: "pass" })));
     } else if (obs.mine) say(`You chose ${obs.mine}; waiting.`);
     else say("The fighters at the tactical location choose in secret.");
   }
