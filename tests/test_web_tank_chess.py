@@ -29,11 +29,20 @@ def wait_for_views(watched: Watched, count: int, limit_s: float = 60) -> None:
         watched.page.wait_for_timeout(50)
 
 
+def menu_moves(page: Page) -> list[dict[str, Any]]:
+    """The structured forms of the turns the open menu offers, in its order (each button's data-action)."""
+    return [
+        json.loads(b.get_attribute("data-action") or "")
+        for b in page.query_selector_all(".menu button[data-action]")
+    ]
+
+
 def seat_page(
-    browser: Browser, web: Server, *, size: int = 16, seat: int = 0, **page_args: Any
+    browser: Browser, web: Server, *, size: int = 16, seat: int = 0, setup: str = "", **page_args: Any
 ) -> tuple[Page, Watched]:
     """A game between two people, made by the API, shown to one of its seats."""
-    made = {"game": "tank-chess", "options": {"size": str(size)}, "seats": [{"kind": "person"}] * 2}
+    options = {"size": str(size), "setup": setup} if setup else {"size": str(size)}
+    made = {"game": "tank-chess", "options": options, "seats": [{"kind": "person"}] * 2}
     created = web.post("/api/games", made)[1]
     token = next(s["token"] for s in created["seats"] if s["seat"] == seat)
     page = browser.new_page(**page_args)
@@ -132,7 +141,12 @@ def test_hovering_a_tank_shows_its_lines_of_fire_and_picking_one_shows_its_turns
     page.wait_for_selector(".menu")
     labels = page.locator(".menu button[data-action]").all_text_contents()
     assert "drive to c2, face N" in labels
-    page.click(".menu button[data-action='Hc1-c2N']")
+    # Each item names its turn's structured form, one of the server's legal moves.
+    legal = views(watched)[-1]["legal"]
+    offered = menu_moves(page)
+    assert offered and all(move in legal["moves"] for move in offered)
+    forward = {"kind": "move", "tank": "H", "from": "c1", "to": "c2", "facing": "N", "target": None}
+    page.locator(".menu button[data-action]").nth(offered.index(forward)).click()
     page.wait_for_selector("#board .tc-tank[data-square=c2][data-facing=N]")
     assert page.query_selector_all("#board .pick") == []  # Black's turn now
     assert page.query_selector_all("#board .tc-last rect") and page.query_selector("#board .tc-arrow line")
@@ -158,5 +172,38 @@ def test_the_20x20_board_draws_for_black_turned_round_and_on_a_phone(
     drawing = page.locator("#board svg.tank-chess").bounding_box()
     assert drawing and drawing["width"] <= 390
     page.screenshot(path=str(tmp_path / "tank-chess-20-phone.png"), full_page=True)
+    assert not watched.errors, watched.errors
+    page.close()
+
+
+def test_a_shot_chosen_by_pointing_is_the_turn_the_server_records(web: Server, browser: Browser) -> None:
+    # The Heavy on c1 destroys the Light on g5 from c1, d2 or e3, facing one way or another:
+    # the page must read the structured forms to offer those, and plays the one chosen.
+    page, watched = seat_page(browser, web, setup="obstacles=- white=Hc1N,Ca1N black=Lg5S,Cp16S")
+    page.wait_for_selector("#board svg.tank-chess .pick")
+    legal = views(watched)[-1]["legal"]
+    shots = [
+        i
+        for i, move in enumerate(legal["moves"])
+        if move["kind"] == "move" and move["from"] == "c1" and move["target"] == "g5"
+    ]
+    assert len(shots) >= 2
+    page.click("#board .tc-tank[data-square=c1]")
+    page.click("#board .target[data-victim=g5]")
+    offered = menu_moves(page)
+    assert sorted(legal["moves"].index(move) for move in offered) == shots
+    played = offered[-1]
+    before = len(views(watched))
+    page.locator(".menu button[data-action]").nth(len(offered) - 1).click()
+    wait_for_views(watched, before)
+    view = views(watched)[-1]
+    assert view["observation"]["last_move"]["turn"] == played
+    assert view["observation"]["last_move"]["destroyed"] == {"square": "g5", "side": "black", "type": "L"}
+    # The server recorded that very turn: its notation is the one listed beside its structured form.
+    notation = legal["actions"][legal["moves"].index(played)]
+    assert view["last"][-1] == {"number": 0, "player": 0, "action": notation}
+    page.wait_for_selector("#board .tc-wreck[data-square=g5]")
+    page.wait_for_selector(f"#board .tc-tank[data-square={played['to']}][data-facing={played['facing']}]")
+    assert page.query_selector("#board .tc-shot")  # the last move's shot is drawn from its structured form
     assert not watched.errors, watched.errors
     page.close()

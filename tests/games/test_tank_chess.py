@@ -979,10 +979,7 @@ def test_observation_is_plain_data() -> None:
     assert obs["last_move"] == {
         "by": "white",
         "move": "Lc3-c4N",
-        "type": "L",
-        "from": "c3",
-        "to": "c4",
-        "facing": "N",
+        "turn": {"kind": "move", "tank": "L", "from": "c3", "to": "c4", "facing": "N", "target": None},
         "destroyed": None,
     }
     assert obs["to_move"] == "black" and obs["size"] == 20 and len(obs["tanks"]) == 28
@@ -1022,10 +1019,13 @@ def test_the_last_move_is_told_in_words_with_what_it_destroyed() -> None:
         action = state.legal_actions(player).sample(rng)
         before = state.observation(player)
         text = state.action_to_str(player, action)
+        before_form = state.action_to_json(player, action)
         state.apply(player, action)
         last = state.observation(1 - player)["last_move"]
         assert last["move"] == text and last["by"] == ("white", "black")[player]
-        target = text.partition(" x")[2]
+        turn = last["turn"]
+        assert turn == before_form
+        target = turn["target"] if turn["kind"] == "move" else None
         if target:
             victim = next(t for t in before["tanks"] if t["square"] == target)
             assert last["destroyed"] == {"square": target, "side": victim["side"], "type": victim["type"]}

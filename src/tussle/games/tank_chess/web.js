@@ -24,8 +24,6 @@ const TANK_COLOURS = {
   white: { hull: "#fbfbf7", tread: "#7d7d76", edge: "#1b1b1b", plate: "#8f8f88", turret: "#ffffff", letter: "#111111" },
   black: { hull: "#262626", tread: "#0d0d0d", edge: "#000000", plate: "#8a8a8a", turret: "#262626", letter: "#ffffff" },
 };
-// One turn in notation: Mh3-h6N, Lc3-d5NE xg8, Ch16-off.
-const TURN = /^([LMHCDR])([a-t]\d{1,2})-(?:([a-t]\d{1,2})(NE|NW|SE|SW|N|E|S|W)|(off))(?: x([a-t]\d{1,2}))?$/;
 
 function tankName(tank) {
   const type = TYPE_NAMES[tank.type] || tank.type;
@@ -54,15 +52,15 @@ function tankDetails(tank) {
   return text;
 }
 
-/** Parse the legal turns into {action, from, to, facing, off, victim}. */
-function parseTurns(legal) {
-  const turns = [];
-  for (const action of legal || []) {
-    const m = TURN.exec(action);
-    if (!m) continue;
-    turns.push({ action, type: m[1], from: m[2], to: m[5] ? null : m[3], facing: m[4] || null, off: !!m[5], victim: m[6] || null });
-  }
-  return turns;
+/**
+ * The legal turns from their structured forms (`view.moves`): {move, from, to, facing, off, victim},
+ * where `to` and `facing` are null for a Command tank's escape and `move` is what is played.
+ */
+function legalTurns(moves) {
+  return (moves || []).map((move) => {
+    const off = move.kind === "escape";
+    return { move, from: move.from, to: off ? null : move.to, facing: off ? null : move.facing, off, victim: off ? null : move.target };
+  });
 }
 
 function turnLabel(turn, tanksAt) {
@@ -89,8 +87,8 @@ export function draw(view, ui) {
   const size = obs.size;
   const flip = (view.bottom ?? view.seat) === 1;
   const width = size * CELL + 2 * MARGIN;
-  const interactive = !view.replay && view.seat !== null && view.seat !== undefined && Array.isArray(view.legal);
-  const turns = interactive ? parseTurns(view.legal) : [];
+  const interactive = !view.replay && view.seat !== null && view.seat !== undefined && Array.isArray(view.moves);
+  const turns = interactive ? legalTurns(view.moves) : [];
   const tanksAt = new Map(obs.tanks.map((t) => [t.square, t]));
 
   // Board coordinates of a square's top left corner, White at the bottom unless Black's seat.
@@ -146,9 +144,11 @@ export function draw(view, ui) {
 
   // --- the last move: its squares tinted, and an arrow drawn over the tanks later --------------
   const last = obs.last_move;
+  // Its structured form: `to` is null when a Command tank drove off the board.
+  const lastTurn = last ? { from: last.turn.from, to: last.turn.kind === "move" ? last.turn.to : null } : null;
   const lastLayer = svg("g", { class: "tc-last tc-overlay" });
-  if (last) {
-    for (const name of [last.from, last.to]) {
+  if (lastTurn) {
+    for (const name of [lastTurn.from, lastTurn.to]) {
       if (!name) continue;
       const [x, y] = corner(name);
       lastLayer.append(svg("rect", { x, y, width: CELL, height: CELL, fill: COLOURS.last, "fill-opacity": 0.6, "data-last": name }));
@@ -298,11 +298,11 @@ export function draw(view, ui) {
   const marker = `tc-head-${size}-${flip ? "b" : "w"}`;
   board.append(svg("defs", {}, svg("marker", { id: marker, viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 3.2, markerHeight: 3.2, orient: "auto-start-reverse" },
     svg("path", { d: "M0 0 L10 5 L0 10 Z", fill: COLOURS.arrow }))));
-  if (last && last.from) {
-    const [fx, fy] = centre(last.from);
+  if (lastTurn) {
+    const [fx, fy] = centre(lastTurn.from);
     let end = null;
-    if (last.to && last.to !== last.from) end = centre(last.to);
-    else if (!last.to) {
+    if (lastTurn.to && lastTurn.to !== lastTurn.from) end = centre(lastTurn.to);
+    else if (!lastTurn.to) {
       // Off the board: the Command tank drove over the far edge.
       const beyond = last.by === "white" ? -1 : 1;
       end = [fx, fy + (flip ? -beyond : beyond) * CELL * 0.95];
@@ -316,8 +316,8 @@ export function draw(view, ui) {
       const uy = (ty - fy) / length;
       arrowLayer.append(svg("line", { x1: fx, y1: fy, x2: tx - ux * shorten, y2: ty - uy * shorten, stroke: COLOURS.arrow, "stroke-width": 5, "stroke-opacity": 0.85, "stroke-linecap": "round", "marker-end": `url(#${marker})` }));
     }
-    if (last.destroyed && last.to) {
-      const [sx, sy] = centre(last.to);
+    if (last.destroyed && lastTurn.to) {
+      const [sx, sy] = centre(lastTurn.to);
       const [vx, vy] = centre(last.destroyed.square);
       const edge = Math.max(Math.abs(vx - sx), Math.abs(vy - sy)) || 1;
       const [ax, ay] = [sx + ((vx - sx) * CELL) / 2 / edge, sy + ((vy - sy) * CELL) / 2 / edge];
@@ -352,12 +352,13 @@ export function draw(view, ui) {
         byVictim.get(turn.victim).push(turn);
       }
     }
-    const items = (list) => list.slice().sort(byFacingThenShot).map((t) => ({ label: turnLabel(t, tanksAt), action: t.action }));
+    const items = (list) => list.slice().sort(byFacingThenShot).map((t) => ({ label: turnLabel(t, tanksAt), action: t.move }));
+    const play = (move) => ui.act(move);
     for (const [key, list] of byDestination) {
       const shots = list.some((t) => t.victim);
       let element;
       if (key === "off") {
-        const [cx, cy] = centre(square);
+        const [cx] = centre(square);
         const up = (tanksAt.get(square).side === "white") !== flip;
         const y = up ? MARGIN - CELL / 2 - 6 : width - MARGIN + CELL / 2 - 22;
         element = svg("g", { "data-square": "off" },
@@ -374,7 +375,7 @@ export function draw(view, ui) {
       }
       const label = list.length === 1 ? turnLabel(list[0], tanksAt)
         : key === "off" ? "drive off the board" : key === square ? `turn on ${key}: ${list.length} choices` : `drive to ${key}: ${list.length} choices`;
-      pointable(element, "target", label, () => chooseAmong(element, items(list), (action) => ui.act(action)));
+      pointable(element, "target", label, () => chooseAmong(element, items(list), play));
       moveLayer.append(element);
     }
     for (const [victim, list] of byVictim) {
@@ -386,7 +387,7 @@ export function draw(view, ui) {
         svg("path", { d: `M${cx - 20} ${cy} h8 M${cx + 12} ${cy} h8 M${cx} ${cy - 20} v8 M${cx} ${cy + 12} v8`, stroke: COLOURS.shot, "stroke-width": 3.5 }));
       const victimTank = tanksAt.get(victim);
       const label = `destroy the ${victimTank ? tankName(victimTank) : "tank"} on ${victim}` + (list.length > 1 ? `: ${list.length} ways` : "");
-      pointable(element, "target", label, () => chooseAmong(element, items(list), (action) => ui.act(action)));
+      pointable(element, "target", label, () => chooseAmong(element, items(list), play));
       moveLayer.append(element);
     }
   }
@@ -413,12 +414,12 @@ export function draw(view, ui) {
 
   function animateLastMove() {
     const before = view.previous;
-    if (!before || !last || !last.to || before.ply !== obs.ply - 1 || last.to === last.from) return;
+    if (!before || !lastTurn || !lastTurn.to || before.ply !== obs.ply - 1 || lastTurn.to === lastTurn.from) return;
     const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    const element = tankElements.get(last.to);
+    const element = tankElements.get(lastTurn.to);
     if (reduced || !element || !element.animate) return;
-    const [fx, fy] = centre(last.from);
-    const [tx, ty] = centre(last.to);
+    const [fx, fy] = centre(lastTurn.from);
+    const [tx, ty] = centre(lastTurn.to);
     element.animate([{ transform: `translate(${fx - tx}px, ${fy - ty}px)` }, { transform: "translate(0px, 0px)" }], { duration: 320, easing: "ease-out" });
   }
 
