@@ -135,7 +135,7 @@ def test_a_folder_that_is_no_folder_or_holds_too_many_documents_is_refused(tmp_p
 def test_the_catalog_gives_a_document_option_its_kind_and_the_names_offered(
     web: Server, tmp_path: Path
 ) -> None:
-    from tussle.server.app import _describe
+    from tussle.server.service import describe
 
     catalog = {g["id"]: {o["name"]: o for o in g["options"]} for g in web.get("/api/catalog")[1]["games"]}
     setup, deck = catalog["tank-chess"]["setup"], catalog["fight"]["deck"]
@@ -148,7 +148,7 @@ def test_the_catalog_gives_a_document_option_its_kind_and_the_names_offered(
     )
     install(tmp_path, "tank-chess", "setup", "duel.txt", DUEL)
     library = DocumentLibrary.load(tmp_path)
-    described = _describe(game_info("tank-chess"), library.offered("tank-chess"))
+    described = describe(game_info("tank-chess"), library.offered("tank-chess"))
     assert next(o for o in described["options"] if o["name"] == "setup")["documents"] == ["basic", "duel"]
 
 

@@ -578,15 +578,14 @@ def test_client_mistakes_are_4xx_and_never_a_traceback(db: str, tmp_path: Path) 
 
 
 def test_the_bounds_in_the_docs_are_the_servers() -> None:
-    from tussle.server import MOVE_TIME
-    from tussle.server import app as server_app
+    from tussle.server import MOVE_TIME, models, service
     from tussle.server.guard import BODY_SECONDS
     from tussle.server.limits import CONNECTION_LEASE, RENEW_SECONDS, Limits
+    from tussle.server.routes import play
 
     text = " ".join((Path(__file__).parents[1] / "docs" / "server.md").read_text().split())
     limits = Limits()
     rate = limits.requests_per_second
-    app = server_app
     for line in (
         f"| `requests_per_second` | {rate:g}, with bursts of {2 * rate:g} ",
         f"| `messages_per_second` | {limits.messages_per_second:g} on each WebSocket, bursts of "
@@ -594,15 +593,16 @@ def test_the_bounds_in_the_docs_are_the_servers() -> None:
         f"| `connections` | {limits.connections} WebSockets open at once |",
         f"| `open_games` | {limits.open_games} games made and not finished |",
         f"| `outbox` | {limits.outbox} messages waiting",
-        f"| a WebSocket message | {server_app.MAX_MESSAGE // 1024} KiB ",
-        f"| a request body | {app.MAX_MESSAGE // 1024} KiB; {app.MAX_CREATE // 1024} KiB to make a game",
-        f"{server_app.MAX_RECORD // 2**20} MiB for `POST /api/replay`",
+        f"| a WebSocket message | {models.MAX_MESSAGE // 1024} KiB ",
+        f"| a request body | {models.MAX_MESSAGE // 1024} KiB; "
+        f"{models.MAX_CREATE // 1024} KiB to make a game",
+        f"{models.MAX_RECORD // 2**20} MiB for `POST /api/replay`",
         f"| the time a body may take to arrive | {BODY_SECONDS:g} s ",
-        f"| a new WebSocket's hello | {server_app.HELLO_SECONDS:g} s |",
-        f"within {app.REPLAY_SECONDS:g} s of work and {app.MAX_REPLAY_ANSWER // 2**20} MiB of answer",
-        f"waits its turn up to {server_app.REPLAY_WAIT:g} s",
+        f"| a new WebSocket's hello | {play.HELLO_SECONDS:g} s |",
+        f"within {service.REPLAY_SECONDS:g} s of work and {service.MAX_REPLAY_ANSWER // 2**20} MiB of answer",
+        f"waits its turn up to {service.REPLAY_WAIT:g} s",
         f"| a computer move | `--move-time` seconds (default {MOVE_TIME:g}) |",
-        f"at most {server_app.MAX_OPTION_CHARS:,} characters",
+        f"at most {models.MAX_OPTION_CHARS:,} characters",
         f"renewed every {RENEW_SECONDS:g} s while it is open",
     ):
         assert " ".join(line.split()) in text, line

@@ -1,0 +1,123 @@
+"""The API's requests: the shape of every body a client sends, and the bounds on what they may hold.
+
+Pydantic checks each body against its model before a route sees it, so the
+service (:mod:`tussle.server.service`) gets values of the right types within
+these bounds, and a client's mistake is a 422 naming the field.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: The largest WebSocket message or request body the server reads, in bytes.
+MAX_MESSAGE = 16 * 1024
+#: The largest body of a request that makes a game: its options may hold a document (a deck, a layout).
+MAX_CREATE = 256 * 1024
+#: The largest record the replay page may upload, in bytes.
+MAX_RECORD = 1024 * 1024
+#: The longest text an option may have over the API (a document: a Fight! deck is about 10 KB).
+MAX_OPTION_CHARS = 64 * 1024
+#: The most options a request may give (the games have at most a handful).
+MAX_OPTIONS = 32
+#: Seats a game may have (the games themselves allow at most 6).
+MAX_SEATS = 8
+#: Text a person types or a client names (no control characters: they show as nothing, and
+#: PostgreSQL refuses NUL in text).
+PRINTABLE = r"^[^\x00-\x1f\x7f]*$"
+
+
+def body_limit(path: str) -> int:
+    """The most bytes a request's body to ``path`` may hold (the guard refuses a longer one unread)."""
+    if path == "/api/replay":
+        return MAX_RECORD
+    return MAX_CREATE if path == "/api/games" else MAX_MESSAGE
+
+
+OptionName = Annotated[str, Field(max_length=64)]
+OptionValue = Annotated[str, Field(max_length=MAX_OPTION_CHARS)] | int | bool
+
+
+class SeatRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["person", "computer", "open", "invite"] = Field(
+        description="who sits here: a person (the answer gives their token), a computer, an open seat "
+        "(listed in the lobby for anyone), or an invite (kept for whoever holds its secret; never listed)"
+    )
+    agent: str | None = Field(
+        None,
+        max_length=20,
+        pattern=PRINTABLE,
+        description="a computer seat's player: a level (easy, medium, hard), random or rule "
+        "(the catalog lists each game's)",
+    )
+    name: str = Field("", max_length=60, pattern=PRINTABLE, description="a display name")
+
+
+class ClockRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    minutes: float = Field(gt=0, le=24 * 60, description="each player's time for the whole game")
+    increment: float = Field(0.0, ge=0, le=600, description="seconds added after each of a player's moves")
+
+
+class CreateRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(max_length=64, description="a game id, as `tussle games` lists them")
+    options: dict[OptionName, OptionValue] = Field(
+        default_factory=dict,
+        max_length=MAX_OPTIONS,
+        description="game options (a document option: its text, or a name the catalog lists)",
+    )
+    seats: list[SeatRequest] = Field(
+        min_length=1, max_length=MAX_SEATS, description="one per player, in order"
+    )
+    seed: str | None = Field(
+        None,
+        max_length=64,
+        pattern=PRINTABLE,
+        description="drives the chance events and the computer seats; only for a game without open seats "
+        "(one nobody else can join): any other draws from the server's secret",
+    )
+    clock: ClockRequest | None = Field(None, description="a time control: at zero the player loses")
+    table: bool = Field(
+        False,
+        description="a game at one screen (hot seat): instead of a token per person seat, the answer "
+        "gives one table handle, which shows each person seat's view only while that seat is to act",
+    )
+
+
+class TokenRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    token: str = Field(max_length=100, pattern=PRINTABLE, description="a seat's secret token")
+
+
+class TokensRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    tokens: list[Annotated[str, Field(max_length=100, pattern=PRINTABLE)]] = Field(
+        max_length=200, description="the seat tokens a player holds"
+    )
+
+
+class JoinRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int | None = Field(
+        None, ge=0, lt=MAX_SEATS, description="the open seat to take (default: the first)"
+    )
+    name: str = Field("", max_length=60, pattern=PRINTABLE)
+    invite: str | None = Field(
+        None, max_length=100, pattern=PRINTABLE, description="an invite's secret: takes the seat it keeps"
+    )
+
+
+class ReplayRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    record: dict[str, Any] = Field(description="a tussle record, as `tussle play --record` writes it")
+    seat: str | int = Field("0", description="whose view to show: a seat number, or public")

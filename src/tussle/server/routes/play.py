@@ -1,0 +1,220 @@
+"""The WebSocket a game is played on (docs/server.md): views out, actions in.
+
+The first message is ``{"type": "hello", "token": ...}`` for a seat,
+``{"type": "hello", "table": ...}`` for a game at one screen, or
+``{"type": "hello"}`` to watch; then the hub sends a ``view`` after every event,
+and a seat sends ``{"type": "action", "action": "<notation>"}`` or
+``{"type": "action", "move": <a legal move's structured form>}`` (a table also
+``sit`` and ``cover``). Anything wrong gets ``{"type": "error", "error": "<one
+line>"}`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from tussle.errors import shorten
+from tussle.game import PUBLIC
+from tussle.server.guard import client_of
+from tussle.server.hub import Hub, HubError, token_hash
+from tussle.server.limits import Clients
+from tussle.server.models import MAX_MESSAGE
+from tussle.server.observe import Metrics
+from tussle.server.outbox import ConnectionGoneError, Outbox
+from tussle.server.routes import ClientsDep, HubDep, MetricsDep, OriginsDep
+from tussle.server.store import is_game_id
+
+#: How long a new WebSocket connection may take to say hello.
+HELLO_SECONDS = 10.0
+HELLO = (
+    'the first message must be {"type": "hello", "token": "<the seat\'s token>"} '
+    '(or "table": "<the table handle>" for a game at one screen), or without either to watch'
+)
+
+Refuse = Callable[[str], Awaitable[None]]
+
+router = APIRouter()
+
+
+@router.websocket("/ws/games/{game_id}")
+async def play(
+    websocket: WebSocket,
+    game_id: str,
+    *,
+    hub: HubDep,
+    clients: ClientsDep,
+    metrics: MetricsDep,
+    origins: OriginsDep,
+) -> None:
+    """A seat's (or a spectator's) connection: views out, actions in."""
+    if not _origin_allowed(websocket, origins):
+        await websocket.close(code=1008)
+        return
+    client = client_of(websocket.scope)
+    await websocket.accept()
+    handle, why = await clients.connect(client)
+    if why is not None:
+        metrics.refusals.labels("connections").inc()
+        with contextlib.suppress(Exception):
+            await websocket.send_text(json.dumps({"type": "error", "error": why}))
+            await websocket.close(code=1008)
+        return
+    outbox = Outbox(
+        websocket,
+        f"client {client}, game {game_id if is_game_id(game_id) else '(not a game id)'}",
+        most_messages=clients.limits.outbox,
+    )
+    metrics.connections.inc()
+    try:
+        await _play(websocket, game_id, outbox, hub=hub, clients=clients, metrics=metrics)
+    except (WebSocketDisconnect, ConnectionGoneError):
+        pass
+    finally:
+        metrics.connections.dec()
+        if outbox.too_slow:
+            metrics.refusals.labels("outbox").inc()
+        outbox.stop()
+        await clients.disconnect(handle)
+
+
+async def _play(
+    websocket: WebSocket, game_id: str, outbox: Outbox, *, hub: Hub, clients: Clients, metrics: Metrics
+) -> None:
+    """A seat's (or a spectator's) connection once it is let in: views out, actions in."""
+    bucket = clients.message_bucket()
+
+    async def refuse(message: str) -> None:
+        await outbox.send({"type": "error", "error": message})
+
+    async def shut(message: str) -> None:
+        await refuse(message)
+        await outbox.aclose(1008)
+
+    watcher = None
+    try:
+        try:
+            async with asyncio.timeout(HELLO_SECONDS):
+                hello = await _receive(websocket, refuse)
+        except TimeoutError:
+            await shut(f"no hello within {HELLO_SECONDS:g} seconds")
+            return
+        if hello is None or hello.get("type") != "hello" or set(hello) - {"type", "token", "table"}:
+            await shut(HELLO)
+            return
+        if not is_game_id(game_id):
+            await shut(f"no game {shorten(game_id)}")
+            return
+        seat = PUBLIC
+        token, table = hello.get("token"), hello.get("table")
+        if token is not None:
+            found = (
+                await asyncio.to_thread(hub.store.seat_of, token_hash(token))
+                if isinstance(token, str) and len(token) <= 100
+                else None
+            )
+            if found is None or found[0] != game_id:
+                await shut("that token opens no seat of this game")
+                return
+            seat = found[1]
+            # The first use of a joined seat's token: the join is confirmed (its answer arrived).
+            await hub.confirm(token_hash(token))
+        elif table is not None:
+            opens = (
+                await asyncio.to_thread(hub.store.table_of, token_hash(table))
+                if isinstance(table, str) and len(table) <= 100
+                else None
+            )
+            if opens != game_id:
+                await shut("that table handle opens no game here")
+                return
+        try:
+            watcher = await hub.watch(game_id, seat, outbox.send, table=table is not None)
+        except HubError as exc:
+            await shut(str(exc))
+            return
+        while True:
+            message = await _receive(websocket, refuse)
+            if not bucket.take():
+                metrics.refusals.labels("messages").inc()
+                limit = clients.limits.messages_per_second
+                await refuse(f"too many messages: at most {limit:g} a second; that one was not read")
+                continue
+            if message is None:
+                continue
+            kind = message.get("type")
+            if watcher.table and kind == "sit" and set(message) == {"type", "seat"}:
+                number = message["seat"]
+                try:
+                    if not isinstance(number, int) or isinstance(number, bool):
+                        raise HubError('sit down with {"type": "sit", "seat": <a seat number>}')
+                    await hub.sit(game_id, watcher, number)
+                except HubError as exc:
+                    await refuse(str(exc))
+                continue
+            if watcher.table and kind == "cover" and set(message) == {"type"}:
+                await hub.stand(game_id, watcher)
+                continue
+            if kind != "action" or set(message) not in ({"type", "action"}, {"type", "move"}):
+                await refuse(
+                    'send {"type": "action", "action": "<notation>"} (or "move": <its structured form>)'
+                )
+                continue
+            acting = watcher.seat
+            if acting == PUBLIC:
+                await refuse("a spectator cannot act")
+                continue
+            if acting < 0:
+                await refuse("the screen is covered: the player to act sits down first")
+                continue
+            action = message.get("action", message.get("move"))
+            if "action" in message and not isinstance(action, str):
+                await refuse('an action is a string: {"type": "action", "action": "<notation>"}')
+                continue
+            if not isinstance(action, str | dict):
+                await refuse('a move is an object: {"type": "action", "move": <a legal move of the view>}')
+                continue
+            try:
+                await hub.act(game_id, acting, action)
+            except HubError as exc:
+                await refuse(str(exc))
+    finally:
+        if watcher is not None:
+            await hub.unwatch(game_id, watcher)
+
+
+async def _receive(websocket: WebSocket, refuse: Refuse) -> dict[str, Any] | None:
+    """The next message as a JSON object, or None after telling the client what was wrong with it."""
+    frame = await websocket.receive()
+    if frame["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(frame.get("code", 1000))
+    text = frame.get("text")
+    if text is None:
+        await refuse("send text frames holding JSON, not binary ones")
+        return None
+    if len(text) > MAX_MESSAGE:
+        await refuse(f"a message may have at most {MAX_MESSAGE} characters, not {len(text):,}")
+        return None
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError, ValueError):
+        await refuse(f"not JSON: {shorten(text)}")
+        return None
+    if not isinstance(data, dict):
+        await refuse("a message is a JSON object")
+        return None
+    return data
+
+
+def _origin_allowed(websocket: WebSocket, origins: tuple[str, ...]) -> bool:
+    """A page may open a WebSocket only from the server's own origin or one allowed; programs send none."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    host = websocket.headers.get("host", "")
+    return origin.split("://", 1)[-1] == host or origin in origins

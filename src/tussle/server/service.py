@@ -1,0 +1,522 @@
+"""The server's domain: making, joining and rematching games, the lists a player reads, replays.
+
+:class:`GameService` is what the routes (:mod:`tussle.server.routes`) call once
+they have parsed a request: its methods take plain values (the validated request
+models of :mod:`tussle.server.models`, token strings, seat numbers) and return
+plain JSON data, or raise the server's errors (:class:`~tussle.server.hub.HubError`
+and its kinds, :class:`LimitError`), which the application turns into answers.
+It knows nothing of HTTP, so a test or a program can drive it over a store
+directly. The live games themselves (their states, connections and computer
+seats) are the hub's (:mod:`tussle.server.hub`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+
+from tussle.agents.levels import LEVEL_NAMES
+from tussle.errors import TussleError, shorten
+from tussle.game import MAX_DOCUMENT_CHARS, PUBLIC, GameInfo
+from tussle.record import Record
+from tussle.registry import game_ids, game_info, load_game
+from tussle.server.documents import DocumentLibrary
+from tussle.server.hub import Hub, HubError, LiveGame, new_token, token_hash
+from tussle.server.limits import Limits
+from tussle.server.models import CreateRequest
+from tussle.server.store import WAITING_KINDS, Seat
+
+#: The most events an uploaded record may have to be replayed here.
+MAX_RECORD_EVENTS = 5000
+#: Replays (made for a request) are made one at a time per process, each within these bounds:
+#: seconds of work, bytes of answer, and seconds waiting for its turn before the client is told to wait.
+REPLAY_SECONDS = 3.0
+MAX_REPLAY_ANSWER = 8 * 1024 * 1024
+REPLAY_WAIT = 5.0
+
+
+class LimitError(TussleError):
+    """A client asked more than its limits allow; it may try again after ``retry_after`` seconds."""
+
+    def __init__(self, message: str, retry_after: int = 1) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def computer_agents(info: GameInfo) -> list[str]:
+    """The computer players a game's seats may be given over the API: its levels, random, rule.
+
+    Each has a bounded budget; an agent spec with parameters (``mcts:time=3600``)
+    is for local commands only.
+    """
+    return [*LEVEL_NAMES, "random", *(["rule"] if info.hooks.rule_agent else [])]
+
+
+def link(game_id: str, token: str) -> str:
+    """A seat's link, relative to the server: the token after ``#`` never reaches a server's log."""
+    return f"/play/{game_id}#{token}"
+
+
+def invite_link(game_id: str, secret: str) -> str:
+    """An invitation to a game's invite seat: whoever opens it (and only they) may take that seat."""
+    return f"/play/{game_id}#invite={secret}"
+
+
+class GameService:
+    """Every game of one server process as its API offers them, over the process's :class:`Hub`.
+
+    ``library`` holds the named documents (decks, layouts) a client may ask for by
+    name; ``limits`` bound what one client may ask (here: the games it has in play).
+    """
+
+    def __init__(
+        self, hub: Hub, library: DocumentLibrary | None = None, limits: Limits | None = None
+    ) -> None:
+        self.hub = hub
+        self.library = library or DocumentLibrary.load(None)
+        self.limits = limits or Limits()
+        # One replay at a time: a replay is pure Python work, and several at once would hold the
+        # interpreter from every other request.
+        self._replaying = asyncio.Semaphore(1)
+
+    # --- what the server offers ------------------------------------------------------------
+
+    def catalog(self) -> dict[str, Any]:
+        """The games this server offers: options, levels and computer players (the home page's form)."""
+        return {"games": [describe(game_info(g), self.library.offered(g)) for g in game_ids()]}
+
+    # --- making and joining games ----------------------------------------------------------
+
+    async def create(self, request: CreateRequest, client: str) -> dict[str, Any]:
+        """A new game for ``client`` (its address): its id, and each person seat's secret token and
+        link, each invite's secret and link, or, at one screen, the table handle."""
+        store = self.hub.store
+        self._check_create(request)
+        # A name of a document the server offers becomes its text; any other value is the text
+        # itself, which the game parses: nothing a client sends names a file.
+        options = self.library.resolve(request.game, request.options)
+        game = load_game(request.game, players=len(request.seats), **options)
+        seats, tokens, invites = _new_seats(request)
+        table = new_token() if request.table else None
+        most = self.limits.open_games
+        if await asyncio.to_thread(store.games_in_play_of, client) >= most:
+            raise LimitError(f"too many games in play: at most {most} at once; finish some first", 60)
+        seed = request.seed if request.seed is not None else secrets.token_hex(16)
+        clock = (request.clock.minutes * 60.0, request.clock.increment) if request.clock is not None else None
+        game_id = await asyncio.to_thread(
+            partial(
+                store.create_game,
+                seed=seed,
+                clock=clock,
+                creator=client,
+                table_hash=token_hash(table) if table is not None else None,
+            ),
+            request.game,
+            game.non_default_options(),
+            game.num_players,
+            seats,
+        )
+        await self.hub.get(game_id)
+        if not any(s.kind in WAITING_KINDS for s in seats):
+            await self.hub.start(game_id)
+        answer: dict[str, Any] = {
+            "id": game_id,
+            "game": request.game,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    **(
+                        {"token": tokens[s.seat], "link": link(game_id, tokens[s.seat])}
+                        if s.seat in tokens
+                        else {}
+                    ),
+                    **(
+                        {"invite": invites[s.seat], "invite_link": invite_link(game_id, invites[s.seat])}
+                        if s.seat in invites
+                        else {}
+                    ),
+                }
+                for s in seats
+            ],
+            "spectate": f"/play/{game_id}",
+        }
+        if table is not None:
+            answer["table"] = table
+        return answer
+
+    @staticmethod
+    def _check_create(request: CreateRequest) -> None:
+        """Refuse, in one line, a new game the rules of the API do not allow (HubError)."""
+        if request.game not in game_ids():
+            raise HubError(f"unknown game {shorten(request.game)} (games: {', '.join(game_ids())})")
+        info = game_info(request.game)
+        known = {o.name for o in info.options}
+        for name in request.options:
+            if name not in known:
+                raise HubError(
+                    f"{request.game} has no option {shorten(name)} (options: "
+                    f"{', '.join(sorted(known)) or 'none'}; the number of players is the number of seats)"
+                )
+        if request.table and any(s.kind in ("open", "invite") for s in request.seats):
+            raise HubError("a game at one screen has person and computer seats only")
+        if request.seed is not None and any(s.kind in ("open", "invite") for s in request.seats):
+            raise HubError(
+                "a seed may be fixed only for a game whose every seat is yours: "
+                "a game with an open seat draws its chance from the server's secret"
+            )
+        allowed = computer_agents(info)
+        for number, seat in enumerate(request.seats):
+            if seat.kind == "computer" and (seat.agent or "medium") not in allowed:
+                raise HubError(
+                    f"seat {number}: a computer seat plays one of {', '.join(allowed)}, "
+                    f"not {shorten(seat.agent or '')}"
+                )
+
+    async def join(
+        self, game_id: str, *, seat: int | None = None, name: str = "", invite: str | None = None
+    ) -> dict[str, Any]:
+        """Take an open seat of ``game_id`` (``seat``, or the first), or with an ``invite``'s secret the
+        seat it keeps; the answer holds the seat's secret token."""
+        hub = self.hub
+        live = await hub.get(game_id)
+        kind = "open"
+        invite_hash = token_hash(invite) if invite is not None else None
+        if invite_hash is not None:
+            # An invitation opens the one seat it keeps, and stops opening it once that is taken.
+            kind = "invite"
+            seat = await asyncio.to_thread(hub.store.invited_seat, game_id, invite_hash)
+            if seat is None:
+                raise HubError("that invitation opens no seat of this game (was it taken already?)")
+        else:
+            open_seats = [s.seat for s in live.seats if s.kind == "open"]
+            seat = seat if seat is not None else (open_seats[0] if open_seats else None)
+            if seat is None or seat not in open_seats:
+                raise HubError(
+                    f"seat {seat} of game {game_id} is not open" if seat is not None else "no open seat"
+                )
+        token = new_token()
+        if not await asyncio.to_thread(
+            partial(hub.store.take_seat, kind=kind, invite_hash=invite_hash),
+            game_id,
+            seat,
+            name or f"player {seat}",
+            token_hash(token),
+        ):
+            raise HubError(f"seat {seat} was taken just now")
+        live = await hub.refresh(game_id)
+        if not any(s.kind in WAITING_KINDS for s in live.seats):
+            await hub.start(game_id)
+        else:
+            await hub.broadcast(live)
+        return {"id": game_id, "seat": seat, "token": token, "link": link(game_id, token)}
+
+    # --- rematches -------------------------------------------------------------------------
+
+    async def rematch(self, game_id: str, token: str) -> dict[str, Any]:
+        """The rematch of a finished game, asked for by one of its players (a seat's token, or the
+        table handle of a game at one screen): the same game, the seats turned by one.
+
+        The first to ask makes it; each person of the old game takes their new seat
+        by asking with their old token, and the rematch starts when all have. At one
+        screen the answer is the rematch's new table handle, made once.
+        """
+        hub = self.hub
+        if await asyncio.to_thread(hub.store.table_of, token_hash(token)) == game_id:
+            return await self._table_rematch(game_id)
+        found = await asyncio.to_thread(hub.store.seat_of, token_hash(token))
+        if found is None or found[0] != game_id:
+            raise HubError("that token opens no seat of this game")
+        old = await hub.get(game_id)
+        if old.result_json() is None:
+            raise HubError("a rematch follows a finished game; this one is still played")
+        new_seat = (found[1] + 1) % len(old.seats)
+        async with old.lock:
+            row = await asyncio.to_thread(hub.store.rematch_of, game_id)
+            new_id = row.id if row is not None else await self._new_rematch(old, None)
+        token = new_token()
+        seat = next(s for s in (await hub.get(new_id)).seats if s.seat == new_seat)
+        if seat.kind != "reserved" or not await asyncio.to_thread(
+            partial(hub.store.take_seat, kind="reserved"), new_id, new_seat, seat.name, token_hash(token)
+        ):
+            raise HubError(f"seat {new_seat} of the rematch is taken already")
+        live = await hub.refresh(new_id)
+        if not any(s.kind in WAITING_KINDS for s in live.seats):
+            await hub.start(new_id)
+        return {"id": new_id, "seat": new_seat, "token": token, "link": link(new_id, token)}
+
+    async def _table_rematch(self, game_id: str) -> dict[str, Any]:
+        """A game at one screen again, the seats turned by one: its new table handle (made once)."""
+        old = await self.hub.get(game_id)
+        if old.result_json() is None:
+            raise HubError("a rematch follows a finished game; this one is still played")
+        async with old.lock:
+            if await asyncio.to_thread(self.hub.store.rematch_of, game_id) is not None:
+                raise HubError("this game's rematch is made already: it is in your games")
+            table = new_token()
+            new_id = await self._new_rematch(old, table)
+        await self.hub.start(new_id)
+        return {"id": new_id, "table": table}
+
+    async def _new_rematch(self, old: LiveGame, table: str | None) -> str:
+        """Make the rematch of ``old`` (its lock held): the same game, the seats turned by one, each
+        person's seat reserved for them (or, at one screen, all behind the new ``table`` handle)."""
+        n = len(old.seats)
+        kept = "person" if table is not None else "reserved"
+        seats = sorted(
+            (
+                Seat((s.seat + 1) % n, kept if s.kind == "person" else s.kind, s.agent, s.name, None)
+                for s in old.seats
+            ),
+            key=lambda s: s.seat,
+        )
+        new_id = await asyncio.to_thread(
+            partial(
+                self.hub.store.create_game,
+                seed=secrets.token_hex(16),
+                rematch_of=old.row.id,
+                clock=old.row.clock,
+                table_hash=token_hash(table) if table is not None else None,
+            ),
+            old.row.game,
+            old.row.options,
+            old.row.players,
+            seats,
+        )
+        await self.hub.broadcast_message(old, {"type": "rematch", "game": new_id})
+        return new_id
+
+    # --- what a player reads -----------------------------------------------------------------
+
+    async def my_games(self, tokens: Sequence[str]) -> dict[str, Any]:
+        """The games of the seats (and tables) whose tokens a player holds, newest first; a token
+        that opens nothing is left out."""
+        hub = self.hub
+        out: list[dict[str, Any]] = []
+        for token in tokens:
+            found = await asyncio.to_thread(hub.store.seat_of, token_hash(token))
+            table = (
+                None if found is not None else await asyncio.to_thread(hub.store.table_of, token_hash(token))
+            )
+            if found is None and table is None:
+                continue
+            live = await hub.get(found[0] if found is not None else str(table))
+            playing = live.result_json() is None
+            out.append(
+                {
+                    "id": live.row.id,
+                    "game": live.row.game,
+                    # A table is every person seat at one screen: no seat of its own.
+                    "seat": found[1] if found is not None else None,
+                    "table": found is None,
+                    "status": "finished" if not playing else live.row.status,
+                    "your_turn": playing
+                    and (
+                        found[1] in live.state.to_act()
+                        if found is not None
+                        else bool(hub.cover(live)["to_act"])
+                    ),
+                    "created": live.row.created,
+                    "result": live.result_json(),
+                }
+            )
+        out.sort(key=lambda g: -g["created"])
+        return {"games": out}
+
+    async def lobby(self) -> dict[str, Any]:
+        """Games waiting for players, newest first."""
+        store = self.hub.store
+        rows = await asyncio.to_thread(store.open_games)
+        # Read from the stored seats, in one query: listing a game replays none of its events.
+        seats_of = await asyncio.to_thread(store.seats_of_games, [row.id for row in rows])
+        out = []
+        for row in rows:
+            seats = seats_of.get(row.id, [])
+            if not any(s.kind == "open" for s in seats):
+                continue  # a rematch or an invitation waiting for its players is nobody else's to join
+            out.append(
+                {
+                    "id": row.id,
+                    "game": row.game,
+                    "options": {k: _summary(v) for k, v in row.options.items()},
+                    "open_seats": [s.seat for s in seats if s.kind == "open"],
+                    "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name} for s in seats],
+                }
+            )
+        return {"games": out}
+
+    async def public_view(self, game_id: str) -> dict[str, Any]:
+        """What a spectator sees: the public view of the game."""
+        return self.hub.view(await self.hub.get(game_id), PUBLIC)
+
+    async def record(self, game_id: str) -> dict[str, Any]:
+        """A finished game as a tussle record's JSON; refused while it is played."""
+        live = await self.hub.get(game_id)
+        if live.result_json() is None:
+            raise HubError("the game is not over: its record would show what is still secret")
+        record: dict[str, Any] = self.hub.record(live).to_json()
+        return record
+
+    # --- replays -----------------------------------------------------------------------------
+
+    async def replay(self, game_id: str, seat: str | int) -> dict[str, Any]:
+        """A finished game step by step as one seat (a number, or ``public``) saw it."""
+        live = await self.hub.get(game_id)
+        if live.result_json() is None:
+            raise HubError("the game is not over: its replay would show what is still secret")
+        record = self.hub.record(live)
+        answer = await self._bounded_replay(record, seat_param(seat, record.num_players))
+        answer["result"] = live.result_json()  # a clock's result is no part of the record
+        return answer
+
+    async def replay_record(self, data: dict[str, Any], seat: str | int) -> dict[str, Any]:
+        """An uploaded record (its JSON), step by step as a finished game's replay; a bad record is
+        refused whole."""
+        record = Record.from_json(data)
+        if len(record.events) > MAX_RECORD_EVENTS:
+            raise HubError(f"a record may have at most {MAX_RECORD_EVENTS:,} events to replay here")
+        if record.game not in game_ids():
+            raise HubError(f"unknown game {shorten(record.game)} (games: {', '.join(game_ids())})")
+        return await self._bounded_replay(record, seat_param(seat, record.num_players))
+
+    async def _bounded_replay(self, record: Record, seat: int) -> dict[str, Any]:
+        """A replay made in a thread, one at a time, in :data:`REPLAY_SECONDS` and :data:`MAX_REPLAY_ANSWER`.
+
+        Those waiting for their turn wait a little, then are told to come back.
+        """
+        try:
+            async with asyncio.timeout(REPLAY_WAIT):
+                await self._replaying.acquire()
+        except TimeoutError:
+            raise LimitError(
+                "the server is busy replaying other records; try again in a few seconds", 5
+            ) from None
+        try:
+            return await asyncio.to_thread(replay_steps, record, seat, time.monotonic() + REPLAY_SECONDS)
+        finally:
+            self._replaying.release()
+
+
+def _new_seats(request: CreateRequest) -> tuple[list[Seat], dict[int, str], dict[int, str]]:
+    """The seats of a new game as the request asks them, with the secret token of each person seat
+    and of each invite, by seat number (only their hashes are stored)."""
+    seats: list[Seat] = []
+    tokens: dict[int, str] = {}
+    invites: dict[int, str] = {}
+    for number, seat in enumerate(request.seats):
+        if seat.kind == "computer":
+            spec = seat.agent or "medium"
+            seats.append(Seat(number, "computer", spec, seat.name or spec, None))
+        elif seat.kind == "person" and request.table:
+            # At one screen no seat has a token of its own: the table handle opens the one to act.
+            seats.append(Seat(number, "person", None, seat.name or f"player {number + 1}", None))
+        elif seat.kind == "person":
+            tokens[number] = new_token()
+            seats.append(
+                Seat(number, "person", None, seat.name or f"player {number}", token_hash(tokens[number]))
+            )
+        elif seat.kind == "invite":
+            invites[number] = new_token()
+            seats.append(Seat(number, "invite", None, seat.name, token_hash(invites[number])))
+        else:
+            seats.append(Seat(number, "open", None, "", None))
+    return seats, tokens, invites
+
+
+def _summary(value: Any) -> Any:
+    """An option's value as the lobby shows it: a document (a long text) by its length, not whole."""
+    if isinstance(value, str) and len(value) > 64:
+        return f"(a document of {len(value):,} characters)"
+    return value
+
+
+def seat_param(seat: str | int, players: int) -> int:
+    """The seat a replay is seen by: a number, or ``public`` for a spectator's view."""
+    if str(seat) == "public":
+        return PUBLIC
+    text = str(seat)
+    if not text.isdigit() or int(text) >= players:
+        raise HubError(f"seat must be public or a number from 0 to {players - 1}, not {shorten(text)}")
+    return int(text)
+
+
+def replay_steps(record: Record, seat: int, deadline: float = float("inf")) -> dict[str, Any]:
+    """Each step of a record as ``seat`` saw it: the event, the observation, and its text.
+
+    Refused (HubError) past ``deadline`` (a :func:`time.monotonic` time) or once the
+    answer would pass :data:`MAX_REPLAY_ANSWER` bytes: such a record is for ``tussle replay``.
+    """
+    steps: list[dict[str, Any]] = []
+    events = [None, *record.events]
+    state = None
+    size = 0
+    for event, state in zip(events, record.walk(), strict=True):
+        who = None if event is None else ("chance" if event[0] < 0 else event[0])
+        step = {
+            "player": who,
+            "action": None if event is None else event[1],
+            "observation": state.observation(seat),
+            "text": state.observation_text(seat),
+        }
+        size += len(json.dumps(step))
+        if size > MAX_REPLAY_ANSWER:
+            raise HubError(
+                f"this record's replay would be over {MAX_REPLAY_ANSWER // 2**20} MB; "
+                "replay it with tussle replay"
+            )
+        if time.monotonic() > deadline:
+            raise HubError(
+                f"this record takes over {REPLAY_SECONDS:g} s to replay here; replay it with tussle replay"
+            )
+        steps.append(step)
+    result = state.result() if state is not None else None
+    return {
+        "game": record.game,
+        "players": record.players,
+        "num_players": record.num_players,
+        "seat": None if seat == PUBLIC else seat,
+        "result": result.to_json() if result is not None else None,
+        "steps": steps,
+        "record": record.to_json(),
+    }
+
+
+def describe(info: GameInfo, documents: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    """A game's options and levels as the home page's form needs them.
+
+    ``documents`` holds, for each document option, the names of the documents the
+    server offers (``DocumentLibrary.offered``); without it, those the game ships.
+    A document option is chosen among them, or given whole (a deck, a layout) up to
+    ``max_length`` characters.
+    """
+    return {
+        "id": info.id,
+        "name": info.name,
+        "description": info.description,
+        "players": [info.min_players, info.max_players],
+        "information": str(info.information),
+        "levels": [level for level, _ in info.hooks.levels],
+        "agents": computer_agents(info),
+        "options": [
+            {
+                "name": o.name,
+                "kind": o.kind,
+                "default": o.default,
+                "help": o.help,
+                "choices": list(o.choices),
+                "minimum": o.minimum,
+                "maximum": o.maximum,
+                "documents": (
+                    (documents or {}).get(o.name, list(o.documents)) if o.kind == "document" else []
+                ),
+                "max_length": MAX_DOCUMENT_CHARS if o.kind == "document" else None,
+            }
+            for o in info.options
+        ],
+    }
