@@ -622,6 +622,60 @@ def test_structured_chance_outcomes_and_turns_are_checked() -> None:
         state.action_to_json(1, 5 << 16)
 
 
+# --- one legality predicate -------------------------------------------------------------
+
+
+def test_is_legal_agrees_with_the_legal_lists_and_explain_names_a_reason_for_every_refusal() -> None:
+    # The fast is_legal against the core's list-reading one (the oracle), on the legal actions,
+    # actions legal elsewhere (earlier positions, the other side's), the other player's, and junk.
+    from tussle.game import State
+
+    rng = random.Random(21)
+    junk: list[Any] = [None, "c3-c4", 1.5, -1, 1 << 24, (0, 18, 26), [18, 26], 0, 2, 200]
+    seen: list[int] = []
+    checked = refused = 0
+    for sweep in (False, True):
+        for _ in range(3):
+            state = Fightopia(pivot_sweep=sweep, ply_limit=200).new_initial_state()
+            while True:
+                acting = state.to_act()
+                others = list(state.generate(1 - state.side)) if state.side >= 0 else []
+                legal = list(state.legal_actions(state.side)) if state.side >= 0 else []
+                candidates = legal + others + rng.sample(seen, min(len(seen), 40)) + junk
+                for player in (0, 1, CHANCE):
+                    for action in candidates:
+                        if player == CHANCE and type(action) is not int:
+                            continue  # the oracle compares with ==, and True == 1 is no outcome
+                        fast = state.is_legal(player, action)
+                        assert fast == State.is_legal(state, player, action), (
+                            state.position(),
+                            player,
+                            action,
+                        )
+                        checked += 1
+                        if player not in acting or player == CHANCE or type(action) is not int:
+                            continue
+                        why = state.explain(player, action)
+                        try:
+                            state.action_to_str(player, action)
+                        except ActionError:
+                            continue  # no action of this game: nothing to explain
+                        assert (why == "") == fast, (
+                            state.position(),
+                            state.action_to_str(player, action),
+                            why,
+                        )
+                        refused += not fast
+                        assert "\n" not in why
+                if not acting:
+                    break
+                player = acting[0]
+                choice = state.sample_chance(rng) if player == CHANCE else rng.choice(legal)
+                seen += legal[:5]
+                state.apply(player, choice)
+    assert checked > 50_000 and refused > 5_000
+
+
 # --- positions -----------------------------------------------------------------------
 
 
@@ -1000,7 +1054,10 @@ def test_agent_uses_only_the_player_view() -> None:
     imported += [
         alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
     ]
-    assert not [name for name in imported if name.startswith("tussle.games")]
+    # The game's pure parts (the evaluation, the board's geometry) and nothing of its rules or states.
+    allowed = {"tussle.games.fightopia.evaluation", "tussle.games.fightopia.board"}
+    assert not [name for name in imported if name.startswith("tussle.games") and name not in allowed]
+    assert "tussle.games.fightopia.evaluation" in imported  # the one evaluation, the search's too
 
 
 def test_agent_takes_a_win_in_one() -> None:

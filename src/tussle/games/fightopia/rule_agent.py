@@ -15,77 +15,36 @@ from typing import Any
 
 from tussle.agents.base import Agent, PlayerView
 from tussle.game import State
+from tussle.games.fightopia.board import SQUARE_NAMES, tank_code
+from tussle.games.fightopia.evaluation import board_score
 
-Square = tuple[int, int]
-
-# Weights of the evaluation. The position is scored just after ``me`` has moved, so the
-# opponent moves next: their threats are worth more than ours (they strike first).
-TANK = 40.0
-PAWN = 2.0
-ADVANCE = 5.0  # per rank a Giant has come towards the far side
-TANK_IN_REACH = 38.0  # their Giant touches our Tank, and they move next: it dies
-THREAT = 8.0  # our Giant touches their Tank (they may still move it away)
-HUNT = 1.0  # per square between our Giant and their nearest Tank
-IN_SIGHT = 1.5  # their Tank can shoot one of our Pawns next turn
-TARGET = 1.0  # our Tank has one of their Pawns in its line
-OPEN_ROAD = 1.0  # per clear square straight ahead of our Giant
+#: What a win is worth; every other score is far smaller.
 WIN = 10_000.0
 
-
-_SQUARES: dict[str, Square] = {
-    f"{file}{rank + 1}": (i, rank) for i, file in enumerate("abcdefgh") for rank in range(8)
-}
+_SQUARES = {name: square for square, name in enumerate(SQUARE_NAMES)}
+_COLORS = ("white", "black")
 
 
-class _Board:
-    """The pieces of an observation, indexed for the evaluation."""
-
-    __slots__ = ("at", "giants", "pawns", "tanks")
-
-    def __init__(self, obs: Mapping[str, Any]) -> None:
-        colors: list[str] = obs["colors"]
-        self.giants: list[list[Square]] = [[], []]
-        self.tanks: list[list[list[Square]]] = [[], []]
-        self.pawns: list[list[Square]] = [[], []]
-        self.at: dict[Square, tuple[int, str]] = {}
-        for piece in obs["pieces"]:
-            color = colors.index(piece["color"])
-            squares = [_SQUARES[s] for s in piece["squares"]]
-            kind = piece["kind"]
-            if kind == "giant":
-                self.giants[color] = squares
-            elif kind == "tank":
-                self.tanks[color].append(squares)
-            else:
-                self.pawns[color].append(squares[0])
-            for s in squares:
-                self.at[s] = (color, kind)
-
-    def first_in_line(self, tank: list[Square]) -> list[tuple[int, str]]:
-        """The nearest piece out of each end of a Tank, as (color, kind)."""
-        (af, ar), (bf, br) = sorted(tank, key=lambda s: (s[1], s[0]))
-        df, dr = bf - af, br - ar
-        out = []
-        for (f, r), (sf, sr) in (((bf, br), (df, dr)), ((af, ar), (-df, -dr))):
-            f, r = f + sf, r + sr
-            while 0 <= f < 8 and 0 <= r < 8:
-                if (f, r) in self.at:
-                    out.append(self.at[(f, r)])
-                    break
-                f, r = f + sf, r + sr
-        return out
-
-
-def _touches(giant: list[Square], tank: list[Square]) -> bool:
-    return any(abs(g[0] - t[0]) + abs(g[1] - t[1]) == 1 for g in giant for t in tank)
-
-
-def _gap(giant: list[Square], tank: list[Square]) -> int:
-    return min(max(abs(g[0] - t[0]), abs(g[1] - t[1])) for g in giant for t in tank)
+def _board(obs: Mapping[str, Any]) -> tuple[list[int], list[int], list[list[int]]]:
+    """The observation's pieces as the evaluation reads them: Pawn bitboards, Giant corners, Tank codes."""
+    pawns, giants = [0, 0], [0, 0]
+    tanks: list[list[int]] = [[], []]
+    for piece in obs["pieces"]:
+        color = _COLORS.index(piece["color"])
+        squares = [_SQUARES[s] for s in piece["squares"]]
+        kind = piece["kind"]
+        if kind == "giant":
+            giants[color] = min(squares)
+        elif kind == "tank":
+            tanks[color].append(tank_code(squares[0], squares[1]))
+        else:
+            pawns[color] |= 1 << squares[0]
+    return pawns, giants, tanks
 
 
 def evaluate(obs: Mapping[str, Any], me: int) -> float:
-    """How good the observed position is for player ``me``, who has just moved (higher is better).
+    """How good the observed position is for player ``me``, who has just moved (higher is better):
+    :func:`~tussle.games.fightopia.evaluation.board_score` with its own weights, seen from ``me``.
 
     >>> from tussle import load_game
     >>> evaluate(load_game("fightopia").new_initial_state().observation(0), 0)
@@ -95,33 +54,9 @@ def evaluate(obs: Mapping[str, Any], me: int) -> float:
     if result:
         winner = result["winner"]
         return 0.0 if winner is None else (WIN if winner == me else -WIN)
-    board = _Board(obs)
-    them = 1 - me
-    score = TANK * (len(board.tanks[me]) - len(board.tanks[them]))
-    score += PAWN * (len(board.pawns[me]) - len(board.pawns[them]))
-    for color, sign in ((me, 1.0), (them, -1.0)):
-        giant = board.giants[color]
-        forward = 1 if color == 0 else -1
-        ranks = [r for _, r in giant]
-        score += sign * ADVANCE * (min(ranks) if forward == 1 else 6 - min(ranks))
-        front = max(ranks) + 1 if forward == 1 else min(ranks) - 1
-        if 0 <= front < 8:
-            score += (
-                sign
-                * OPEN_ROAD
-                * sum(1 for f, r in giant if r == front - forward and (f, front) not in board.at)
-            )
-        enemy_tanks = board.tanks[1 - color]
-        for tank in enemy_tanks:
-            if _touches(giant, tank):
-                score += sign * (THREAT if color == me else TANK_IN_REACH)
-        if enemy_tanks:
-            score -= sign * HUNT * min(_gap(giant, t) for t in enemy_tanks)
-        for tank in board.tanks[color]:
-            for who, kind in board.first_in_line(tank):
-                if kind == "pawn" and who != color:
-                    score += sign * (TARGET if color == me else IN_SIGHT)
-    return score
+    pawns, giants, tanks = _board(obs)
+    score = board_score(pawns, giants, tanks, me)
+    return score if me == 0 else -score
 
 
 class FightopiaRuleAgent(Agent):

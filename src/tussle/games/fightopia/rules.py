@@ -577,63 +577,71 @@ class FightopiaState(State[int]):
             return First.from_json(data).color
         return Move.from_json(data).action
 
-    def _why_illegal(self, player: int, action: Any) -> str:
+    def _why_illegal(self, player: int, action: int) -> str:
         reason = self.explain(player, action)
         return f": {reason}" if reason else ""
 
     def explain(self, player: int, action: int) -> str:
-        """Why a well-formed action of ``player`` is not legal now ('' if it is)."""
-        if player != self.side or self._result is not None:
+        """Why ``player``'s action is not legal now, in words ('' if it is legal, or not ``player``'s turn).
+
+        :meth:`is_legal` alone decides; this only names the reason, looking the action
+        up in the tables the move generator reads.
+
+        >>> state = Fightopia().state_from_position(START.replace(" - ", " w "))
+        >>> state.explain(0, state.parse_action(0, "Ta1a2-a3a4")), state.explain(0, 0 << 16 | 18 << 8 | 34)
+        ('', 'a Pawn steps one square')
+        """
+        if player != self.side or self._result is not None or self.is_legal(player, action):
             return ""
-        occ = self.occupied()
+        try:
+            _action_text(action)  # an action of this game at all, its squares on the board
+        except ActionError:
+            return ""
+        occ = self._occ
         kind, a, b = decode(action)
-        enemy = 1 - player
         if kind == PAWN_STEP:
             if not self.pawns[player] >> a & 1:
                 return f"you have no Pawn on {square_name(a)}"
-            if max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3))) != 1:
-                return "a Pawn steps one square"
-            return f"{square_name(b)} is occupied" if occ >> b & 1 else ""
+            return f"{_names(1 << b)} occupied" if KING_NEIGHBORS[a] >> b & 1 else "a Pawn steps one square"
         if kind in (GIANT_STEP, GIANT_KILL) and a != self.giants[player]:
             # Text names the Giant by its corner and is refused on parsing; a structured form may not.
             return f"your Giant stands on {giant_name(self.giants[player])}"
         if kind == GIANT_STEP:
-            if max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3))) != 1:
-                return "a Giant steps one square"
-            if not GIANT_MASK[b]:
-                return "the Giant would leave the board"
-            blocked = GIANT_MASK[b] & ~GIANT_MASK[a] & occ
-            return f"{_names(blocked)} occupied" if blocked else ""
+            need = dict(GIANT_STEPS[a]).get(b)
+            if need is not None:
+                return f"{_names(need & occ)} occupied"
+            return (
+                "the Giant would leave the board"
+                if KING_NEIGHBORS[a] >> b & 1
+                else "a Giant steps one square"
+            )
         if kind == GIANT_KILL:
-            if b not in self.tanks[enemy]:
+            if b not in self.tanks[1 - player]:
                 return f"there is no enemy Tank on {tank_name(b)}"
-            return "" if TANK_MASK[b] & GIANT_EDGE[a] else "that Tank shares no edge with your Giant"
+            return "that Tank shares no edge with your Giant"
         if a not in self.tanks[player]:
             return f"you have no Tank on {tank_name(a)}"
         if kind == TANK_MOVE:
             if not tank_ok(b):
                 return "that is off the board"
-            for new, need in TANK_MOVES[a]:
-                if new == b:
-                    return f"{_names(need & occ)} in the way" if need & occ else ""
-            sweep = self.game.options["pivot_sweep"]
+            need = dict(TANK_MOVES[a]).get(b)
+            if need is not None:
+                return f"{_names(need & occ)} in the way"
             for new, square, swept in TANK_PIVOTS[a]:
                 if new == b:
                     if square & occ:
                         return f"{_names(square)} occupied"
-                    if sweep and swept & occ:
-                        return f"{_names(swept)} occupied (the pivot sweeps through it)"
-                    return ""
+                    return f"{_names(swept)} occupied (the pivot sweeps through it)"
             return "a Tank moves 1 or 2 squares along its length, or pivots a quarter turn about one end"
-        line = TANK_RAY_UP[a] | TANK_RAY_DOWN[a]
-        if not line >> b & 1:
+        if not (TANK_RAY_UP[a] | TANK_RAY_DOWN[a]) >> b & 1:
             return f"{square_name(b)} is not in line with the Tank's length"
-        if not self.pawns[enemy] >> b & 1:
+        if not self.pawns[1 - player] >> b & 1:
             return f"there is no enemy Pawn on {square_name(b)} (Tanks shoot only Pawns)"
-        high = tank_squares(a)[1]
-        ray = TANK_RAY_UP[a] if b > high else TANK_RAY_DOWN[a]
-        between = ray & occ & (((1 << b) - 1) if b > high else ~((1 << (b + 1)) - 1))
-        return f"{_names(between)} in the way" if between else ""
+        # The enemy Pawn is in line and not the nearest piece that way: what stands between.
+        up = b > a >> 1
+        ray = TANK_RAY_UP[a] if up else TANK_RAY_DOWN[a]
+        between = ray & occ & ((1 << b) - 1 if up else ~((1 << (b + 1)) - 1))
+        return f"{_names(between)} in the way"
 
     def position(self) -> str:
         """The position notation of this state.

@@ -13,118 +13,30 @@ on states resampled for the searching player.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from typing import Any
 
 from tussle.game import Actions, Game, State
-from tussle.games.fightopia import rule_agent as fightopia_rule
-from tussle.games.fightopia.board import tank_squares
+from tussle.games.fightopia.evaluation import PAWN, board_score
 from tussle.games.fightopia.notation import parse_position
 from tussle.games.fightopia.rules import FightopiaState
 from tussle.search.policy import GamePolicy
 
-_FO = fightopia_rule
-_FILE_BITS = tuple(sum(1 << (8 * r + f) for r in range(8)) for f in range(8))
-_RANK_BITS = tuple(0xFF << (8 * r) for r in range(8))
 
-
-def fightopia_score(
-    position: str, pawn: float = _FO.PAWN, lines: float = 0.0, pressure: float = 0.0
-) -> float:
-    """The rule-of-thumb agent's evaluation for White, of a position (see :func:`board_score`).
+def fightopia_score(position: str, pawn: float = PAWN, lines: float = 0.0, pressure: float = 0.0) -> float:
+    """The evaluation for White of a position, scored for the player who has just moved (the one
+    not to move; White before the first move): see :func:`~tussle.games.fightopia.evaluation.board_score`.
 
     >>> fightopia_score("vppggppv/v1pggp1v/2pppp2/8/8/2PPPP2/V1PGGP1V/VPPGGPPV w 0")
     0.0
     """
     b = parse_position(position)
-    return board_score(b.pawns, b.giants, b.tanks, b.side, pawn=pawn, lines=lines, pressure=pressure)
+    return board_score(b.pawns, b.giants, b.tanks, _moved(b.side), pawn=pawn, lines=lines, pressure=pressure)
 
 
-def board_score(
-    pawns: Sequence[int],
-    giants: Sequence[int],
-    tanks: Sequence[Sequence[int]],
-    side: int,
-    *,
-    pawn: float = _FO.PAWN,
-    lines: float = 0.0,
-    pressure: float = 0.0,
-) -> float:
-    """The rule-of-thumb agent's evaluation for White, read from a board's bitboards (much faster).
-
-    ``pawns`` are each color's Pawn bitboard (bit ``8 * rank + file``), ``giants``
-    each Giant's lowest square, ``tanks`` each color's Tank codes, ``side`` the
-    side to move (-1 before the first move is drawn), as a state holds them.
-    Same weights and terms as :func:`tussle.games.fightopia.rule_agent.evaluate`
-    on the observation, scored for the player who has just moved (the one not
-    to move) and negated when that is Black; the tests check it. Whoever moves
-    next strikes first, so their threats weigh more. The search scores with
-    changes: ``pawn`` (the weight of a Pawn, the rule agent's by default),
-    ``lines`` (per clear square out of either end of a Tank, 0 by default) and
-    ``pressure`` (per enemy Pawn anywhere on a Tank's line of fire, whatever
-    stands between, 0 by default).
-    """
-    moved = 1 if side == 0 else 0  # the player who has just moved (White before the first move)
-    occupied = pawns[0] | pawns[1]
-    for corner in giants:
-        occupied |= 0x303 << corner  # the Giant's 2x2 block
-    halves: list[list[tuple[int, int, int, int]]] = [[], []]  # per color: each Tank's squares, low first
-    for color in (0, 1):
-        for code in tanks[color]:
-            a, b = tank_squares(code)
-            occupied |= 1 << a | 1 << b
-            halves[color].append((a & 7, a >> 3, b & 7, b >> 3))
-    score = _FO.TANK * (len(tanks[0]) - len(tanks[1])) + pawn * (pawns[0].bit_count() - pawns[1].bit_count())
-    for color, sign in ((0, 1.0), (1, -1.0)):
-        gf, low = giants[color] & 7, giants[color] >> 3
-        if color == 0:
-            score += sign * _FO.ADVANCE * low
-            front = low + 2
-        else:
-            score += sign * _FO.ADVANCE * (6 - low)
-            front = low - 1
-        if 0 <= front < 8:
-            ahead = occupied >> (8 * front + gf)
-            score += sign * _FO.OPEN_ROAD * ((1 - (ahead & 1)) + (1 - (ahead >> 1 & 1)))
-        enemy = halves[1 - color]
-        if enemy:
-            # Distances from a square to the Giant's 2x2 block: the nearest of its squares
-            # is the nearest file and the nearest rank of the block, chosen independently.
-            gap = 99
-            for af, ar, bf, br in enemy:
-                touch = False
-                for tf, tr in ((af, ar), (bf, br)):
-                    dx = gf - tf if tf < gf else (tf - gf - 1 if tf > gf + 1 else 0)
-                    dy = low - tr if tr < low else (tr - low - 1 if tr > low + 1 else 0)
-                    if dx + dy == 1:
-                        touch = True
-                    gap = min(gap, max(dx, dy))
-                if touch:
-                    score += sign * (_FO.THREAT if color == moved else _FO.TANK_IN_REACH)
-            score -= sign * _FO.HUNT * gap
-        targets = pawns[1 - color]
-        clear = 0  # squares out of the ends of color's Tanks, counted whole so that even sides sum to 0
-        for af, ar, bf, br in halves[color]:
-            df, dr = bf - af, br - ar
-            for f, r, sf, sr in ((bf, br, df, dr), (af, ar, -df, -dr)):
-                f, r = f + sf, r + sr
-                while 0 <= f < 8 and 0 <= r < 8:
-                    bit = 1 << (8 * r + f)
-                    if occupied & bit:
-                        if targets & bit:
-                            score += sign * (_FO.TARGET if color == moved else _FO.IN_SIGHT)
-                        break
-                    clear += 1
-                    f, r = f + sf, r + sr
-        score += sign * lines * clear
-        if pressure:
-            # A Tank lined up on Pawns behind others keeps shooting as the line clears, and
-            # walls of Pawns have to step out of it: this is what makes a search press on.
-            aimed = 0
-            for af, ar, bf, _ in halves[color]:
-                aimed += (targets & (_FILE_BITS[af] if af == bf else _RANK_BITS[ar])).bit_count()
-            score += sign * pressure * aimed
-    return score
+def _moved(side: int) -> int:
+    """The player who has just moved when ``side`` is to move (White before the first move is drawn)."""
+    return 1 if side == 0 else 0
 
 
 class FightopiaPolicy(GamePolicy):
@@ -179,7 +91,7 @@ class FightopiaPolicy(GamePolicy):
                 state.pawns,
                 state.giants,
                 state.tanks,
-                state.side,
+                _moved(state.side),
                 pawn=self.pawn,
                 lines=self.lines,
                 pressure=self.pressure,
