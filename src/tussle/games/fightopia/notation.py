@@ -198,7 +198,6 @@ MoveKind = Literal["pawn step", "giant step", "giant kill", "tank move", "tank s
 #: The ``kind`` of each action kind of :mod:`board`, by its number there.
 MOVE_KINDS: tuple[MoveKind, ...] = ("pawn step", "giant step", "giant kill", "tank move", "tank shot")
 _KIND_NUMBERS: dict[str, int] = {name: number for number, name in enumerate(MOVE_KINDS)}
-_COLORS = ("white", "black")
 
 #: A square's name (``"c3"``) and a Tank's two squares (nearest a1 first).
 SquareName: TypeAlias = str
@@ -353,7 +352,7 @@ class First:
     color: int
 
     def to_json(self) -> FirstJSON:
-        return {"kind": "first", "color": "black" if self.color else "white"}
+        return {"kind": "first", "color": COLOR_KEYS[self.color]}
 
     @classmethod
     def from_json(cls, data: object) -> Self:
@@ -362,9 +361,49 @@ class First:
         if type(data) is not dict or set(data) != {"kind", "color"} or data["kind"] != "first":
             raise ActionError(f"{shorten(data)} is not a chance outcome of Fightopia ({hint})")
         color = data["color"]
-        if type(color) is not str or color not in _COLORS:
+        if type(color) is not str or color not in COLOR_KEYS:
             raise ActionError(f"{shorten(data)}: 'color' is 'white' or 'black', not {shorten(color)}")
-        return cls(_COLORS.index(color))
+        return cls(COLOR_KEYS.index(color))
+
+
+# --- the observation ----------------------------------------------------------------
+
+ColorName: TypeAlias = Literal["white", "black"]
+#: Each color's name in plain data, by player.
+COLOR_KEYS: tuple[ColorName, ColorName] = ("white", "black")
+
+
+class PieceJSON(TypedDict):
+    """One piece of an observation: its color, kind and squares (nearest a1 first)."""
+
+    color: ColorName
+    kind: Literal["pawn", "giant", "tank"]
+    squares: list[SquareName]
+
+
+class LastJSON(TypedDict):
+    """The last event of an observation: who, its notation (to show) and its structured form (to draw)."""
+
+    player: Literal["white", "black", "chance"]
+    action: str
+    move: MoveJSON | FirstJSON
+
+
+class FightopiaObservation(TypedDict):
+    """What a player (or a spectator) sees: everything, as Fightopia has no secrets."""
+
+    game: Literal["fightopia"]
+    player: int
+    colors: list[ColorName]
+    to_move: ColorName | None
+    to_act: list[int]
+    ply: int
+    ply_limit: int
+    limit_result: str
+    position: str
+    pieces: list[PieceJSON]
+    last: LastJSON | None
+    result: dict[str, object] | None
 
 
 # --- positions -----------------------------------------------------------------

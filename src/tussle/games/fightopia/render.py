@@ -8,6 +8,7 @@ and Black in small letters. The squares of one Tank or Giant are joined by
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 _FILES = "abcdefgh"
@@ -86,7 +87,7 @@ def describe_action(color: str, action: str) -> str:
     return f"{who} {action}"
 
 
-def render_observation(obs: dict[str, Any], flip: bool = False) -> str:
+def render_observation(obs: Mapping[str, Any], flip: bool = False) -> str:
     """A readable view: whose turn, the board, the last action and the result."""
     lines = []
     result = obs.get("result")

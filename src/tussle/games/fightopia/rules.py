@@ -25,7 +25,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from functools import partial
-from typing import Any
 
 from tussle.errors import ActionError, PositionError
 from tussle.game import (
@@ -71,11 +70,15 @@ from tussle.games.fightopia.board import (
     tank_squares,
 )
 from tussle.games.fightopia.notation import (
+    COLOR_KEYS,
     Board,
+    FightopiaObservation,
     First,
     FirstJSON,
+    LastJSON,
     Move,
     MoveJSON,
+    PieceJSON,
     format_action,
     format_chance,
     format_position,
@@ -281,7 +284,7 @@ class Fightopia(Game):
         ),
     )
 
-    def __init__(self, /, players: int | None = None, **options: Any) -> None:
+    def __init__(self, /, players: int | None = None, **options: object) -> None:
         super().__init__(players, **options)
         # Read on every action: the options are fixed, so they are looked up once here.
         self._ply_limit = int(self.options["ply_limit"])
@@ -478,7 +481,7 @@ class FightopiaState(State[int]):
     def player_name(self, player: int) -> str:
         return COLOR_NAMES[player] if player in (WHITE, BLACK) else super().player_name(player)
 
-    def chance_outcomes(self) -> list[tuple[Any, float]]:
+    def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.side >= 0 or self._result is not None:
             return []
         return [(WHITE, 0.5), (BLACK, 0.5)]
@@ -495,7 +498,7 @@ class FightopiaState(State[int]):
             legal = self._legal = FightopiaActions(self._actions(player))
         return legal
 
-    def is_legal(self, player: int, action: Any) -> bool:
+    def is_legal(self, player: int, action: int) -> bool:
         # Only ints are actions here: anything else is refused before it reaches a set lookup.
         if type(action) is not int or self._result is not None or player != self.side:
             return False
@@ -506,7 +509,7 @@ class FightopiaState(State[int]):
             legal = self._legal = FightopiaActions(self._actions(player))
         return action in legal._items
 
-    def _apply(self, player: int, action: Any) -> None:
+    def _apply(self, player: int, action: int) -> None:
         self._last = (player, action)
         if player == CHANCE:
             self.side = action
@@ -543,7 +546,7 @@ class FightopiaState(State[int]):
 
     # --- notation ---------------------------------------------------------------
 
-    def action_to_str(self, player: int, action: Any) -> str:
+    def action_to_str(self, player: int, action: int) -> str:
         if type(action) is not int:
             raise ActionError(f"{action!r} is not a Fightopia action")
         if player == CHANCE:
@@ -675,11 +678,11 @@ class FightopiaState(State[int]):
         other._legal = self._legal  # immutable, and replaced (never changed) by _apply
         return other
 
-    def pieces(self) -> list[dict[str, Any]]:
+    def pieces(self) -> list[PieceJSON]:
         """Every piece as plain data: color, kind and squares (nearest a1 first)."""
-        out: list[dict[str, Any]] = []
+        out: list[PieceJSON] = []
         for color in (WHITE, BLACK):
-            name = COLOR_NAMES[color].lower()
+            name = COLOR_KEYS[color]
             corner = self.giants[color]
             squares = (corner, corner + 1, corner + SIZE, corner + SIZE + 1)
             out.append({"color": name, "kind": "giant", "squares": [square_name(s) for s in squares]})
@@ -694,14 +697,14 @@ class FightopiaState(State[int]):
                 pawns ^= bit
         return out
 
-    def observation(self, player: int) -> dict[str, Any]:
+    def observation(self, player: int) -> FightopiaObservation:
         """Everything (the game has no secrets), as plain data.
 
         >>> obs = Fightopia().new_initial_state().observation(0)
         >>> obs["to_move"], obs["pieces"][0]
         (None, {'color': 'white', 'kind': 'giant', 'squares': ['d1', 'e1', 'd2', 'e2']})
         """
-        last = None
+        last: LastJSON | None = None
         if self._last is not None:
             # The notation to show, and the structured form to draw from (a client never parses text).
             mover, action = self._last
@@ -709,23 +712,24 @@ class FightopiaState(State[int]):
                 last = {"player": "chance", "action": format_chance(action), "move": First(action).to_json()}
             else:
                 last = {
-                    "player": COLOR_NAMES[mover].lower(),
+                    "player": COLOR_KEYS[mover],
                     "action": _action_text(action),
                     "move": Move.of(action).to_json(),
                 }
+        result = self._result
         return {
             "game": "fightopia",
             "player": player,
-            "colors": ["white", "black"],
-            "to_move": COLOR_NAMES[self.side].lower() if self.side >= 0 and self._result is None else None,
+            "colors": list(COLOR_KEYS),
+            "to_move": COLOR_KEYS[self.side] if self.side >= 0 and result is None else None,
             "to_act": list(self.to_act()),
             "ply": self.ply,
-            "ply_limit": self.game.options["ply_limit"],
-            "limit_result": self.game.options["limit_result"],
+            "ply_limit": self.game._ply_limit,
+            "limit_result": str(self.game.options["limit_result"]),
             "position": self.position(),
             "pieces": self.pieces(),
             "last": last,
-            "result": self._result.to_json() if self._result else None,
+            "result": result.to_json() if result else None,
         }
 
     def observation_text(self, player: int) -> str:
