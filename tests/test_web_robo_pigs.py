@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from playwright.sync_api import Browser, Page
 
 from test_server import Server
 from tussle.game import PUBLIC
+from tussle.games.robo_pigs.actions import Program
 from tussle.games.robo_pigs.rules import RoboPigs
 from web_support import Watched, browser, needs_chromium, new_game, screenshot, status, web  # noqa: F401
 
@@ -47,8 +49,13 @@ def round_heading(page: Page) -> str:
     return page.text_content(".rp-editor h3") or ""
 
 
-def play_by_clicking(page: Page, chromium: Browser, rng: random.Random, tmp_path: Path) -> bool:
-    """Play a game to its end through the editor; whether the README's pictures were taken on the way."""
+def play_by_clicking(
+    page: Page, chromium: Browser, rng: random.Random, tmp_path: Path, sent: dict[int, Any]
+) -> bool:
+    """Play a game to its end through the editor; whether the README's pictures were taken on the way.
+
+    ``sent`` gets each round's program as the page sent it (its structured form), by round.
+    """
     shot_taken = False
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
@@ -96,7 +103,7 @@ def play_by_clicking(page: Page, chromium: Browser, rng: random.Random, tmp_path
         assert send.is_disabled()  # nothing written yet: nothing to send
         write_program(page, rng)
         assert send.is_enabled()
-        sent = send.get_attribute("data-program")
+        move = json.loads(send.get_attribute("data-move") or "null")
         send.click()
         # The program is in: the editor goes (the sent program is shown) or the next round begins.
         page.wait_for_function(
@@ -107,7 +114,8 @@ def play_by_clicking(page: Page, chromium: Browser, rng: random.Random, tmp_path
             }""",
             arg=heading,
         )
-        assert sent and sent.count(" ") == 4
+        assert set(move) == {"commands"} and len(move["commands"]) == 5
+        sent[int(heading.rsplit(" ", 1)[-1])] = move
     assert status(page).startswith("Game over"), status(page)
     return shot_taken
 
@@ -123,7 +131,8 @@ def test_a_game_against_the_computer_played_by_clicking_the_editor(
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         watched = Watched(page)
         new_game(page, web, "robo-pigs", options={"round_limit": "6"})
-        shot_taken = play_by_clicking(page, browser, random.Random(7), tmp_path)
+        sent: dict[int, Any] = {}
+        shot_taken = play_by_clicking(page, browser, random.Random(7), tmp_path, sent)
         if shot_taken:
             break
         page.close()
@@ -132,23 +141,31 @@ def test_a_game_against_the_computer_played_by_clicking_the_editor(
     views = [json.loads(f) for f in watched.frames if f.startswith("{")]
     views = [v for v in views if v.get("type") == "view"]
     assert views and all(v.get("seat") == 0 for v in views)
-    # The computer's program of a round appears in no frame before that round's reveal.
-    theirs = {
-        v["observation"]["last_round"]["round"]: v["observation"]["last_round"]["programs"][1]
+    # Each program the page built and sent is the one the server played for pig A: the reveal of its
+    # round shows it, and while it waited, the seat's own view held it.
+    revealed = {
+        v["observation"]["last_round"]["round"]: v["observation"]["last_round"]["moves"]
         for v in views
-        if v["observation"].get("last_round")
+        if v["observation"]["last_round"]
     }
-    assert theirs
+    assert sent and all(revealed[r][0] == move for r, move in sent.items()), (sent, revealed)
+    waited = [v["observation"] for v in views if v["observation"]["my_move"]]
+    assert all(obs["my_move"] == sent[obs["round"]] for obs in waited)
+    # The computer's program of a round appears in no frame before that round's reveal, in neither form.
+    theirs = {r: moves[1] for r, moves in revealed.items()}
     raw = [f for f in watched.frames if f.startswith("{") and json.loads(f).get("type") == "view"]
     for frame, view in zip(raw, views, strict=True):
         obs = view["observation"]
         secret = theirs.get(obs["round"])
         if secret is None:
             continue
-        known = {obs.get("my_program")} | set((obs.get("last_round") or {}).get("programs", []))
-        known |= {event["action"] for event in view.get("last", [])}
-        if secret not in known:
-            assert json.dumps(secret) not in frame, (obs["round"], secret)
+        notation = RoboPigs().new_initial_state().action_to_str(1, Program.from_json(secret).commands)
+        # The same program may be in the frame rightly: this seat's own, or one already revealed.
+        known = [obs["my_move"], *(obs["last_round"] or {}).get("moves", [])]
+        if secret in known or notation in {event["action"] for event in view.get("last", [])}:
+            continue
+        assert json.dumps(secret["commands"]) not in frame, (obs["round"], secret)
+        assert json.dumps(notation) not in frame, (obs["round"], notation)
     # The end: the board and the last round stay, the editor is gone.
     assert page.locator(".rp-editor").count() == 0
     assert page.locator(".rp-reveal").count() == 1
@@ -161,19 +178,20 @@ def draw_view(page: Page, view: dict[str, Any]) -> None:
         """async (view) => {
             const module = await import('/draw/robo-pigs.js');
             window.acted = [];
-            const element = module.draw(view, { act: (text) => window.acted.push(text) });
+            const element = module.draw(view, { act: (move) => window.acted.push(move) });
             document.body.replaceChildren(element);
         }""",
         view,
     )
 
 
-def a_view(obs: dict[str, Any], **fields: Any) -> dict[str, Any]:
+def a_view(obs: Mapping[str, Any], **fields: Any) -> dict[str, Any]:
     return {
         "observation": obs,
         "text": "",
         "seat": obs["player"],
         "legal": None,
+        "moves": None,
         "your_turn": True,
         "previous": None,
         "result": None,
@@ -191,8 +209,9 @@ def test_a_damaged_pigs_editor_shows_its_forced_x_locked(
     page.goto(web.url + "/")
     state = RoboPigs().state_from_position("d8S0 d1N3 5")
     legal = [state.action_to_str(1, a) for a in state.legal_actions(1)]
+    moves = [state.action_to_json(1, a) for a in state.legal_actions(1)]
     assert len(legal) == 641  # few enough for the server to list them
-    draw_view(page, a_view(state.observation(1), legal=legal))
+    draw_view(page, a_view(state.observation(1), legal=legal, moves=moves))
     slots = page.locator(".rp-editor .rp-slot")
     assert slots.count() == 5
     locked = [i for i in range(5) if slots.nth(i).get_attribute("data-locked") is not None]
@@ -219,12 +238,23 @@ def test_a_damaged_pigs_editor_shows_its_forced_x_locked(
     assert commands == ["F", "X", "H", "X", "X"]
     assert send.is_enabled()
     send.click()
-    assert page.evaluate("window.acted") == ["F X H X X"] and "F X H X X" in legal
+    # What it plays is the listed move itself, which the rules read back as the program written.
+    (acted,) = page.evaluate("window.acted")
+    assert acted == {"commands": ["F", "X", "H", "X", "X"]} and acted in moves
+    assert state.action_from_json(1, acted) == state.parse_action(1, "F X H X X")
     # Repair fills the whole program with R; clearing brings the locked X back.
-    draw_view(page, a_view(RoboPigs().state_from_position("d8S0 d1N1 5").observation(1)))
+    damaged = RoboPigs().state_from_position("d8S0 d1N1 5")
+    draw_view(page, a_view(damaged.observation(1)))
     page.click(".rp-cmd[data-command=R]")
     assert [slots.nth(i).get_attribute("data-command") for i in range(5)] == ["R"] * 5
     assert send.is_enabled()
+    # Too many programs to list (view.moves null): the page builds the structured form itself.
+    send.click()
+    (acted,) = page.evaluate("window.acted")
+    assert acted == {"commands": ["R"] * 5} and damaged.action_from_json(1, acted) == damaged.parse_action(
+        1, "RRRRR"
+    )
+    draw_view(page, a_view(damaged.observation(1)))
     page.click("[data-tool=clear-all]")
     assert [slots.nth(i).get_attribute("data-command") for i in range(5)] == ["", "", "", "", "X"]
     assert send.is_disabled()
@@ -273,7 +303,8 @@ def test_the_reveal_steps_through_the_round_and_can_be_replayed(
             draw_view(page, a_view(waiting, previous=after, your_turn=False))
             redrawn = True
             assert page.get_attribute(".rp-caption", "data-at") == "2"
-            assert page.locator(".rp-sent").count() == 1
+            # This seat's sent program is drawn from its structured form (my_move).
+            assert page.locator(".rp-sent .sym").all_text_contents() == ["F"] * 5
         page.wait_for_timeout(80)
     steps = [s[0] for s in seen]
     assert [s for i, s in enumerate(steps) if s not in steps[:i]] == ["0", "1", "2", "3", "4", "5", "end"]
@@ -283,6 +314,11 @@ def test_the_reveal_steps_through_the_round_and_can_be_replayed(
     # A page's first view shows the end at once, and the reveal can be replayed and stepped by hand.
     draw_view(page, a_view(after))
     assert page.get_attribute(".rp-caption", "data-at") == "end"
+    # The table of programs is drawn from their structured forms (last_round.moves).
+    rows = [page.locator(f".rp-prog tr[data-pig={pig}] td").all_text_contents() for pig in "AB"]
+    revealed = after["last_round"]
+    assert revealed is not None and rows == [move["commands"] for move in revealed["moves"]]
+    assert rows == [["F", "^", "TR", "v", "H"], ["\\", "\\", "F", "^", "/"]]
     page.click("[data-reveal=replay]")
     page.wait_for_function("document.querySelector('.rp-caption').dataset.at !== 'end'")
     page.click("[data-reveal=end]")

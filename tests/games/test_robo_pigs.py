@@ -21,6 +21,7 @@ from tussle.agents import make_agent
 from tussle.agents.base import PlayerView
 from tussle.games.robo_pigs import RoboPigs, RoboPigsState
 from tussle.games.robo_pigs.actions import DAMAGE, REPAIR_PROGRAM, Program, format_program, parse_program
+from tussle.games.robo_pigs.observation import StepJSON
 from tussle.games.robo_pigs.rules import (
     FIST,
     LASER,
@@ -44,12 +45,12 @@ def play(position: str, program_a: str, program_b: str, **options: Any) -> RoboP
     return state
 
 
-def step_view(state: RoboPigsState, index: int) -> dict[str, Any]:
+def step_view(state: RoboPigsState, index: int) -> StepJSON:
     """Step ``index`` (0-based) of the round just played, as observation data."""
     return state.last_steps[index].to_json()
 
 
-def first_step(position: str, a: str, b: str) -> dict[str, Any]:
+def first_step(position: str, a: str, b: str) -> StepJSON:
     """Step 1 of a round whose other four steps do nothing that moves or attacks."""
     rest = " TL TL TL TL"
     return step_view(play(position, a + rest, b + rest), 0)
@@ -897,6 +898,23 @@ def test_observation_hides_the_pending_program() -> None:
     assert state.observation(0)["my_program"] == "F ^ TR v H"
     assert "F ^ TR v H" in state.observation_text(0)
     assert "F ^ TR v H" in state.render()
+
+
+def test_observation_shows_each_program_in_both_forms_to_whom_it_may() -> None:
+    state = RoboPigs().new_initial_state()
+    fresh = state.clone()  # both pigs to act: either program reads back here
+    program = state.apply_str(0, "F ^ TR v H")
+    assert state.observation(0)["my_move"] == state.action_to_json(0, program)
+    assert state.observation(1)["my_move"] is None and state.observation(PUBLIC)["my_move"] is None
+    state.apply_str(1, "\\ \\ F ^ /")
+    assert state.observation(0)["my_move"] is None
+    for seat in (0, 1, PUBLIC):
+        last = state.observation(seat)["last_round"]
+        assert last is not None and last["programs"] == ["F ^ TR v H", "\\ \\ F ^ /"]
+        read = [
+            fresh.action_to_str(p, fresh.action_from_json(p, move)) for p, move in enumerate(last["moves"])
+        ]
+        assert read == last["programs"]
 
 
 def test_resample_redraws_the_hidden_program() -> None:

@@ -6,14 +6,16 @@ A pig on the board is its letter and an arrow for its facing (``^`` north,
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+
+from tussle.games.robo_pigs.observation import LastRoundJSON, PigJSON, RoboPigsObservation, StepJSON
 
 ARROWS = {"N": "^", "E": ">", "S": "v", "W": "<"}
 FILES = "abcdefgh"
 _WEAPON = {"F": "laser", "H": "fist"}
 
 
-def render_board(pigs: list[dict[str, Any]]) -> list[str]:
+def render_board(pigs: Sequence[PigJSON]) -> list[str]:
     """The board with coordinates on all four sides.
 
     >>> board = render_board([{"name": "A", "square": "d8", "facing": "S"},
@@ -34,7 +36,7 @@ def render_board(pigs: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def render_step(number: int, step: dict[str, Any], names: list[str]) -> str:
+def render_step(number: int, step: StepJSON, names: list[str]) -> str:
     """One step of a revealed round: both commands, where the pigs ended, what happened.
 
     >>> step = {"commands": ["F", "\\\\"], "squares": ["d8", "d2"], "facings": ["S", "N"],
@@ -50,7 +52,7 @@ def render_step(number: int, step: dict[str, Any], names: list[str]) -> str:
     events = []
     for p, name in enumerate(names):
         other = names[1 - p]
-        blocked = step.get("blocked", [None, None])[p]
+        blocked = step["blocked"][p]
         if blocked == "edge":
             events.append(f"{name} blocked by the edge")
         elif blocked == "pig":
@@ -65,7 +67,7 @@ def render_step(number: int, step: dict[str, Any], names: list[str]) -> str:
     return f"step {number}   {commands}   {where}{note}"
 
 
-def render_last_round(last: dict[str, Any], pigs: list[dict[str, Any]]) -> list[str]:
+def render_last_round(last: LastRoundJSON, pigs: Sequence[PigJSON]) -> list[str]:
     """The programs of the round just played and its steps, one line each."""
     names = [p["name"] for p in pigs]
     programs = "    ".join(f"{name}: {prog}" for name, prog in zip(names, last["programs"], strict=True))
@@ -80,12 +82,12 @@ def render_last_round(last: dict[str, Any], pigs: list[dict[str, Any]]) -> list[
     return lines
 
 
-def _program_hint(obs: dict[str, Any], damage: int) -> str:
+def _program_hint(obs: RoboPigsObservation, damage: int) -> str:
     """What the player may write now, for a person at the terminal."""
-    options = obs.get("options", {})
+    extra_x = obs["options"]["extra_x"]
     if damage == 0:
-        xs = "any number of X" if options.get("extra_x") else "no X"
-    elif options.get("extra_x"):
+        xs = "any number of X" if extra_x else "no X"
+    elif extra_x:
         xs = f"at least {damage} X"
     else:
         xs = f"exactly {damage} X"
@@ -93,8 +95,11 @@ def _program_hint(obs: dict[str, Any], damage: int) -> str:
     return f"Your move: write 5 commands from ^ v \\ / TL TR F H with {xs}{repair}."
 
 
-def render_observation(obs: dict[str, Any]) -> str:
+def render_observation(obs: RoboPigsObservation, pending: Sequence[str | None] | None = None) -> str:
     """A readable view: round, the pigs, the board, the last round step by step, and what is pending.
+
+    ``pending`` is both pigs' sent programs (None: still writing), for the view of
+    :meth:`RoboPigsState.render`, which shows every secret; a seat's view has none.
 
     >>> from tussle import load_game
     >>> print(render_observation(load_game("robo-pigs").new_initial_state().observation(0)))
@@ -107,9 +112,9 @@ def render_observation(obs: dict[str, Any]) -> str:
     """
     pigs = obs["pigs"]
     names = [p["name"] for p in pigs]
-    player = obs.get("player")
-    last = obs.get("last_round")
-    result = obs.get("result")
+    player = obs["player"]
+    last = obs["last_round"]
+    result = obs["result"]
     if not result:
         lines = [f"Robo Battle Pigs, round {obs['round']}"]
     else:
@@ -129,7 +134,6 @@ def render_observation(obs: dict[str, Any]) -> str:
             lines.append(
                 f"  The game ended at step {len(last['steps'])}; the rest of the round was not played."
             )
-    pending = obs.get("pending")
     lines.append("")
     if result:
         if result["winner"] is None:
@@ -141,7 +145,7 @@ def render_observation(obs: dict[str, Any]) -> str:
             f"{name}: {prog or '(writing)'}" for name, prog in zip(names, pending, strict=True)
         )
         lines.append(f"Programs so far: {shown}")
-    elif obs.get("my_program"):
+    elif obs["my_program"]:
         lines.append(f"Your program: {obs['my_program']}   (waiting for the other pig)")
     elif player in (0, 1):
         lines.append(_program_hint(obs, pigs[player]["damage"]))

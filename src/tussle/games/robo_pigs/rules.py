@@ -72,6 +72,7 @@ from tussle.games.robo_pigs.actions import (
     format_program,
     parse_program,
 )
+from tussle.games.robo_pigs.observation import LastRoundJSON, RoboPigsObservation, StepJSON
 from tussle.games.robo_pigs.render import render_observation
 
 SIZE = 8
@@ -390,7 +391,7 @@ class Step:
     moved: tuple[bool, bool]
     blocked: tuple[str, str] = ("", "")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StepJSON:
         return {
             "commands": [SYMBOLS[c] for c in self.commands],
             "squares": [square_name(s) for s in self.squares],
@@ -825,7 +826,7 @@ class RoboPigsState(State[Commands]):
                 other._pending[p] = programs_for(self.damage[p], extra_x).sample(rng)
         return other
 
-    def observation(self, player: int) -> dict[str, Any]:
+    def observation(self, player: int) -> RoboPigsObservation:
         """Everything public, plus ``player``'s own submitted program.
 
         Whether the other pig has submitted is left out: a submission must not
@@ -836,12 +837,23 @@ class RoboPigsState(State[Commands]):
         {'name': 'A', 'square': 'd8', 'facing': 'S', 'damage': 0}
         """
         options = self.game.options
-        obs: dict[str, Any] = {
+        mine = self._pending[player] if player in _BOTH else None
+        last: LastRoundJSON | None = None
+        if self.last_programs is not None:
+            last = {
+                "round": self.round - 1,
+                "programs": [format_program(p) for p in self.last_programs],
+                "moves": [Program(p).to_json() for p in self.last_programs],
+                "damage_before": list(self.last_damage),
+                "repaired": list(self.last_repaired),
+                "steps": [s.to_json() for s in self.last_steps],
+            }
+        return {
             "game": "robo-pigs",
             "player": player,
             "round": self.round,
             "options": {
-                "repair_at": options["repair_at"],
+                "repair_at": str(options["repair_at"]),
                 "extra_x": bool(options["extra_x"]),
                 "round_limit": int(options["round_limit"]),
             },
@@ -854,31 +866,18 @@ class RoboPigsState(State[Commands]):
                 }
                 for p in (0, 1)
             ],
-            "my_program": (
-                format_program(prog)
-                if player in (0, 1) and (prog := self._pending[player]) is not None
-                else None
-            ),
-            "last_round": None,
+            "my_program": format_program(mine) if mine is not None else None,
+            "my_move": Program(mine).to_json() if mine is not None else None,
+            "last_round": last,
             "result": self._result.to_json() if self._result else None,
         }
-        if self.last_programs is not None:
-            obs["last_round"] = {
-                "round": self.round - 1,
-                "programs": [format_program(p) for p in self.last_programs],
-                "damage_before": list(self.last_damage),
-                "repaired": list(self.last_repaired),
-                "steps": [s.to_json() for s in self.last_steps],
-            }
-        return obs
 
     def observation_text(self, player: int) -> str:
         return render_observation(self.observation(player))
 
     def render(self) -> str:
-        obs = self.observation(PUBLIC)  # the public view, then the secrets
-        obs["pending"] = [format_program(p) if p is not None else None for p in self._pending]
-        return render_observation(obs)
+        pending = [format_program(p) if p is not None else None for p in self._pending]
+        return render_observation(self.observation(PUBLIC), pending)  # the public view, and the secrets
 
 
 def _blocked(square: int, facing: int, command: int, now: int) -> str:

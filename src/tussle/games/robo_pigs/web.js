@@ -2,7 +2,9 @@
 // the secret five-command program, and the reveal of the round just played, step by step.
 //
 // The observation holds everything drawn here: the pigs, this seat's own sent program and the last
-// round's programs and steps once both were revealed. Nothing else is guessed or shown.
+// round's programs and steps once both were revealed. Nothing else is guessed or shown. A program is
+// read and built in its structured form, {commands: [five symbols]} (my_move, last_round.moves,
+// view.moves), never parsed from its notation.
 import { canvas, html, svg } from "/web/board.js";
 
 const FILES = "abcdefgh";
@@ -433,8 +435,8 @@ function pigList(obs, seat) {
     }));
 }
 
-function programTiles(text, label) {
-  const commands = text.split(" ");
+function programTiles(move, label) {
+  const commands = move.commands;
   return html("div", { class: "rp-slots", role: "list", "aria-label": label },
     commands.map((c, i) => html("div", { role: "listitem", class: `rp-slot ${c === "X" ? "locked" : "filled"}`, "aria-label": `step ${i + 1}: ${c} ${(BY_SYMBOL[c] || {}).name || ""}` },
       html("span", { class: "n", text: `step ${i + 1}` }),
@@ -442,7 +444,15 @@ function programTiles(text, label) {
       html("span", { class: "what", text: (BY_SYMBOL[c] || {}).name || "" }))));
 }
 
-/** Whether a program is legal for a pig with `damage`, by the rules (when the server lists none). */
+/** Whether two programs' commands are the same, step by step. */
+function sameCommands(a, b) {
+  return a.length === b.length && a.every((c, i) => c === b[i]);
+}
+
+/**
+ * Why a program is not legal for a pig with `damage` (null: it is), for the note under the editor
+ * and, when the server lists no programs, for the send button; the server's rules judge what is sent.
+ */
 function programProblem(slots, damage, extraX) {
   if (slots.some((c) => !c)) return `fill all ${STEPS} steps`;
   if (slots.every((c) => c === "R")) return damage > 0 ? null : "only a damaged pig may repair";
@@ -553,11 +563,11 @@ function editor(view, ui, obs, seat, onChange) {
   const clear = html("button", { type: "button", class: "rp-tool", "data-tool": "clear", title: "clear the chosen step", onclick: clearSlot }, "Clear step");
   const clearEvery = html("button", { type: "button", class: "rp-tool", "data-tool": "clear-all", title: "clear every step that is not a damage X", onclick: clearAll }, "Clear all");
   const send = html("button", { type: "button", class: "rp-send", "data-commit": "", onclick: () => {
-    const text = legalText();
-    if (text === null || d.sent) return;
+    const move = legalMove();
+    if (move === null || d.sent) return;
     d.sent = true;
     send.disabled = true;
-    ui.act(text);
+    ui.act(move);
     // The view that follows removes the editor; if none comes (no connection), sending works again.
     setTimeout(() => { d.sent = false; if (box.isConnected) refresh(); }, 4000);
   } }, "Send program");
@@ -567,13 +577,15 @@ function editor(view, ui, obs, seat, onChange) {
     return d.repair ? Array(STEPS).fill("R") : d.slots;
   }
 
-  /** The program's notation exactly as the legal list spells it, or null while it is not legal. */
-  function legalText() {
+  /**
+   * The program's structured form, or null while it is not legal: one of the server's moves where it
+   * lists them, else built here (too many to list: the server judges it).
+   */
+  function legalMove() {
     const slots = current();
     if (slots.some((c) => !c)) return null;
-    const text = slots.join(" ");
-    if (Array.isArray(view.legal)) return view.legal.includes(text) ? text : null;
-    return programProblem(slots, damage, extraX) === null ? text : null;
+    if (Array.isArray(view.moves)) return view.moves.find((m) => sameCommands(m.commands, slots)) || null;
+    return programProblem(slots, damage, extraX) === null ? { commands: [...slots] } : null;
   }
 
   function refresh() {
@@ -597,14 +609,14 @@ function editor(view, ui, obs, seat, onChange) {
     left.disabled = d.repair || d.cursor === 0;
     right.disabled = d.repair || d.cursor === STEPS - 1;
     clear.disabled = !d.repair && (d.locked[d.cursor] || !d.slots[d.cursor]);
-    const text = legalText();
-    send.disabled = text === null || d.sent;
-    send.dataset.program = text || "";
+    const move = legalMove();
+    send.disabled = move === null || d.sent;
+    send.dataset.move = move ? JSON.stringify(move) : "";
     const problem = programProblem(slots, damage, extraX);
     note.classList.toggle("bad", false);
     if (d.repair) note.textContent = "Repair: your pig does nothing this round and loses one point of damage (it can still be hit).";
     else if (problem && slots.some((c) => !c)) note.textContent = `Program: ${slots.map((c) => c || "_").join(" ")} (choose a step, then a command).`;
-    else if (problem || text === null) { note.textContent = problem || "This program is not legal now."; note.classList.add("bad"); } else note.textContent = `Ready to send: ${text}`;
+    else if (problem || move === null) { note.textContent = problem || "This program is not legal now."; note.classList.add("bad"); } else note.textContent = `Ready to send: ${slots.join(" ")}`;
     onChange(slots);
   }
 
@@ -639,13 +651,13 @@ function editor(view, ui, obs, seat, onChange) {
 
 // --- the reveal ------------------------------------------------------------------------------------------
 
-function programTable(obs, frames) {
+function programTable(obs) {
   const round = obs.last_round;
   const names = ["A", "B"];
   const head = html("tr", {}, html("th", { scope: "col", text: "pig" }),
     [1, 2, 3, 4, 5].map((n) => html("th", { scope: "col", "data-step": String(n), text: String(n) })));
   const rows = [0, 1].map((p) => {
-    const commands = round.programs[p].split(" ");
+    const commands = round.moves[p].commands;
     return html("tr", { "data-pig": names[p] }, html("th", { scope: "row", text: `Pig ${names[p]}${obs.player === p ? " (you)" : ""}` }),
       commands.map((c, i) => {
         const step = round.steps[i];
@@ -684,19 +696,19 @@ export function draw(view, ui) {
   side.append(html("h3", { class: "rp-round", text: heading }), pigList(obs, seat));
 
   const playing = seat !== null && !view.replay && !obs.result;
-  if (playing && obs.my_program) {
+  if (playing && obs.my_move) {
     side.append(html("section", { class: "rp-panel rp-sent", "aria-label": "your sent program" },
       html("h3", { text: `Your program for round ${obs.round} is sent` }),
-      programTiles(obs.my_program, "your sent program"),
+      programTiles(obs.my_move, "your sent program"),
       html("p", { class: "rp-note", text: `Waiting for pig ${names[1 - seat]}'s program: the round is revealed when both are in.` })));
   } else if (playing && view.your_turn) {
     side.append(editor(view, ui, obs, seat, (slots) => {
       preview.replaceChildren(...previewMarks(obs.pigs[seat], seat, slots));
     }));
-  } else if (view.replay && obs.my_program && seat !== null) {
+  } else if (view.replay && obs.my_move && seat !== null) {
     side.append(html("section", { class: "rp-panel rp-sent", "aria-label": "the sent program" },
       html("h3", { text: `Pig ${names[seat]}'s program for round ${obs.round} (sent, still secret)` }),
-      programTiles(obs.my_program, "the sent program")));
+      programTiles(obs.my_move, "the sent program")));
   } else if (!obs.result && seat === null) {
     side.append(html("p", { class: "rp-note", text: "Both programs stay secret until the round is revealed." }));
   }
@@ -705,7 +717,7 @@ export function draw(view, ui) {
   if (obs.last_round) {
     const frames = roundFrames(obs);
     const last = frames.length - 1;
-    const table = programTable(obs, frames);
+    const table = programTable(obs);
     const caption = html("div", { class: "rp-caption", "aria-live": "polite", "data-at": "end" });
     const where = html("span", { class: "rp-where" });
     let at = null; // null: the end of the round (the position now)
