@@ -1025,3 +1025,24 @@ def test_the_observation_array_from_the_state_is_the_observations(options: dict[
             player = rng.choice(state.to_act())
             state.apply(player, state.legal_actions(player).sample(rng))
     assert checked > 500
+
+
+def test_the_codec_numbers_a_program_from_its_commands_as_from_its_notation() -> None:
+    pytest.importorskip("numpy")
+    from tussle.adapters.encoding import encoding_for
+
+    game = load_game("robo-pigs", extra_x=True)
+    encoding = encoding_for(game)
+    codec, steps = encoding.codec, encoding.steps
+    assert steps is not None
+    rng = random.Random(12)
+    for damage in range(5):
+        state = game.state_from_position(f"d4N{damage} a8S0 1")
+        programs = state.legal_actions(0)
+        for program in [programs[-1], *(programs.sample(rng) for _ in range(300))]:
+            text = state.action_to_str(0, program)
+            index = codec.action_index(state, 0, program)
+            assert index == codec.encode(text) and codec.label(index) == text
+            assert state.parse_action(0, codec.decode(index) or "") == program
+            tokens = steps.tokens_of(text)
+            assert tokens is not None and steps.complete(damage, tokens) == text

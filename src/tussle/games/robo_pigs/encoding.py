@@ -19,9 +19,36 @@ from tussle.adapters.encoding import (
     frac,
     hot,
 )
+from tussle.errors import ActionError
 from tussle.game import Game, State
-from tussle.games.robo_pigs.actions import SYMBOLS
+from tussle.games.robo_pigs.actions import (
+    BACK,
+    DAMAGE,
+    FIRE,
+    FWD,
+    FWD_LEFT,
+    FWD_RIGHT,
+    HIT,
+    REPAIR,
+    REPAIR_PROGRAM,
+    STEPS,
+    SYMBOLS,
+    TURN_LEFT,
+    TURN_RIGHT,
+    Commands,
+    format_program,
+    parse_program,
+)
 from tussle.games.robo_pigs.rules import RoboPigsState
+
+#: The commands a program's number is written in, as base-9 digits (R has no digit: the repair
+#: program has a number of its own). Also the step-by-step tokens, with R after them.
+_DIGITS = (FWD, BACK, FWD_LEFT, FWD_RIGHT, TURN_LEFT, TURN_RIGHT, FIRE, HIT, DAMAGE)
+#: Each command of the rules (their numbering) as its digit; R has none (-1).
+_DIGIT_OF = tuple(_DIGITS.index(c) if c in _DIGITS else -1 for c in range(len(SYMBOLS)))
+#: The step-by-step tokens, and the columns of a program's steps in the observation array.
+_TOKENS = (*_DIGITS, REPAIR)
+_TOKEN_OF = tuple(map(_TOKENS.index, range(len(SYMBOLS))))
 
 
 def _program_tables() -> tuple[IndexArray, IndexArray]:
@@ -43,35 +70,60 @@ class RoboPigsCodec(ActionCodec):
     'F ^ TR v H'
     """
 
-    COMMANDS = ("^", "v", "\\", "/", "TL", "TR", "F", "H", "X")
+    COMMANDS = tuple(SYMBOLS[c] for c in _DIGITS)
     REPAIR = 9**5
 
     def __init__(self, extra_x: bool = False) -> None:
         super().__init__()
         self.num_actions = self.REPAIR + 1
-        self._digit = {c: i for i, c in enumerate(self.COMMANDS)}
         self._extra_x = extra_x
         self._tables: dict[int, IndexArray] = {}
 
-    def _encode(self, text: str) -> int:
-        tokens = text.split(" ")
-        if tokens == ["R"] * 5:
-            return self.REPAIR
-        if len(tokens) != 5:
-            raise ValueError("a program has five commands")
+    @classmethod
+    def number(cls, program: Commands) -> int:
+        """A program's index, read off its commands (the engine's action).
+
+        >>> RoboPigsCodec.number((FIRE, FWD, TURN_RIGHT, BACK, HIT))
+        39787
+        """
+        if program == REPAIR_PROGRAM:
+            return cls.REPAIR
         index = 0
-        for token in tokens:
-            index = index * 9 + self._digit[token]
+        for command in program:
+            digit = _DIGIT_OF[command]
+            if digit < 0:
+                raise ValueError("R is the whole program R R R R R or nothing")
+            index = index * 9 + digit
         return index
 
-    def label(self, index: int) -> str:
-        if index == self.REPAIR:
-            return "R R R R R"
+    @classmethod
+    def program(cls, index: int) -> Commands:
+        """The program (the engine's action) numbered ``index``, which must be in range."""
+        if index == cls.REPAIR:
+            return REPAIR_PROGRAM
         digits = []
-        for _ in range(5):
-            index, d = divmod(index, 9)
-            digits.append(self.COMMANDS[d])
-        return " ".join(reversed(digits))
+        for _ in range(STEPS):
+            index, digit = divmod(index, 9)
+            digits.append(_DIGITS[digit])
+        return (digits[4], digits[3], digits[2], digits[1], digits[0])
+
+    def action_index(self, state: State[Any], player: int, action: Any) -> int:
+        # Read off the program itself: nothing is written out, nothing is kept.
+        try:
+            index = self.number(action)
+        except (TypeError, ValueError, IndexError):  # not a program: its text says what it is
+            return self.encode(state.action_to_str(player, action))
+        return index
+
+    def _encode(self, text: str) -> int:
+        # Text reaches a codec only from the game: read by the game's own notation.
+        try:
+            return self.number(parse_program(text))
+        except ActionError as error:
+            raise ValueError(str(error)) from None
+
+    def label(self, index: int) -> str:
+        return format_program(self.program(index))
 
     def decode(self, index: int) -> str | None:
         return self.label(index)
@@ -103,15 +155,16 @@ class RoboPigsFeatures(Features):
     """Both pigs (own first): square, facing, damage; the round; the own program; last round's programs."""
 
     FACINGS = ("N", "E", "S", "W")
-    COMMANDS = ("^", "v", "\\", "/", "TL", "TR", "F", "H", "X", "R")
+    COMMANDS = tuple(SYMBOLS[c] for c in _TOKENS)
     size = 64 * 2 + 4 * 2 + 6 * 2 + 2 + 3 * 50
 
     def __init__(self, round_limit: int) -> None:
         self.round_limit = round_limit or 100
 
-    def _program(self, out: FloatArray, offset: int, text: Any) -> None:
-        if isinstance(text, str):
-            for step, command in enumerate(text.split(" ")[:5]):
+    def _program(self, out: FloatArray, offset: int, move: Any) -> None:
+        # A program's structured form: its commands by symbol.
+        if isinstance(move, Mapping) and isinstance(commands := move.get("commands"), list):
+            for step, command in enumerate(commands[:STEPS]):
                 hot(out, offset + step * 10, find(self.COMMANDS, command), 10)
 
     def write(self, obs: Mapping[str, Any], player: int, out: FloatArray) -> None:
@@ -125,17 +178,17 @@ class RoboPigsFeatures(Features):
             hot(out, 128 + 4 * k, find(self.FACINGS, pig.get("facing")), 4)
             hot(out, 136 + 6 * k, pig.get("damage"), 6)
         out[148] = frac(obs.get("round"), self.round_limit)
-        mine = obs.get("my_program")
+        mine = obs.get("my_move")
         out[149] = 1.0 if mine else 0.0
         self._program(out, 150, mine)
         last = obs.get("last_round") or {}
-        programs = last.get("programs") or []
+        moves = last.get("moves") or []
         for k, p in enumerate(order):
-            if p < len(programs):
-                self._program(out, 200 + 50 * k, programs[p])
+            if p < len(moves):
+                self._program(out, 200 + 50 * k, moves[p])
 
     #: Each command of the rules (their numbering) as its place in :attr:`COMMANDS`.
-    _COLUMN = tuple(map(COMMANDS.index, SYMBOLS))
+    _COLUMN = _TOKEN_OF
 
     def write_state(self, state: State[Any], player: int, out: FloatArray) -> None:
         """:meth:`write` read straight from the state, without making its observation.
@@ -183,11 +236,11 @@ class RoboPigsSteps(StepCodec):
     'F ^ TR v H'
     """
 
-    labels = (*RoboPigsCodec.COMMANDS, "R")
+    labels = tuple(SYMBOLS[c] for c in _TOKENS)
     num_tokens = len(labels)
     max_steps = 5
-    X = RoboPigsCodec.COMMANDS.index("X")
-    R = len(RoboPigsCodec.COMMANDS)
+    X = _TOKEN_OF[DAMAGE]
+    R = _TOKEN_OF[REPAIR]
 
     def __init__(self, extra_x: bool) -> None:
         self.extra_x = extra_x
@@ -202,9 +255,10 @@ class RoboPigsSteps(StepCodec):
         >>> RoboPigsSteps(extra_x=False).tokens_of("F ^ TR v H")
         [6, 0, 5, 1, 7]
         """
-        labels = self.labels
-        tokens = [labels.index(c) for c in text.split() if c in labels]
-        return tokens if len(tokens) == self.max_steps == len(text.split()) else None
+        try:
+            return [_TOKEN_OF[command] for command in parse_program(text)]
+        except ActionError:
+            return None
 
     def start(self, state: State[Any], player: int) -> int:
         """The pig's damage: all that its legal programs depend on (with ``extra_x``)."""
@@ -239,7 +293,8 @@ class RoboPigsSteps(StepCodec):
     def complete(self, context: Any, prefix: Sequence[int]) -> str | None:
         if len(prefix) < self.max_steps:
             return None
-        return " ".join(self.labels[token] for token in prefix)
+        a, b, c, d, e = (_TOKENS[token] for token in prefix)
+        return format_program((a, b, c, d, e))
 
 
 def encoding(game: Game) -> GameEncoding:
