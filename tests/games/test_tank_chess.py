@@ -979,7 +979,10 @@ def test_observation_is_plain_data() -> None:
     assert obs["last_move"] == {
         "by": "white",
         "move": "Lc3-c4N",
-        "turn": {"kind": "move", "tank": "L", "from": "c3", "to": "c4", "facing": "N", "target": None},
+        "type": "L",
+        "from": "c3",
+        "to": "c4",
+        "facing": "N",
         "destroyed": None,
     }
     assert obs["to_move"] == "black" and obs["size"] == 20 and len(obs["tanks"]) == 28
@@ -1019,12 +1022,16 @@ def test_the_last_move_is_told_in_words_with_what_it_destroyed() -> None:
         action = state.legal_actions(player).sample(rng)
         before = state.observation(player)
         text = state.action_to_str(player, action)
-        before_form = state.action_to_json(player, action)
+        state_form = state.action_to_json(player, action)
         state.apply(player, action)
         last = state.observation(1 - player)["last_move"]
         assert last["move"] == text and last["by"] == ("white", "black")[player]
-        turn = last["turn"]
-        assert turn == before_form
+        # The parts of the last move are those of the turn's structured form.
+        turn = state_form
+        assert (last["type"], last["from"]) == (turn["tank"], turn["from"])
+        assert (last["to"], last["facing"]) == (
+            (turn["to"], turn["facing"]) if turn["kind"] == "move" else (None, None)
+        )
         target = turn["target"] if turn["kind"] == "move" else None
         if target:
             victim = next(t for t in before["tanks"] if t["square"] == target)

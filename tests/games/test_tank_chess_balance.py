@@ -56,7 +56,7 @@ def test_rows_match_the_record(size: str, specs: tuple[str, str], seed: int, ply
         side = 0 if last["by"] == "white" else 1
         assert before.to_act() == (side,)
         if last["destroyed"]:
-            shooter, target = NAMES[last["turn"]["tank"]], NAMES[last["destroyed"]["type"]]
+            shooter, target = NAMES[last["type"]], NAMES[last["destroyed"]["type"]]
             kills[side, shooter] += 1
             losses[1 - side, target] += 1
             pairs[side, f"{shooter} > {target}"] += 1

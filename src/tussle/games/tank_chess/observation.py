@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TypedDict
 
 from tussle.game import JSON
-from tussle.games.tank_chess.notation import TurnJSON
 
 
 class Piece(TypedDict):
@@ -51,13 +50,20 @@ class TankView(TankData):
     fire: list[FireLine]
 
 
-class LastMove(TypedDict):
-    """The turn just played: by whom, in notation and in its structured form, and what it destroyed."""
-
-    by: str
-    move: str
-    turn: TurnJSON
-    destroyed: Piece | None
+#: The turn just played: by whom, in notation (``move``), the tank's type and where it went
+#: (``to`` and ``facing`` None when a Command tank drove off), and the tank it destroyed.
+LastMove = TypedDict(
+    "LastMove",
+    {
+        "by": str,
+        "move": str,
+        "type": str,
+        "from": str,
+        "to": str | None,
+        "facing": str | None,
+        "destroyed": Piece | None,
+    },
+)
 
 
 class Announced(TypedDict):

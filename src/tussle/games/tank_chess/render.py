@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from tussle.games.tank_chess.observation import LastMove
-
 #: The tanks' names by type letter, as the announcements write them.
 NAMES = {
     "L": "Light tank",
@@ -62,27 +60,25 @@ def render_board(obs: dict[str, Any]) -> list[str]:
     return lines
 
 
-def describe_move(last: LastMove) -> str:
+def describe_move(last: dict[str, Any]) -> str:
     """The last turn told in words, from the observation's ``last_move``.
 
-    >>> describe_move({"by": "black", "move": "Lg4-g5N xg1", "turn": {"kind": "move", "tank": "L",
-    ...     "from": "g4", "to": "g5", "facing": "N", "target": "g1"},
-    ...     "destroyed": {"square": "g1", "side": "white", "type": "M"}})
+    >>> describe_move({"by": "black", "move": "Lg4-g5N xg1", "type": "L", "from": "g4", "to": "g5",
+    ...     "facing": "N", "destroyed": {"square": "g1", "side": "white", "type": "M"}})
     "Black's Light tank drove from g4 to g5, facing N, and destroyed White's Medium tank on g1"
-    >>> describe_move({"by": "white", "move": "Ch16-off", "turn": {"kind": "escape", "tank": "C",
-    ...     "from": "h16"}, "destroyed": None})
+    >>> describe_move({"by": "white", "move": "Ch16-off", "type": "C", "from": "h16", "to": None,
+    ...     "facing": None, "destroyed": None})
     "White's Command tank on h16 drove off the board"
     """
     who = last["by"].capitalize()
-    turn = last["turn"]
-    tank = f"{who}'s {NAMES[turn['tank']]}"
-    if turn["kind"] == "escape":
-        return f"{tank} on {turn['from']} drove off the board"
-    if turn["to"] == turn["from"]:
-        words = f"{tank} on {turn['from']} turned to face {turn['facing']}"
+    tank = f"{who}'s {NAMES[last['type']]}"
+    if last["to"] is None:
+        return f"{tank} on {last['from']} drove off the board"
+    if last["to"] == last["from"]:
+        words = f"{tank} on {last['from']} turned to face {last['facing']}"
     else:
-        words = f"{tank} drove from {turn['from']} to {turn['to']}, facing {turn['facing']}"
-    hit = last["destroyed"]
+        words = f"{tank} drove from {last['from']} to {last['to']}, facing {last['facing']}"
+    hit = last.get("destroyed")
     if hit:
         words += f", and destroyed {hit['side'].capitalize()}'s {NAMES[hit['type']]} on {hit['square']}"
     return words

@@ -1249,11 +1249,14 @@ class TankChessState(State[int]):
             action, code, victim = self.last
             before = list(board)
             before[action & 511] = code  # the notation names the tank by its square before the turn
-            target = action >> 21
+            start, end, target = decode(action)
             last = {
                 "by": SIDE_KEYS[code_side(code)],
                 "move": format_move(geo, before, action),
-                "turn": Turn.of_action(geo, before, action).to_json(),
+                "type": KIND_LETTERS[code_kind(code)],
+                "from": square_name(geo, start),
+                "to": None if end == ESCAPE else square_name(geo, end >> 3),
+                "facing": None if end == ESCAPE else FACING_NAMES[end & 7],
                 "destroyed": None
                 if target == NO_TARGET
                 else {

@@ -143,9 +143,9 @@ export function draw(view, ui) {
   board.append(coordinates);
 
   // --- the last move: its squares tinted, and an arrow drawn over the tanks later --------------
+  // The observation tells it in parts, not only its notation: `to` is null when a Command tank drove off.
   const last = obs.last_move;
-  // Its structured form: `to` is null when a Command tank drove off the board.
-  const lastTurn = last ? { from: last.turn.from, to: last.turn.kind === "move" ? last.turn.to : null } : null;
+  const lastTurn = last ? { from: last.from, to: last.to } : null;
   const lastLayer = svg("g", { class: "tc-last tc-overlay" });
   if (lastTurn) {
     for (const name of [lastTurn.from, lastTurn.to]) {
