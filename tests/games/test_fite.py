@@ -1494,3 +1494,21 @@ def test_the_encodings_shortcuts_number_actions_and_rolls_as_the_notation_does(
                 numbers = [encoding.codec.action_index(state, p, a) for a in actions]
                 assert numbers == [encoding.codec.encode(state.action_to_str(p, a)) for a in actions]
     assert rolls > 100
+
+
+@pytest.mark.parametrize("turn_dice", ["own", "any"])
+def test_every_action_number_stands_for_one_value_its_label_writes(turn_dice: str) -> None:
+    # The codec numbers the rules' values and finds a text among those the notation writes:
+    # each number's label is its value's notation (``their`` for the opponent's dice) and reads back.
+    pytest.importorskip("numpy")
+    from tussle.games.fite.encoding import FiteCodec
+
+    codec = FiteCodec(turn_dice)
+    values = [codec.value(i) for i in range(codec.num_actions)]
+    assert len(set(values)) == len(values) == codec.num_actions
+    for index in range(codec.num_actions):
+        assert codec.encode(codec.label(index)) == index
+    for index in range(codec.num_chance):
+        assert codec.encode_chance(codec.chance_label(index)) == index
+    with pytest.raises(IndexError):
+        codec.value(codec.num_actions)

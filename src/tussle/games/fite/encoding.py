@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import itertools
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -19,11 +18,41 @@ from tussle.adapters.encoding import (
     hot,
 )
 from tussle.game import Game, State
-from tussle.games.fite.rules import PLACE, ROLL, ROLL_ORDER, SETUP, FiteState
+from tussle.games.fite.notation import (
+    DEF,
+    MAX_POOL,
+    OFF,
+    PASS,
+    POWERS,
+    STAY,
+    TAC,
+    THEIR_DEF,
+    THEIR_OFF,
+    THEIR_WORDS,
+    PlaceAction,
+    PlayerAction,
+    Roll,
+    SplitAction,
+    SwiftAction,
+    TacticAction,
+    Turned,
+    faces_text,
+    format_place,
+    format_roll,
+    format_split,
+    format_swift,
+    format_tactic,
+)
+from tussle.games.fite.rules import PLACE, ROLL, ROLL_ORDER, SETUP, FiteState, turns_theirs
 
 
 class FiteCodec(ActionCodec):
     """FITE's steps one after another: placement, Swift, split, tactical choice; rolls by their faces.
+
+    Each number stands for one value of the rules' actions (:meth:`value`), and
+    an action is numbered by its value, never by reading its text. A text is
+    numbered by finding it among those the notation writes for the values, so
+    the codec holds no reader of the notation of its own.
 
     >>> codec = FiteCodec()
     >>> [codec.encode(t) for t in ("off 1", "tac 6", "stay", "swift def", "5/4", "5/4 +brutal")]
@@ -47,89 +76,97 @@ class FiteCodec(ActionCodec):
     'move off>def 6 and turn off 1 their def 6'
     """
 
-    LOCATIONS = ("off", "def", "tac")
-    #: Words before a pool that make it the opponent's: either letter, and ``their`` of the labels.
-    THEIRS = ("A", "B", "their")
     PLACE, SWIFT, SPLIT, TACTIC = 0, 6, 10, 138
 
     def __init__(self, turn_dice: str = "own") -> None:
         super().__init__()
-        # A fighter's action is written from the action, whose it is and the game's options.
-        self.numbered_by = "player"
-        # Multisets of one or two dice faces, written highest first.
-        self._moved: list[tuple[int, ...]] = [(f,) for f in range(6, 0, -1)] + list(
-            itertools.combinations_with_replacement(range(6, 0, -1), 2)
-        )
-        self._moved_index = {m: i for i, m in enumerate(self._moved)}
+        # A number stands for one value of the rules' actions, whoever plays it (a turned die's
+        # pools 2 and 3 are the opponent's, for either fighter).
+        self.numbered_by = "action"
+        faces = range(6, 0, -1)
+        # Multisets of one or two dice faces, highest first; from the offensive pool, then the defensive.
+        moved = [(f,) for f in faces] + list(itertools.combinations_with_replacement(faces, 2))
+        moves = [(source, m) for source in (OFF, DEF) for m in moved]
         # One or two (pool, face) dice to turn, in canonical order: off before def, faces high first;
         # under turn_dice=any then the opponent's (pools 2 and 3).
-        pools = (0, 1, 2, 3) if turn_dice == "any" else (0, 1)
-        dice = [(pool, face) for pool in pools for face in range(6, 0, -1)]
-        self._turned: list[tuple[tuple[int, int], ...]] = [(d,) for d in dice]
-        self._turned += itertools.combinations_with_replacement(dice, 2)
-        self._turned_index = {t: i for i, t in enumerate(self._turned)}
-        n_move = 2 * len(self._moved)  # 54
-        n_turn = len(self._turned)  # 90 (324 under turn_dice=any)
-        self._n_move, self._n_turn = n_move, n_turn
-        self.num_actions = self.TACTIC + 1 + n_move + n_turn + n_move * n_turn
-        self._rolls = [
-            roll for k in range(1, 9) for roll in itertools.combinations_with_replacement(range(6, 0, -1), k)
+        pools = (OFF, DEF, THEIR_OFF, THEIR_DEF) if turn_dice == "any" else (OFF, DEF)
+        dice = [(pool, face) for pool in pools for face in faces]
+        turned: list[Turned] = [(d,) for d in dice]
+        turned += itertools.combinations_with_replacement(dice, 2)
+        values: list[PlayerAction] = [("place", face) for face in range(1, 7)]
+        values += [("swift", to) for to in (STAY, OFF, DEF, TAC)]
+        values += [
+            ("split", off, dfn, declare)
+            for declare in (False, True)
+            for off in range(1, MAX_POOL + 1)
+            for dfn in range(1, MAX_POOL + 1)
+        ]
+        values.append(PASS)
+        values += [("tactic", source, m, ()) for source, m in moves]
+        values += [("tactic", -1, (), t) for t in turned]
+        values += [("tactic", source, m, t) for source, m in moves for t in turned]
+        self._values = values
+        self._index: dict[Hashable, int] = {value: i for i, value in enumerate(values)}
+        self.num_actions = len(values)
+        self._rolls: list[Roll] = [
+            roll for k in range(1, MAX_POOL + 1) for roll in itertools.combinations_with_replacement(faces, k)
         ]
         self._roll_index = {r: i for i, r in enumerate(self._rolls)}
         self.num_chance = len(self._rolls)
+        # Every text the notation writes for a number, made when a text is first numbered.
+        self._texts: dict[str, int] | None = None
+        self._chance_texts: dict[str, int] | None = None
 
-    @staticmethod
-    def _faces(text: str) -> tuple[int, ...]:
-        faces = tuple(int(f) for f in text.split(","))
-        if not all(1 <= f <= 6 for f in faces):
-            raise ValueError("die faces run from 1 to 6")
-        return faces
+    def value(self, index: int) -> PlayerAction:
+        """The rules' action that number ``index`` stands for (IndexError out of the space)."""
+        if not 0 <= index < self.num_actions:
+            raise IndexError(f"action {index} is not in 0..{self.num_actions - 1}")
+        return self._values[index]
+
+    def action_index(self, state: State[Any], player: int, action: Any) -> int:
+        try:
+            index = self._index.get(action)
+        except TypeError:  # not hashable: none of FITE's actions; its text says what it is
+            index = None
+        return self.encode(state.action_to_str(player, action)) if index is None else index
+
+    def kept_numbers(self, player: int) -> dict[Hashable, int]:
+        # Every value is numbered from the start, the same for both fighters.
+        return self._index
 
     def _encode(self, text: str) -> int:
-        words = text.split(" ")
-        if len(words) == 2 and words[0] in self.LOCATIONS and words[1].isdigit():
-            return self.PLACE + int(words[1]) - 1
-        if text == "stay":
-            return self.SWIFT
-        if len(words) == 2 and words[0] == "swift":
-            return self.SWIFT + 1 + self.LOCATIONS.index(words[1])
-        if match := re.fullmatch(r"([1-8])/([1-8])( \+\S+)?", text):
-            off, dfn = int(match[1]), int(match[2])
-            return self.SPLIT + (64 if match[3] else 0) + (off - 1) * 8 + dfn - 1
-        return self.TACTIC + self._tactic(text)
+        if self._texts is None:
+            self._texts = self._written()
+        return self._texts[text]
 
-    def _tactic(self, text: str) -> int:
-        if text == "pass":
-            return 0
-        move = turn = None
-        for part in text.split(" and "):
-            if match := re.fullmatch(r"move (off|def)>(off|def) ([1-6](?:,[1-6])?)", part):
-                source = ("off", "def").index(match[1])
-                move = source * len(self._moved) + self._moved_index[self._faces(match[3])]
-            elif part.startswith("turn "):
-                dice: list[tuple[int, int]] = []
-                theirs = 0
-                for word in part.split(" ")[1:]:
-                    if word in self.THEIRS:
-                        theirs = 2
-                    elif word in ("off", "def"):
-                        pool = ("off", "def").index(word) + theirs
-                        theirs = 0
-                    else:
-                        dice += [(pool, f) for f in self._faces(word)]
-                turn = self._turned_index[tuple(dice)]
+    def _written(self) -> dict[str, int]:
+        """Each number by every text of its action (a power by any name, the opponent's dice by any word)."""
+        texts: dict[str, int] = {}
+        for index, value in enumerate(self._values):
+            tag = value[0]
+            if tag == "place":
+                texts[format_place(cast(PlaceAction, value))] = index
+            elif tag == "swift":
+                texts[format_swift(cast(SwiftAction, value))] = index
+            elif tag == "split":
+                split = cast(SplitAction, value)
+                for power in (*POWERS, "power") if split[3] else (None,):
+                    texts[format_split(split, power)] = index
             else:
-                raise ValueError(f"unknown part {part!r}")
-        if move is not None and turn is not None:
-            return 1 + self._n_move + self._n_turn + move * self._n_turn + turn
-        if move is not None:
-            return 1 + move
-        if turn is not None:
-            return 1 + self._n_move + turn
-        raise ValueError("empty tactical choice")
+                choice = cast(TacticAction, value)
+                if turns_theirs(choice):
+                    for player in (0, 1):
+                        texts[format_tactic(choice, player)] = index
+                texts[format_tactic(choice, opponent=THEIR_WORDS[0])] = index
+        return texts
 
     def _encode_chance(self, text: str) -> int:
-        return self._roll_index[self._faces(text.rsplit(" ", maxsplit=1)[-1])]
+        if self._chance_texts is None:
+            texts = {faces_text(roll): i for i, roll in enumerate(self._rolls)}
+            for fighter, pool in ROLL_ORDER:
+                texts.update((format_roll(fighter, pool, roll), i) for i, roll in enumerate(self._rolls))
+            self._chance_texts = texts
+        return self._chance_texts[text]
 
     def chance_index(self, state: State[Any], outcome: Any) -> int:
         # A roll's number is its faces' alone (the text adds only whose pool it is):
@@ -138,44 +175,18 @@ class FiteCodec(ActionCodec):
         return super().chance_index(state, outcome) if index is None else index
 
     def label(self, index: int) -> str:
-        if index < self.SWIFT:
-            face = index + 1
-            return f"{self.LOCATIONS[(face - 1) // 2]} {face}"
-        if index < self.SPLIT:
-            return "stay" if index == self.SWIFT else f"swift {self.LOCATIONS[index - self.SWIFT - 1]}"
-        if index < self.TACTIC:
-            power, rest = divmod(index - self.SPLIT, 64)
-            off, dfn = divmod(rest, 8)
-            return f"{off + 1}/{dfn + 1}" + (" +power" if power else "")
-        t = index - self.TACTIC
-        if t == 0:
-            return "pass"
-        t -= 1
-        if t < self._n_move:
-            return self._move_label(t)
-        t -= self._n_move
-        if t < self._n_turn:
-            return self._turn_label(t)
-        move, turn = divmod(t - self._n_turn, self._n_turn)
-        return f"{self._move_label(move)} and {self._turn_label(turn)}"
-
-    def _move_label(self, move: int) -> str:
-        source, m = divmod(move, len(self._moved))
-        pools = ("off", "def")
-        faces = ",".join(map(str, self._moved[m]))
-        return f"move {pools[source]}>{pools[1 - source]} {faces}"
-
-    def _turn_label(self, turn: int) -> str:
-        dice = self._turned[turn]
-        groups = []
-        for pool in (0, 1, 2, 3):
-            faces = [str(f) for p, f in dice if p == pool]
-            if faces:
-                groups.append(f"{'their ' if pool >= 2 else ''}{('off', 'def')[pool % 2]} {','.join(faces)}")
-        return "turn " + " ".join(groups)
+        value = self.value(index)
+        tag = value[0]
+        if tag == "place":
+            return format_place(cast(PlaceAction, value))
+        if tag == "swift":
+            return format_swift(cast(SwiftAction, value))
+        if tag == "split":
+            return format_split(cast(SplitAction, value), "power")
+        return format_tactic(cast(TacticAction, value), opponent=THEIR_WORDS[0])
 
     def chance_label(self, index: int) -> str:
-        return ",".join(map(str, self._rolls[index]))
+        return faces_text(self._rolls[index])
 
 
 class FiteFeatures(Features):

@@ -249,13 +249,14 @@ def parse_split(text: str, power: str | None) -> SplitAction:
 # --- the tactical options ---------------------------------------------------
 
 
-def format_tactic(action: TacticAction, player: int | None = None) -> str:
+def format_tactic(action: TacticAction, player: int | None = None, opponent: str | None = None) -> str:
     """The canonical text of ``player``'s tactical choice.
 
     The opponent's dice (``turn_dice=any``) are written after the fighter's
     own, each group with the opponent's letter; ``player`` (0 for A, 1 for B)
     tells which letter that is and may be left out when no opponent's die is
-    turned.
+    turned, or when ``opponent`` gives another word for it (``their``, which
+    reads for either fighter).
 
     >>> format_tactic(("tactic", 0, (6, 5), ()))
     'move off>def 6,5'
@@ -265,6 +266,8 @@ def format_tactic(action: TacticAction, player: int | None = None) -> str:
     'move def>off 2 and turn def 1,1'
     >>> format_tactic(("tactic", -1, (), ((1, 1), (3, 6))), player=0)
     'turn def 1 B def 6'
+    >>> format_tactic(("tactic", -1, (), ((3, 6),)), opponent="their")
+    'turn their def 6'
     >>> format_tactic(("tactic", -1, (), ()))
     'pass'
     """
@@ -279,10 +282,12 @@ def format_tactic(action: TacticAction, player: int | None = None) -> str:
             if not faces:
                 continue
             if pool >= THEIR_OFF:
-                if player not in (0, 1):
-                    raise ValueError("the turn names the opponent's dice: say whose choice it is")
-                assert player is not None
-                groups.append(f"{FIGHTERS[1 - player]} {POOLS[pool - THEIR_OFF]} {faces_text(faces)}")
+                if opponent is None:
+                    if player not in (0, 1):
+                        raise ValueError("the turn names the opponent's dice: say whose choice it is")
+                    assert player is not None
+                    opponent = FIGHTERS[1 - player]
+                groups.append(f"{opponent} {POOLS[pool - THEIR_OFF]} {faces_text(faces)}")
             else:
                 groups.append(f"{POOLS[pool]} {faces_text(faces)}")
         parts.append("turn " + " ".join(groups))
