@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,12 +21,24 @@ from tussle.adapters.encoding import (
     board_index,
     find,
     frac,
-    parse_square,
     sign,
     square_name,
 )
+from tussle.errors import ActionError
 from tussle.game import Game, State
-from tussle.games.tank_chess.board import BLACK, ESCAPE, NO_TARGET, OBSTACLE, TANK, WHITE, WRECK
+from tussle.games.tank_chess.board import (
+    BLACK,
+    ESCAPE,
+    GEOMETRY,
+    NO_TARGET,
+    OBSTACLE,
+    TANK,
+    WHITE,
+    WRECK,
+    decode,
+    encode,
+)
+from tussle.games.tank_chess.notation import read_move
 from tussle.games.tank_chess.rules import TankActions, TankChessState
 
 
@@ -50,13 +61,11 @@ class TankChessCodec(ActionCodec):
     """
 
     SHOTS = ("", "ahead", "left", "right", "ahead 3", "ahead 4", "ahead 5")
-    _TURN = re.compile(
-        r"([LMHCDR])([a-t])(\d{1,2})-(?:(off)|([a-t])(\d{1,2})(NE|NW|SE|SW|N|E|S|W))(?: x([a-t])(\d{1,2}))?"
-    )
 
     def __init__(self, size: int = 16) -> None:
         super().__init__()
         self.size = size
+        self._geo = GEOMETRY[size]
         self._per_square = 121 * 8 * len(self.SHOTS)
         self._off = size * size * self._per_square
         self.num_actions = self._off + size * size
@@ -81,9 +90,9 @@ class TankChessCodec(ActionCodec):
 
         The environments number every legal turn at every decision; writing each
         one's notation to read its number back cost several times the game's own
-        turn. The int holds all the number depends on (squares, facing, target):
-        tests check the two ways agree on every legal turn of many positions.
-        Anything but a turn on the board goes the base class's way, through its text.
+        turn. The int holds all the number depends on (squares, facing, target), and
+        notation is numbered through it too (:meth:`_encode`). Anything but a turn on
+        the board goes the base class's way, through its text.
         """
         if type(action) is int:
             start = action & 511
@@ -94,24 +103,30 @@ class TankChessCodec(ActionCodec):
         return super().action_index(state, player, action)
 
     def _encode(self, text: str) -> int:
-        match = self._TURN.fullmatch(text)
-        if match is None:
-            raise ValueError("not a Tank Chess turn")
-        x, y = parse_square(match[2] + match[3], self.size)
-        origin = y * self.size + x
-        if match[4]:
-            return self._off + origin
-        u, v = parse_square(match[5] + match[6], self.size)
-        dx, dy = u - x, v - y
-        if not (-5 <= dx <= 5 and -5 <= dy <= 5):
-            raise ValueError("a tank moves at most 5 squares")
-        facing = FACINGS.index(match[7])
-        shot = 0
-        if match[8]:
-            tx, ty = parse_square(match[8] + match[9], self.size)
-            shot = shot_number(tx - u, ty - v, facing)
-        move = (dx + 5) * 11 + dy + 5
-        return ((origin * 121 + move) * 8 + facing) * len(self.SHOTS) + shot
+        """The number of a turn in canonical notation: read by the game's own reader, then numbered
+        from the game's int for it (no board is needed: the text names every square and the facing).
+        """
+        try:
+            written = read_move(self._geo, text)
+        except ActionError as exc:
+            raise ValueError(str(exc)) from None
+        if written.off:
+            if written.facing is not None or written.target != NO_TARGET:
+                raise ValueError("a tank that drives off the board takes no facing and no shot")
+            return self.number(encode(written.start, ESCAPE))
+        if written.dest is None or written.facing is None:
+            raise ValueError("a turn's number needs where it ends and its facing")
+        return self.number(encode(written.start, written.dest * 8 + written.facing, written.target))
+
+    def number(self, action: int) -> int:
+        """:meth:`numbers` of one turn (the game's int), refusing one that no tank could make."""
+        start, end, _ = decode(action)
+        if end != ESCAPE:
+            size = self.size
+            here = end >> 3
+            if abs(here % size - start % size) > 5 or abs(here // size - start // size) > 5:
+                raise ValueError("a tank moves at most 5 squares")
+        return int(self.numbers([action])[0])
 
     def numbers(self, actions: Sequence[int]) -> IndexArray:
         """:meth:`action_index` of each of a list of legal turns (the game's ints), worked out at once."""
