@@ -8,10 +8,10 @@ import json
 import random
 import re
 from itertools import islice
-from math import comb
-from typing import Any
+from typing import Any, cast
 
 import pytest
+import robo_pigs_reference as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,14 +19,22 @@ import tussle.games.robo_pigs.rule_agent as agent_module
 from tussle import PUBLIC, ActionError, AgentError, OptionError, PositionError, load_game
 from tussle.agents import make_agent
 from tussle.agents.base import PlayerView
+from tussle.game import State
 from tussle.games.robo_pigs import RoboPigs, RoboPigsState
-from tussle.games.robo_pigs.actions import DAMAGE, REPAIR_PROGRAM, Program, format_program, parse_program
+from tussle.games.robo_pigs.actions import (
+    DAMAGE,
+    REPAIR_PROGRAM,
+    SYMBOLS,
+    Commands,
+    Program,
+    format_program,
+    parse_program,
+)
 from tussle.games.robo_pigs.observation import StepJSON
 from tussle.games.robo_pigs.rules import (
     FIST,
     LASER,
     Programs,
-    count_programs,
     parse_square,
     program_problem,
     square_name,
@@ -546,17 +554,12 @@ def test_bad_options() -> None:
 # --- programs as actions ------------------------------------------------------------
 
 
-def expected_count(damage: int, extra_x: bool) -> int:
-    xs = range(damage, 6) if extra_x else [damage]
-    return int(sum(comb(5, k) * 8 ** (5 - k) for k in xs)) + int(damage > 0)
-
-
 @pytest.mark.parametrize("extra_x", [False, True])
 @pytest.mark.parametrize("damage", [0, 1, 2, 3, 4])
 def test_programs_are_lazy_and_consistent(damage: int, extra_x: bool) -> None:
     programs = Programs(damage, extra_x)
     size = len(programs)
-    assert size == count_programs(damage, extra_x) == expected_count(damage, extra_x)
+    assert size == ref.count_programs(damage, extra_x)
     listed = list(programs)
     assert len(listed) == size == len(set(listed))
     assert listed[:: max(1, size // 997)] == [programs[i] for i in range(0, size, max(1, size // 997))]
@@ -1046,3 +1049,125 @@ def test_the_codec_numbers_a_program_from_its_commands_as_from_its_notation() ->
             assert state.parse_action(0, codec.decode(index) or "") == program
             tokens = steps.tokens_of(text)
             assert tokens is not None and steps.complete(damage, tokens) == text
+
+
+# --- the reference: every rule written out again, slowly ---------------------------------
+
+
+def ref_pigs(state: RoboPigsState) -> tuple[list[ref.Square], list[str], list[int]]:
+    return (
+        [ref.square(square_name(s)) for s in state.squares],
+        [ref.FACINGS[f] for f in state.facings],
+        list(state.damage),
+    )
+
+
+def random_program(rng: random.Random, damage: int) -> str:
+    """A program a pig with ``damage`` may send, most often full of moves (collisions) and attacks."""
+    if damage and rng.random() < 0.1:
+        return "R R R R R"
+    commands = [rng.choice(ref.FREE) for _ in range(5 - damage)]
+    for _ in range(damage):
+        commands.insert(rng.randrange(len(commands) + 1), "X")
+    return " ".join(commands)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_step_agrees_with_the_reference(seed: int) -> None:
+    # Pigs put near each other (collisions and fists), and whole games of random play.
+    rng = random.Random(seed)
+    game = RoboPigs()
+    checked = 0
+    for _ in range(300):
+        a = (rng.randrange(8), rng.randrange(8))
+        b = a
+        while b == a or not ref.on_board(b):
+            b = (a[0] + rng.randint(-2, 2), a[1] + rng.randint(-2, 2))
+        damage = (rng.randrange(5), rng.randrange(5))
+        facings = (rng.choice(ref.FACINGS), rng.choice(ref.FACINGS))
+        position = " ".join(f"{ref.name(sq)}{f}{d}" for sq, f, d in zip((a, b), facings, damage, strict=True))
+        state = game.state_from_position(f"{position} 1")
+        programs = [random_program(rng, d) for d in damage]
+        want = ref.play_round([a, b], list(facings), list(damage), [p.split() for p in programs])
+        state.apply_str(0, programs[0])
+        state.apply_str(1, programs[1])
+        assert reference_steps(state) == want, (position, programs)
+        checked += len(want)
+    assert checked > 1000
+
+
+def reference_steps(state: RoboPigsState) -> list[tuple[list[ref.Square], list[str], list[int]]]:
+    """The steps of the round just played, in the reference's terms."""
+    return [
+        ([ref.square(sq) for sq in step["squares"]], step["facings"], step["damage"])
+        for step in (s.to_json() for s in state.last_steps)
+    ]
+
+
+def test_games_of_random_play_agree_with_the_reference_round_by_round() -> None:
+    rng = random.Random(5)
+    rounds = 0
+    for _ in range(6):
+        state = RoboPigs(round_limit=40).new_initial_state()
+        while not state.is_terminal():
+            squares, facings, damage = ref_pigs(state)
+            programs = [state.legal_actions(p).sample(rng) for p in (0, 1)]
+            written = [state.action_to_str(p, program).split() for p, program in enumerate(programs)]
+            for p, program in enumerate(programs):
+                state.apply(p, program)
+            assert reference_steps(state) == ref.play_round(squares, facings, damage, written)
+            rounds += 1
+    assert rounds > 100
+
+
+@pytest.mark.parametrize(("damage", "extra_x"), [(3, False), (4, False), (4, True)])
+def test_the_legal_programs_are_every_program_the_reference_allows(damage: int, extra_x: bool) -> None:
+    listed = [format_program(p) for p in Programs(damage, extra_x)]
+    assert sorted(listed) == sorted(" ".join(p) for p in ref.every_program(damage, extra_x))
+
+
+def test_is_legal_agrees_with_the_lists_and_the_reference() -> None:
+    # The game's fast is_legal against the core's list-reading one and the rule text's, on the
+    # states of seeded random play: legal programs, programs legal at other damage or for the
+    # other pig, the pig's own program once sent, and junk.
+    rng = random.Random(9)
+    junk: list[object] = [
+        None,
+        0,
+        "F F F F F",
+        [6, 6, 6, 6, 6],
+        (6, 6, 6, 6),
+        (6, 6, 6, 6, 6, 6),
+        (6, 6, 6, 6, 10),
+        (6, 6, 6, 6, -1),
+        (True, 6, 6, 6, 6),
+        (6.0, 6, 6, 6, 6),
+        ("F", "F", "F", "F", "F"),
+        Program((6, 6, 6, 6, 6)),
+        ([6], 6, 6, 6, 6),
+    ]
+    checked = 0
+    for extra_x in (False, True):
+        for state in random_play_states(10 + extra_x, 3, extra_x=extra_x):
+            candidates: list[object] = list(junk)
+            for damage in range(5):
+                candidates += [Programs(damage, extra_x).sample(rng) for _ in range(3)]
+            sent = [state.observation(p)["my_program"] for p in (0, 1)]
+            candidates += [REPAIR_PROGRAM, *(parse_program(text) for text in sent if text)]
+            for player in (0, 1, PUBLIC):
+                for action in candidates:
+                    fast = state.is_legal(player, cast(Commands, action))
+                    assert fast is State.is_legal(state, player, cast(Commands, action)), (player, action)
+                    symbols = (
+                        [SYMBOLS[c] for c in action]
+                        if isinstance(action, tuple) and all(type(c) is int and 0 <= c < 10 for c in action)
+                        else None
+                    )
+                    oracle = (
+                        player in state.to_act()
+                        and symbols is not None
+                        and ref.program_allowed(symbols, state.damage[player], extra_x)
+                    )
+                    assert fast is oracle, (player, action)
+                    checked += 1
+    assert checked > 5000

@@ -32,7 +32,6 @@ import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain, combinations
-from math import comb
 from operator import itemgetter
 from typing import Any
 
@@ -361,20 +360,6 @@ def programs_for(damage: int, extra_x: bool) -> Programs:
     return found
 
 
-def count_programs(damage: int, extra_x: bool) -> int:
-    """How many programs a pig with ``damage`` may write, by formula.
-
-    With exactly ``d`` X: choose their steps, then one of 8 commands for each
-    other step, plus R R R R R when damaged.
-
-    >>> [count_programs(d, False) for d in range(5)]
-    [32768, 20481, 5121, 641, 41]
-    """
-    counts = range(damage, STEPS + 1) if extra_x else (damage,)
-    total = sum(comb(STEPS, k) * pow(len(FREE), STEPS - k) for k in counts)
-    return int(total) + (1 if damage > 0 else 0)
-
-
 @dataclass(frozen=True)
 class Step:
     """What one step of a round did: the commands, where the pigs ended, who was hit.
@@ -403,35 +388,6 @@ class Step:
         }
 
 
-def resolve_moves(
-    squares: tuple[int, int], facings: tuple[int, int], commands: tuple[int, int]
-) -> tuple[int, int]:
-    """The squares after one step's movement, by the five collision rules.
-
-    A move off the board leaves the pig where it is (ruling), and such a pig
-    counts as not moving for the other pig's collision.
-
-    >>> [square_name(s) for s in resolve_moves((53, 44), (W, N), (FWD_LEFT, FWD_RIGHT))]
-    ['f7', 'e6']
-    """
-    a, b = squares
-    ta = MOVE_TARGET[a][facings[0]][commands[0]] if commands[0] in MOVES else -1
-    tb = MOVE_TARGET[b][facings[1]][commands[1]] if commands[1] in MOVES else -1
-    if ta >= 0 and tb >= 0:
-        if ta == tb:  # onto the same square: neither moves
-            return a, b
-        if ta == b and tb == a:  # through each other: neither moves
-            return a, b
-        # Anything else keeps them apart: crossing side to side, or one pig
-        # moving onto the square the other leaves.
-        return ta, tb
-    if ta >= 0:
-        return (a if ta == b else ta), b  # onto a pig that stays: the mover stays
-    if tb >= 0:
-        return a, (b if tb == a else tb)
-    return a, b
-
-
 #: One step of a round as plain numbers: commands, poses before, poses after, damage
 #: after, hits (see :class:`Step`).
 _RawStep = tuple[int, int, int, int, int, int, int, int, int, int]
@@ -442,9 +398,12 @@ def play_steps(
 ) -> tuple[int, int, int, int]:
     """Run two programs from ``start``, the pigs' poses and damage: the poses and damage after.
 
-    Within a step all movement comes first (the rules of :func:`resolve_moves`), then
-    Fire and Hit from the new squares; the round stops at once when a pig reaches
-    five damage. ``record`` gets one :data:`_RawStep` per step played.
+    Within a step all movement comes first, then Fire and Hit from the new squares; the
+    round stops at once when a pig reaches five damage. ``record`` gets one
+    :data:`_RawStep` per step played. The collision rules: two pigs that would end on
+    one square, or pass through each other, both stay; a pig moving onto a pig that
+    does not move (a move off the board is no move) stays; anything else happens
+    (tests/games/robo_pigs_reference.py writes them out one case at a time).
 
     A pig on e8 facing south fires five times while the other walks up from e1 to e6:
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from tussle.errors import PositionError
 from tussle.game import PUBLIC, Game, State
+from tussle.games.robo_pigs.rules import programs_for
 from tussle.search.policy import GamePolicy
 
 _PIG_FREE = ("^", "v", "\\", "/", "TL", "TR", "F", "H")
@@ -126,17 +127,8 @@ class RoboPigsPolicy(GamePolicy):
 
 
 def _damage_table(extra_x: bool) -> dict[int, int]:
-    """Damage by the number of legal programs (the counts in docs/games/robo-pigs.md).
-
-    A damaged pig has the repair program too; with ``extra_x`` any number of X
-    from the damage up is allowed.
-    """
-    table = {}
-    for damage in range(5):
-        xs = range(damage, 6) if extra_x else (damage,)
-        count = sum(math.comb(5, x) * 8 ** (5 - x) for x in xs)
-        table[count + (damage > 0)] = damage
-    return table
+    """Damage by the number of legal programs (each damage level has its own count)."""
+    return {len(programs_for(damage, extra_x)): damage for damage in range(5)}
 
 
 _DAMAGE_BY_COUNT = {False: _damage_table(False), True: _damage_table(True)}
