@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tussle import CHANCE, PUBLIC, ActionError, OptionError, Record, RecordError, load_game
+from tussle import CHANCE, PUBLIC, ActionError, OptionError, Record, RecordError, State, load_game
 from tussle.agents import make_agent
 from tussle.agents.base import PlayerView
 from tussle.games.fite import Fite, FiteState
@@ -1512,3 +1512,79 @@ def test_every_action_number_stands_for_one_value_its_label_writes(turn_dice: st
         assert codec.encode_chance(codec.chance_label(index)) == index
     with pytest.raises(IndexError):
         codec.value(codec.num_actions)
+
+
+# --- one legality predicate, one chance draw -----------------------------------------------
+
+
+def test_is_legal_agrees_with_the_legal_lists_on_legal_and_illegal_actions() -> None:
+    # FiteState.is_legal is the one predicate apply asks; the base State.is_legal, which reads the
+    # legal lists and the chance outcomes, is the oracle.
+    rng = random.Random(2)
+    seen: list[Any] = []
+    junk: list[Any] = [
+        None, "pass", (), ("tactic",), ("place", 7), ("place", 0), ("swift", 3), ("split", 9, 0, False),
+        ("split", 5, 4, False, 1), ("tactic", 0, (7,), ()), (6,) * 9, (0,), [1], {"kind": 1},
+    ]  # fmt: skip
+    checked = illegal = 0
+    for options in STRUCTURED_OPTIONS:
+        for _, state in random_states(options, games=4, seed=9):
+            mine = [a for p in state.to_act() if p != CHANCE for a in state.legal_actions(p)]
+            rolls = [o for o, _ in state.chance_outcomes()]
+            candidates = mine + rolls + junk + rng.sample(seen, min(len(seen), 40))
+            seen += rng.sample(mine, min(len(mine), 5)) + rolls[:3]
+            for player in (A, B, CHANCE):
+                for action in candidates:
+                    legal = state.is_legal(player, action)
+                    assert legal == State.is_legal(state, player, action), (player, action)
+                    checked += 1
+                    illegal += not legal
+    assert checked > 50_000 and illegal > checked // 2
+
+
+def roll_counts(state: FiteState, draws: int, seed: int) -> dict[tuple[int, ...], int]:
+    rng = random.Random(seed)
+    counts: dict[tuple[int, ...], int] = {}
+    for _ in range(draws):
+        roll = state.sample_chance(rng)
+        counts[roll] = counts.get(roll, 0) + 1
+    return counts
+
+
+def chi_square(counts: dict[tuple[int, ...], int], outcomes: list[tuple[Any, float]], draws: int) -> float:
+    """Pearson's statistic over the outcomes, the rare ones (expected under 5) pooled into one bin."""
+    statistic = 0.0
+    rare_seen = rare_expected = 0.0
+    for outcome, p in outcomes:
+        expected = p * draws
+        if expected < 5:
+            rare_seen += counts.get(outcome, 0)
+            rare_expected += expected
+        else:
+            statistic += (counts.get(outcome, 0) - expected) ** 2 / expected
+    if rare_expected:
+        statistic += (rare_seen - rare_expected) ** 2 / rare_expected
+    return statistic
+
+
+@pytest.mark.parametrize("size", range(1, 9))
+def test_rolling_the_dice_one_by_one_draws_exactly_the_chance_outcomes_distribution(size: int) -> None:
+    # sample_chance rolls each die (one random number a die) rather than drawing from the table
+    # of chance_outcomes: the golden records were played that way. Its distribution must be the table's.
+    state = play(at_split(), f"A:{size}/{9 - size}", "B:1/8")
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == len(ROLLS[size]) and state.observation(A)["rolling"]["dice"] == size
+    draws = 20_000
+    counts = roll_counts(state, draws, seed=size)
+    assert set(counts) <= {o for o, _ in outcomes} and sum(counts.values()) == draws
+    bins = sum(1 for _, p in outcomes if p * draws >= 5) + 1
+    bound = bins + 6 * math.sqrt(2 * bins)  # six standard deviations above the mean
+    assert chi_square(counts, outcomes, draws) < bound
+    # The same bound refuses a plausible wrong draw: every sorted roll equally likely.
+    if size > 1:
+        rng = random.Random(size)
+        wrong: dict[tuple[int, ...], int] = {}
+        for _ in range(draws):
+            roll = rng.choice(outcomes)[0]
+            wrong[roll] = wrong.get(roll, 0) + 1
+        assert chi_square(wrong, outcomes, draws) > bound
