@@ -29,11 +29,10 @@ game's documentation (docs/games/robo-pigs.md, "Rulings").
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain, combinations
 from operator import itemgetter
-from typing import Any
 
 from tussle.errors import PositionError
 from tussle.game import (
@@ -226,6 +225,8 @@ def program_problem(program: Commands, damage: int, extra_x: bool) -> str | None
 
 
 _Spots = tuple[tuple[int, ...], ...]
+#: Reads a program off the free commands in step order followed by an X (an itemgetter).
+_Picker = Callable[[tuple[int, ...]], Commands]
 
 # The free commands of three and of two steps by their base-8 number, lowest digit first;
 # the second also with an X after, at _X_DIGIT of the five digits and that X.
@@ -259,7 +260,7 @@ class Programs(Actions[Commands]):
         # One block per number of X: (X count, X placements, programs in the block,
         # programs per placement, a picker per placement). A picker reads a program off
         # the free commands in step order followed by X: see _at.
-        self._blocks: list[tuple[int, _Spots, int, int, tuple[itemgetter[Any], ...]]] = []
+        self._blocks: list[tuple[int, _Spots, int, int, tuple[_Picker, ...]]] = []
         total = 0
         for xs in counts:
             spots = tuple(combinations(range(STEPS), xs))
@@ -504,7 +505,7 @@ class RoboPigs(Game):
         ),
     )
 
-    def __init__(self, /, players: int | None = None, **options: Any) -> None:
+    def __init__(self, /, players: int | None = None, **options: object) -> None:
         super().__init__(players, **options)
         # Read every round: the options are fixed, so they are looked up once here.
         self._round_limit = int(self.options["round_limit"])
@@ -633,7 +634,7 @@ class RoboPigsState(State[Commands]):
             return _NO_PROGRAMS
         return self.game._programs[self.damage[player]]
 
-    def is_legal(self, player: int, action: Any) -> bool:
+    def is_legal(self, player: int, action: Commands) -> bool:
         # An acting pig submits a legal program, most often the very one its programs just
         # sampled (legal without reading it). Robo Battle Pigs has no chance events.
         if self._result is not None or player not in _BOTH or self._pending[player] is not None:
@@ -644,11 +645,11 @@ class RoboPigsState(State[Commands]):
         except TypeError:  # unhashable: no program
             return False
 
-    def _why_illegal(self, player: int, action: Any) -> str:
+    def _why_illegal(self, player: int, action: Commands) -> str:
         problem = program_problem(action, self.damage[player], bool(self.game.options["extra_x"]))
         return f": {problem}" if problem else ""
 
-    def _apply(self, player: int, action: Any) -> None:
+    def _apply(self, player: int, action: Commands) -> None:
         self._pending[player] = action
         prog_a, prog_b = self._pending
         if prog_a is not None and prog_b is not None:
@@ -727,7 +728,7 @@ class RoboPigsState(State[Commands]):
 
     # --- notation -----------------------------------------------------------
 
-    def action_to_str(self, player: int, action: Any) -> str:
+    def action_to_str(self, player: int, action: Commands) -> str:
         return format_program(action)
 
     def _parse_action(self, player: int, text: str) -> Commands:
