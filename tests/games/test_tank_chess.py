@@ -28,6 +28,7 @@ from tussle.game import PUBLIC
 from tussle.games.tank_chess import TankChess, TankChessState
 from tussle.games.tank_chess.board import (
     BLACK,
+    ESCAPE,
     GEOMETRY,
     KIND_LETTERS,
     NE,
@@ -40,7 +41,17 @@ from tussle.games.tank_chess.board import (
 )
 from tussle.games.tank_chess.encoding import TankChessSteps
 from tussle.games.tank_chess.notation import MOVE_FORMAT, Setup, basic_setup, format_position, parse_position
-from tussle.games.tank_chess.rules import ARMOUR, GUN, SPEED, TURRET, cached_reach, occupancy, reach
+from tussle.games.tank_chess.rules import (
+    ARMOUR,
+    GUN,
+    SPEED,
+    TURRET,
+    TankActions,
+    cached_reach,
+    explain,
+    occupancy,
+    reach,
+)
 from tussle.runner import run_match
 
 PERFT = json.loads((Path(__file__).parent.parent / "data" / "tank_chess_perft.json").read_text())
@@ -352,6 +363,7 @@ def test_check_and_escape_are_announced_after_every_turn() -> None:
     # the far edge and one more off it.
     assert state.announcements() == (True, True)
     announced = state.observation(BLACK)["announced"]
+    assert announced is not None
     assert (announced["by"], announced["check"], announced["escape"]) == ("white", True, True)
     assert [t["square"] for t in announced["threats"]] == ["h2", "c12"]
     assert announced["target"] == {"square": "h14", "side": "black", "type": "C", "facing": "S"}
@@ -361,6 +373,7 @@ def test_check_and_escape_are_announced_after_every_turn() -> None:
     assert "Escape! White's Command tank on c12 can drive off Black's edge" in state.render()
     state.apply_str(BLACK, "Ch14-h15S")  # Black could now destroy c12 in turn, but is far from rank 1
     announced = state.observation(WHITE)["announced"]
+    assert announced is not None and announced["target"] is not None
     assert (announced["by"], announced["check"], announced["escape"]) == ("black", True, False)
     assert announced["target"]["square"] == "c12" and announced["escaping"] is None
     assert "Escape!" not in state.observation_text(WHITE)
@@ -386,7 +399,8 @@ def test_check_names_every_tank_that_threatens_the_command_tank() -> None:
     line = "Check! White's Heavy tank on a1 and Command tank on h2 can destroy Black's Command tank on h8"
     for player in (WHITE, BLACK):  # public: both players read the same announcement
         assert line in state.observation_text(player).splitlines()
-        assert [t["square"] for t in state.observation(player)["announced"]["threats"]] == ["a1", "h2"]
+        announced = state.observation(player)["announced"]
+        assert announced is not None and [t["square"] for t in announced["threats"]] == ["a1", "h2"]
     assert state.observation(WHITE) == {**state.observation(BLACK), "player": WHITE}
     three = state_of("ply=1 turn=black white=Ha1N,Lp1N,Ch2N black=Ch8S")
     assert "Heavy tank on a1, Light tank on p1 and Command tank on h2 can destroy" in three.render()
@@ -583,6 +597,54 @@ def test_a_structured_turn_out_of_turn_or_after_the_end_is_refused() -> None:
     state.apply_str(WHITE, "Hc1-c2N xc9")
     with pytest.raises(ActionError, match="the game is over"):
         state.action_from_json(BLACK, {"kind": "escape", "tank": "L", "from": "g5"})
+
+
+# --- one legality predicate -----------------------------------------------------------------------
+
+
+def candidate_turns(state: TankChessState, elsewhere: list[int], rng: random.Random) -> list[object]:
+    """Turns to ask about: the legal ones, some legal elsewhere, the other side's, and junk."""
+    mover = state.turn
+    listed = list(state.legal_actions(mover)) if not state.is_terminal() else []
+    theirs = list(TankActions(state.geo, state.board, state.occ, state.tanks[1 - mover], state.tanks[mover]))
+    junk: list[object] = [None, True, False, -1, 1 << 30, 511, 2.0, "Hc1-c2N", (2, 18), [2]]
+    junk += [rng.getrandbits(30) for _ in range(10)]
+    # Escapes with a shot, and shots by tanks that stay where they are: plausible ints, never legal.
+    junk += [a | 7 << 21 for a in listed if a >> 9 & 4095 == ESCAPE]
+    junk += [a & ~(4095 << 9) | (a & 511) << 12 | 7 << 9 for a in listed[:5]]
+    return listed + rng.sample(elsewhere, min(60, len(elsewhere))) + theirs[:60] + junk
+
+
+def test_is_legal_agrees_with_the_legal_list_and_explain_with_both() -> None:
+    rng = random.Random(8)
+    elsewhere: list[int] = []
+    seen: Counter[str] = Counter()
+    for state in played_states(9, 4)[::4]:
+        acting = state.to_act()
+        candidates = candidate_turns(state, elsewhere, rng)
+        listed = set(state.legal_actions(state.turn)) if acting else set()
+        for player in (WHITE, BLACK):
+            for action in candidates:
+                oracle = player in acting and type(action) is int and action in listed
+                assert state.is_legal(player, action) == oracle, (state.position(), player, action)  # type: ignore[arg-type]
+                # The core's version reads the legal list (here TankActions.__contains__).
+                assert super(TankChessState, state).is_legal(player, action) == oracle  # type: ignore[arg-type]
+                seen["legal" if oracle else "illegal"] += 1
+                if player in acting and type(action) is int:
+                    try:
+                        state.action_to_str(player, action)
+                    except ActionError:
+                        continue  # no turn of this board: nothing to explain
+                    # The explanation says a rule is broken exactly when the rules refuse the turn.
+                    problem = explain(state.geo, state.board, player, action)
+                    assert (problem == "") == oracle, (state.position(), state.action_to_str(player, action))
+                    seen["explained"] += problem != ""
+        if acting:
+            elsewhere += rng.sample(sorted(listed), min(20, len(listed)))
+            # The turn sample() just drew is taken on trust: for its player only.
+            picked = state.legal_actions(state.turn).sample(rng)
+            assert state.is_legal(state.turn, picked) and not state.is_legal(1 - state.turn, picked)
+    assert seen["legal"] >= 5000 and seen["illegal"] >= 5000 and seen["explained"] >= 1000, seen
 
 
 # --- positions and setups ---------------------------------------------------------------------
@@ -1025,7 +1087,7 @@ def test_the_last_move_is_told_in_words_with_what_it_destroyed() -> None:
         state_form = state.action_to_json(player, action)
         state.apply(player, action)
         last = state.observation(1 - player)["last_move"]
-        assert last["move"] == text and last["by"] == ("white", "black")[player]
+        assert last is not None and last["move"] == text and last["by"] == ("white", "black")[player]
         # The parts of the last move are those of the turn's structured form.
         turn = state_form
         assert (last["type"], last["from"]) == (turn["tank"], turn["from"])

@@ -7,7 +7,7 @@ wreck and ``. `` an empty square; file letters stand above the type letters.
 
 from __future__ import annotations
 
-from typing import Any
+from tussle.games.tank_chess.observation import Announced, LastMove, TankChessObservation
 
 #: The tanks' names by type letter, as the announcements write them.
 NAMES = {
@@ -26,7 +26,7 @@ LEGEND = (
 )
 
 
-def render_board(obs: dict[str, Any]) -> list[str]:
+def render_board(obs: TankChessObservation) -> list[str]:
     """The board with file letters and rank numbers on all sides, White at the bottom.
 
     A space always parts the last file from the rank numbers on the right, so
@@ -60,7 +60,7 @@ def render_board(obs: dict[str, Any]) -> list[str]:
     return lines
 
 
-def describe_move(last: dict[str, Any]) -> str:
+def describe_move(last: LastMove) -> str:
     """The last turn told in words, from the observation's ``last_move``.
 
     >>> describe_move({"by": "black", "move": "Lg4-g5N xg1", "type": "L", "from": "g4", "to": "g5",
@@ -84,13 +84,14 @@ def describe_move(last: dict[str, Any]) -> str:
     return words
 
 
-def status_lines(obs: dict[str, Any]) -> list[str]:
+def status_lines(obs: TankChessObservation) -> list[str]:
     """Whose turn, the last move with its announcements, or the result."""
     lines = []
     limit = f" of {obs['ply_limit']}" if obs.get("ply_limit") else ""
     head = f"Tank Chess {obs['size']}x{obs['size']}   ply {obs['ply']}{limit}"
-    if obs.get("to_move"):
-        head += f"   {obs['to_move'].capitalize()} to move"
+    to_move = obs.get("to_move")
+    if to_move:
+        head += f"   {to_move.capitalize()} to move"
     lines.append(head)
     last = obs.get("last_move")
     if last:
@@ -107,7 +108,7 @@ def status_lines(obs: dict[str, Any]) -> list[str]:
     return lines
 
 
-def announcement_lines(announced: dict[str, Any]) -> list[str]:
+def announcement_lines(announced: Announced) -> list[str]:
     """Check! and Escape!, each naming the tanks: who threatens what, and who could escape.
 
     >>> announced = {"by": "white", "check": True, "escape": True,
@@ -137,7 +138,7 @@ def announcement_lines(announced: dict[str, Any]) -> list[str]:
     return lines
 
 
-def render_observation(obs: dict[str, Any]) -> str:
+def render_observation(obs: TankChessObservation) -> str:
     """The whole view: status, board and legend."""
     you = obs.get("player")
     lines = status_lines(obs)

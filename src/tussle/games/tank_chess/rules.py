@@ -25,7 +25,7 @@ from __future__ import annotations
 import bisect
 import functools
 import random
-from typing import Any
+from collections.abc import Iterator
 
 from tussle.errors import ActionError, OptionError, PositionError
 from tussle.game import (
@@ -48,7 +48,6 @@ from tussle.games.tank_chess.board import (
     ACTION_LIMIT,
     BLACK,
     COMMAND,
-    DELTAS,
     ENEMY_TAG,
     ESCAPE,
     FACING_NAMES,
@@ -83,6 +82,14 @@ from tussle.games.tank_chess.notation import (
     format_position,
     parse_move,
     parse_position,
+)
+from tussle.games.tank_chess.observation import (
+    Announced,
+    FireLine,
+    LastMove,
+    TankChessObservation,
+    TankData,
+    TankView,
 )
 
 # --- the tanks ------------------------------------------------------------------
@@ -455,7 +462,7 @@ def tank_moves(
                 out.append(square | st << 9 | target[(st & -8) | (low.bit_length() - 1)] << 21)
 
 
-def lines_of_fire(geo: Geometry, board: list[int], square: int) -> list[dict[str, Any]]:
+def lines_of_fire(geo: Geometry, board: list[int], square: int) -> list[FireLine]:
     """The lines of fire of the tank on ``square`` as it stands, for display.
 
     One line per direction its gun can shoot (to the left of its facing, ahead,
@@ -476,7 +483,7 @@ def lines_of_fire(geo: Geometry, board: list[int], square: int) -> list[dict[str
     enemy = ENEMY_TAG[code_side(code)]
     kills = KILLS[GUN[kind]]
     names = geo.names
-    lines = []
+    lines: list[FireLine] = []
     for d in ((facing - 1) & 7, facing, (facing + 1) & 7):
         if not ARC[kind][facing] >> d & 1:
             continue
@@ -620,7 +627,7 @@ class TankActions(Actions[int]):
     def __getitem__(self, index: int) -> int:  # type: ignore[override]
         return self._all()[index]
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[int]:
         return iter(self._all())
 
     def _shot(self, square: int, code: int, st: int, slot: int) -> int:
@@ -776,7 +783,13 @@ _NO_ACTIONS: ListActions[int] = ListActions(())
 
 
 def explain(geo: Geometry, board: list[int], side: int, action: int) -> str:
-    """Why a well-formed ``action`` is not legal for ``side``, in a few words ('' if it is)."""
+    """Why ``side`` may not play ``action``, a turn of squares on the board, in a few words ('' if it may).
+
+    Words only: it reads the tables the generator reads (the movement search,
+    the rays, arcs and kill table), so it names the rule that the turn breaks
+    and never judges a turn otherwise than :class:`TankActions` does (a test holds
+    the two together).
+    """
     start, end, target = decode(action)
     code = board[start]
     if code < TANK or code_side(code) != side:
@@ -794,7 +807,7 @@ def explain(geo: Geometry, board: list[int], side: int, action: int) -> str:
                 f"{name} cannot drive off the opponent's edge within {SPEED[kind]} steps "
                 "(and never diagonally through a corner)"
             )
-        return ""
+        return "a tank that drives off the board takes no shot" if target != NO_TARGET else ""
     if end == start << 3 | code_facing(code):
         return "a turn must change the tank's square or facing"
     to, facing = end >> 3, end & 7
@@ -810,27 +823,32 @@ def explain(geo: Geometry, board: list[int], side: int, action: int) -> str:
     victim = lifted[target]
     if victim < TANK or code_side(victim) == side:
         return f"there is no enemy tank on {square_name(geo, target)}"
-    size = geo.size
-    dx = target % size - to % size
-    dy = target // size - to // size
-    distance = max(abs(dx), abs(dy))
-    if dx and dy and abs(dx) != abs(dy):
+    for direction in range(8):
+        ray = geo.rays[to << 3 | direction]
+        if target in ray:
+            distance = ray.index(target) + 1
+            break
+    else:
         return f"{square_name(geo, target)} is not on a straight or diagonal line from {square_name(geo, to)}"
-    direction = DELTAS.index(((dx > 0) - (dx < 0), (dy > 0) - (dy < 0)))
     if kind == MORTAR:
         if direction != facing:
             return "a Heavy Mortar shoots straight ahead only"
-        return (
-            f"a Heavy Mortar hits only {MORTAR_RANGE[0]} to {MORTAR_RANGE[1]} squares ahead, not {distance}"
-        )
-    if not ARC[kind][facing] >> direction & 1:
-        where = "straight ahead only" if not TURRET[kind] else "ahead or 45 degrees to either side only"
-        return f"a {KIND_NAMES[kind]} tank shoots {where}"
-    if distance == 1:
-        return "a tank cannot shoot an adjacent tank"
-    for r in geo.rays[end][: distance - 1]:
-        if lifted[r]:
-            return f"the line of fire is blocked on {square_name(geo, r)}"
+        if not MORTAR_RANGE[0] <= distance <= MORTAR_RANGE[1]:
+            return (
+                f"a Heavy Mortar hits only {MORTAR_RANGE[0]} to {MORTAR_RANGE[1]} squares ahead, "
+                f"not {distance}"
+            )
+    else:
+        if not ARC[kind][facing] >> direction & 1:
+            where = "straight ahead only" if not TURRET[kind] else "ahead or 45 degrees to either side only"
+            return f"a {KIND_NAMES[kind]} tank shoots {where}"
+        if distance == 1:
+            return "a tank cannot shoot an adjacent tank"
+        for r in ray[: distance - 1]:
+            if lifted[r]:
+                return f"the line of fire is blocked on {square_name(geo, r)}"
+    if KILLS[GUN[kind]][victim & 63] >> direction & 1:
+        return ""
     side_hit = armour_side(code_facing(victim), direction)
     armour = ARMOUR[code_kind(victim)][side_hit]
     return (
@@ -1046,7 +1064,7 @@ class TankChessState(State[int]):
             )
         return self._legal
 
-    def is_legal(self, player: int, action: Any) -> bool:
+    def is_legal(self, player: int, action: int) -> bool:
         legal = self._legal
         # The turn that sample() just drew from this very state is legal: checking it
         # again would cost about as much as the turn itself.
@@ -1054,11 +1072,11 @@ class TankChessState(State[int]):
             return True
         return super().is_legal(player, action)
 
-    def _why_illegal(self, player: int, action: Any) -> str:
+    def _why_illegal(self, player: int, action: int) -> str:
         problem = explain(self.geo, self.board, player, action)
         return f": {problem}" if problem else ""
 
-    def _apply(self, player: int, action: Any) -> None:
+    def _apply(self, player: int, action: int) -> None:
         start = action & 511
         end = action >> 9 & 4095
         target = action >> 21
@@ -1232,7 +1250,7 @@ class TankChessState(State[int]):
     def resample(self, player: int, rng: random.Random) -> TankChessState:
         return self.clone()
 
-    def observation(self, player: int) -> dict[str, Any]:
+    def observation(self, player: int) -> TankChessObservation:
         """Everything on the board (the game has no hidden information).
 
         >>> obs = TankChess().new_initial_state().observation(0)
@@ -1244,7 +1262,7 @@ class TankChessState(State[int]):
         geo = self.geo
         board = self.board
         tanks = [self._tank_view(s) for side in (WHITE, BLACK) for s in self.tanks[side]]
-        last = None
+        last: LastMove | None = None
         if self.last is not None:
             action, code, victim = self.last
             before = list(board)
@@ -1265,7 +1283,7 @@ class TankChessState(State[int]):
                     "type": KIND_LETTERS[code_kind(victim)],
                 },
             }
-        announced = None
+        announced: Announced | None = None
         if self.ply and self._result is None:
             check, escape = self.announcements()
             mover = 1 - self.turn
@@ -1301,7 +1319,7 @@ class TankChessState(State[int]):
         """
         return {square_name(self.geo, s): KIND_LETTERS[code_kind(self.board[s])] for s in self.tanks[side]}
 
-    def _tank_data(self, square: int) -> dict[str, str]:
+    def _tank_data(self, square: int) -> TankData:
         """The tank on ``square`` as observation data."""
         code = self.board[square]
         return {
@@ -1311,14 +1329,19 @@ class TankChessState(State[int]):
             "facing": FACING_NAMES[code_facing(code)],
         }
 
-    def _tank_view(self, square: int) -> dict[str, Any]:
+    def _tank_view(self, square: int) -> TankView:
         """The tank on ``square`` with its gun, speed, armour and lines of fire, for ``tanks``."""
-        kind = code_kind(self.board[square])
+        code = self.board[square]
+        kind = code_kind(code)
+        front, side, rear = ARMOUR[kind]
         return {
-            **self._tank_data(square),
+            "square": square_name(self.geo, square),
+            "side": SIDE_KEYS[code_side(code)],
+            "type": KIND_LETTERS[kind],
+            "facing": FACING_NAMES[code_facing(code)],
             "gun": GUN[kind],
             "speed": SPEED[kind],
-            "armour": dict(zip(ARMOUR_SIDES, ARMOUR[kind], strict=True)),
+            "armour": {"front": front, "side": side, "rear": rear},
             "fire": lines_of_fire(self.geo, self.board, square),
         }
 
