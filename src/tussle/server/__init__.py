@@ -3,8 +3,11 @@
 The server is authoritative (every action is checked by the rules), keeps every
 event in a database before announcing it (SQLite by default, PostgreSQL by
 URL), and sends each seat only what its player may see. Its parts: ``store``
-(the database), ``hub`` (the live games), ``app`` (the HTTP and WebSocket API,
-``create_app``), ``guard`` (the Host, body and rate bounds in front of it),
+(the database), ``hub`` (the live games), ``service`` (making, joining and
+rematching games, the lobby, replays: the domain, without the web framework),
+``routes`` (the thin HTTP and WebSocket routers over it), ``models`` (the
+request bodies and their bounds), ``app`` (``create_app``, which puts them
+together), ``guard`` (the Host, body and rate bounds in front of it),
 ``limits`` (what one client may ask), ``outbox`` (each connection's messages
 out), ``workers`` (the processes that play the computer seats), ``documents``
 (the named decks and layouts it offers).
