@@ -157,7 +157,7 @@ def a_known_fight() -> dict[str, Any]:
         (CHANCE, "B off 5,4,2"), (CHANCE, "B def 6,6,3,2,1,1"),
     ]:  # fmt: skip
         state.apply_str(player, text)
-    observation = state.observation(0)
+    observation: dict[str, Any] = dict(state.observation(0))
     assert observation["phase"] == "place" and observation["last_fight"]["turn"] == 1
     return observation
 

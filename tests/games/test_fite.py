@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
@@ -16,6 +16,8 @@ from tussle.agents import make_agent
 from tussle.agents.base import PlayerView
 from tussle.games.fite import Fite, FiteState
 from tussle.games.fite.notation import (
+    Roll,
+    TacticAction,
     format_place,
     format_roll,
     format_split,
@@ -68,8 +70,13 @@ def phase(state: FiteState) -> str:
     return str(state.observation(A)["phase"])
 
 
+def seen(state: FiteState, player: int) -> dict[str, Any]:
+    """``player``'s observation as plain data, as a client reads it."""
+    return cast("dict[str, Any]", state.observation(player))
+
+
 def last(state: FiteState) -> dict[str, Any]:
-    fight = state.observation(A)["last_fight"]
+    fight = seen(state, A)["last_fight"]
     assert isinstance(fight, dict)
     return fight
 
@@ -240,7 +247,7 @@ def test_split_is_secret_until_both_have_split_then_both_are_revealed() -> None:
     assert state.observation(B) == before
     assert state.observation(A)["mine"] == "2/7"
     play(state, "B:6/3")
-    fight = state.observation(B)["fight"]
+    fight = seen(state, B)["fight"]
     assert fight["split"] == [[2, 7], [6, 3]]
     assert state.to_act() == (CHANCE,)
 
@@ -251,7 +258,7 @@ def test_each_pool_is_rolled_as_its_own_chance_event() -> None:
     sizes = []
     names = []
     while state.is_chance():
-        rolling = state.observation(A)["rolling"]
+        rolling = seen(state, A)["rolling"]
         sizes.append(rolling["dice"])
         names.append(f"{rolling['fighter']} {rolling['pool']}")
         outcomes = state.chance_outcomes()
@@ -276,7 +283,7 @@ def test_sampled_rolls_follow_the_probabilities() -> None:
     rng = random.Random(3)
     counts = [0] * 7
     for _ in range(6000):
-        (face,) = state.sample_chance(rng)
+        (face,) = cast("tuple[int]", state.sample_chance(rng))
         counts[face] += 1
     assert all(900 < c < 1100 for c in counts[1:])
 
@@ -563,7 +570,7 @@ def test_the_next_turn_starts_with_a_new_placement() -> None:
         "A:pass",
         "B:pass",
     )
-    obs = state.observation(A)
+    obs = seen(state, A)
     assert obs["phase"] == "place" and obs["turn"] == 2 and state.to_act() == (A, B)
     assert obs["fight"] is None and obs["last_fight"]["turn"] == 1
 
@@ -685,7 +692,7 @@ def cunning_rolled(**options: Any) -> FiteState:
 def test_cunning_gives_one_option_away_from_the_tactical_location() -> None:
     state = cunning_rolled()
     assert state.to_act() == (A,)
-    assert state.observation(A)["fight"]["tactical"]["entitled"] == ["one", "none"]
+    assert seen(state, A)["fight"]["tactical"]["entitled"] == ["one", "none"]
     with pytest.raises(ActionError, match="only one"):
         state.parse_action(A, "move def>off 6 and turn off 1,1")
     play(state, "A:turn off 1,1")
@@ -703,7 +710,7 @@ def test_cunning_at_the_tactical_location_gives_both_options() -> None:
         "roll:B off 6,6,6,6",
         "roll:B def 1,1,1,1,1",
     )
-    assert state.observation(A)["fight"]["tactical"]["entitled"] == ["both", "none"]
+    assert seen(state, A)["fight"]["tactical"]["entitled"] == ["both", "none"]
     play(state, "A:move def>off 6 and turn off 1,1")
     assert last(state)["pools"][A] == {"off": [6, 6, 6, 1, 1], "def": [6, 6, 6, 6]}
 
@@ -717,7 +724,7 @@ def test_swift_moves_after_the_reveal_and_only_its_owner_chooses() -> None:
     with pytest.raises(ActionError, match="already"):
         state.parse_action(B, "swift def")
     play(state, "B:swift tac")
-    obs = state.observation(A)
+    obs = seen(state, A)
     assert obs["fighters"][B]["location"] == "tac" and obs["fighters"][B]["power_used"] is True
     assert obs["fight"]["swift"] == [None, "tac"]
     # Used once: no Swift step in the next turn.
@@ -860,7 +867,7 @@ def test_every_legal_tactic_round_trips_and_is_distinct() -> None:
     for action, text in zip(legal, texts, strict=True):
         assert state.parse_action(A, text) == action
         # And the action does what it says on the pools.
-        apply_tactic(state.pools(A), action)
+        apply_tactic(state.pools(A), cast(TacticAction, action))
 
 
 # --- whose dice the turn acts on: the option turn_dice (ruling 7) ----------------------------
@@ -901,7 +908,7 @@ def test_turning_an_opponents_die_matters_under_turn_dice_any() -> None:
     assert own.to_act() == (A,)
     # The fighter's own dice only: nothing beats one hit dealt and none taken.
     assert max(net_hits(own, a) for a in own.legal_actions(A)) == 1
-    assert all(t[0] < 2 for a in own.legal_actions(A) for t in a[3])
+    assert all(t[0] < 2 for a in own.legal_actions(A) for t in cast(TacticAction, a)[3])
     with pytest.raises(ActionError, match=r"turns only its own dice.*turn_dice=any"):
         own.parse_action(A, "turn B def 6")
 
@@ -927,7 +934,7 @@ def test_legal_tactical_choices_under_each_reading() -> None:
     own_legal, wide_legal = set(own.legal_actions(A)), set(wide.legal_actions(A))
     assert own_legal < wide_legal
     extra = wide_legal - own_legal
-    assert all(any(pool >= 2 for pool, _ in a[3]) for a in extra)
+    assert all(any(pool >= 2 for pool, _ in cast(TacticAction, a)[3]) for a in extra)
     texts = {wide.action_to_str(A, a) for a in extra}
     assert {"turn B off 1", "turn B def 6", "turn B def 6,1", "turn off 5 B def 6", "turn B off 1,1"} <= texts
     assert "turn B def 6,6" not in texts  # B's defence shows one 6
@@ -1375,13 +1382,13 @@ def test_observations_copy_the_last_fight_and_never_share_it() -> None:
             for p in acting:
                 state.apply(p, state.legal_actions(p).sample(rng))
             for p in (0, 1, PUBLIC):
-                seen = state.observation(p)["last_fight"]
-                assert seen == state.last_fight
-                if seen is not None:
-                    seen["hits"] = "changed"
+                record: Any = state.observation(p)["last_fight"]
+                assert record == state.last_fight
+                if record is not None:
+                    record["hits"] = "changed"
                     again = state.clone()
                     assert isinstance(again, FiteState)
-                    assert state.observation(p)["last_fight"] == again.last_fight != seen
+                    assert state.observation(p)["last_fight"] == again.last_fight != record
                     checked += 1
     assert checked > 500
 
@@ -1546,7 +1553,7 @@ def roll_counts(state: FiteState, draws: int, seed: int) -> dict[tuple[int, ...]
     rng = random.Random(seed)
     counts: dict[tuple[int, ...], int] = {}
     for _ in range(draws):
-        roll = state.sample_chance(rng)
+        roll = cast(Roll, state.sample_chance(rng))
         counts[roll] = counts.get(roll, 0) + 1
     return counts
 
@@ -1573,7 +1580,7 @@ def test_rolling_the_dice_one_by_one_draws_exactly_the_chance_outcomes_distribut
     # of chance_outcomes: the golden records were played that way. Its distribution must be the table's.
     state = play(at_split(), f"A:{size}/{9 - size}", "B:1/8")
     outcomes = state.chance_outcomes()
-    assert len(outcomes) == len(ROLLS[size]) and state.observation(A)["rolling"]["dice"] == size
+    assert len(outcomes) == len(ROLLS[size]) and seen(state, A)["rolling"]["dice"] == size
     draws = 20_000
     counts = roll_counts(state, draws, seed=size)
     assert set(counts) <= {o for o, _ in outcomes} and sum(counts.values()) == draws
@@ -1585,6 +1592,6 @@ def test_rolling_the_dice_one_by_one_draws_exactly_the_chance_outcomes_distribut
         rng = random.Random(size)
         wrong: dict[tuple[int, ...], int] = {}
         for _ in range(draws):
-            roll = rng.choice(outcomes)[0]
+            roll = cast(Roll, rng.choice(outcomes)[0])
             wrong[roll] = wrong.get(roll, 0) + 1
         assert chi_square(wrong, outcomes, draws) > bound

@@ -19,12 +19,11 @@ one walk through the record reads each fight once, as it is made. The rows
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from tussle.balance.measures import Data, Figure, Measures, Row
 from tussle.game import Game
 from tussle.games.fite.notation import FACE_LOCATION, parse_tactic
-from tussle.games.fite.rules import FiteState, turns_theirs
+from tussle.games.fite.rules import FightRecord, FiteState, turns_theirs
 from tussle.record import Record
 
 #: The locations by their notation names, as fights name them.
@@ -53,7 +52,7 @@ class FiteMeasures(Measures):
         return list(self._rows(record))
 
     def _rows(self, record: Record) -> Iterator[Row]:
-        last: dict[str, Any] | None = None
+        last: FightRecord | None = None
         final: FiteState | None = None
         for state in record.walk():
             assert isinstance(state, FiteState)
@@ -72,7 +71,7 @@ class FiteMeasures(Measures):
             if power:
                 yield Row(p, "power_used", power, float(final.used[p]))
 
-    def _fight_rows(self, fight: dict[str, Any], state: FiteState) -> Iterator[Row]:
+    def _fight_rows(self, fight: FightRecord, state: FiteState) -> Iterator[Row]:
         turn = fight["turn"]
         hits = fight["hits"]
         places = fight["locations"]
@@ -84,14 +83,14 @@ class FiteMeasures(Measures):
             yield Row(p, "location_pair", f"{where} v {places[1 - p]}", swing)
             off, dfn = fight["split"][p]
             yield Row(p, "split", where, off / (off + dfn))
-            if fight["powers"][p]:
-                yield Row(p, "power_turn", fight["powers"][p], float(turn))
+            power = fight["powers"][p]
+            if power:
+                yield Row(p, "power_turn", power, float(turn))
             if fight["swift"][p] is not None:
                 # The placement face is still the turn's when its fight is scored.
                 placed = LOCATION_NAMES[FACE_LOCATION[state.face[p]]]
                 yield Row(p, "swift", f"{placed}>{where}", swing)
-            tactical = fight.get("tactical") or {}
-            choice: str | None = (tactical.get("choices") or (None, None))[p]
+            choice = fight["tactical"]["choices"][p]
             if choice is not None:
                 yield Row(p, "tactic", tactic_kind(choice, p))
 

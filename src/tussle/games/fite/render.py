@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping
 from typing import Any
 
 _LONG = {"off": "offensive", "def": "defensive", "tac": "tactical"}
@@ -113,7 +114,7 @@ _HINTS = {
 }
 
 
-def _hint(obs: dict[str, Any]) -> str:
+def _hint(obs: Mapping[str, Any]) -> str:
     me = obs["fighters"][obs["player"]]
     phase = obs["phase"]
     if phase == "split":
@@ -137,7 +138,7 @@ def _hint(obs: dict[str, Any]) -> str:
     return _HINTS[phase]
 
 
-def _first_placement(obs: dict[str, Any]) -> list[str]:
+def _first_placement(obs: Mapping[str, Any]) -> list[str]:
     """What the first placement decides, for a player about to make it (the prompt says how to type it)."""
     if obs["turn_dice"] == "any":
         turn = "turn 2 of any dice, the opponent's too, to the opposite face"
@@ -153,7 +154,7 @@ def _first_placement(obs: dict[str, Any]) -> list[str]:
     return textwrap.wrap(text, 78)
 
 
-def render_observation(obs: dict[str, Any]) -> str:
+def render_observation(obs: Mapping[str, Any]) -> str:
     """A readable view: the fighters, this turn so far, the last fight and what to do.
 
     >>> from tussle.games.fite.rules import Fite

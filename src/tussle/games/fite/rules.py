@@ -30,11 +30,12 @@ import random
 from collections.abc import Sequence
 from itertools import combinations_with_replacement
 from math import factorial
-from typing import Any
+from typing import TypeAlias, TypedDict, cast
 
 from tussle.errors import ActionError
 from tussle.game import (
     CHANCE,
+    JSON,
     PUBLIC,
     Actions,
     AgentHook,
@@ -65,10 +66,12 @@ from tussle.games.fite.notation import (
     TAC,
     THEIR_OFF,
     DiceRoll,
+    FiteAction,
     Move,
     MoveJSON,
     PlaceAction,
     Placement,
+    PlayerAction,
     Roll,
     Split,
     SplitAction,
@@ -186,16 +189,17 @@ ROLL_SETS: tuple[frozenset[Roll], ...] = tuple(frozenset(r for r, _ in table) fo
 # --- actions ---------------------------------------------------------------------
 
 
-PLACE_ACTIONS: ListActions[PlaceAction] = ListActions([("place", face) for face in range(1, 7)])
+# The tables hold the state's action type, FiteAction, as legal_actions gives them out.
+PLACE_ACTIONS: ListActions[FiteAction] = ListActions([("place", face) for face in range(1, 7)])
 #: SWIFT_ACTIONS[location]: stay, or move to one of the two other locations.
-SWIFT_ACTIONS: tuple[ListActions[SwiftAction], ...] = tuple(
+SWIFT_ACTIONS: tuple[ListActions[FiteAction], ...] = tuple(
     ListActions([("swift", STAY)] + [("swift", to) for to in (OFF, DEF, TAC) if to != here])
     for here in (OFF, DEF, TAC)
 )
 
 
-def _split_actions(dice: int, declare: bool) -> ListActions[SplitAction]:
-    splits = [
+def _split_actions(dice: int, declare: bool) -> ListActions[FiteAction]:
+    splits: list[FiteAction] = [
         ("split", off, dice - off, flag)
         for flag in ((False, True) if declare else (False,))
         for off in range(max(1, dice - MAX_POOL), min(MAX_POOL, dice - 1) + 1)
@@ -203,12 +207,12 @@ def _split_actions(dice: int, declare: bool) -> ListActions[SplitAction]:
     return ListActions(splits)
 
 
-SPLIT_ACTIONS: dict[tuple[int, bool], ListActions[SplitAction]] = {
+SPLIT_ACTIONS: dict[tuple[int, bool], ListActions[FiteAction]] = {
     (dice, declare): _split_actions(dice, declare)
     for dice in range(2, START_DICE + 1)
     for declare in (False, True)
 }
-NO_ACTIONS: ListActions[Any] = ListActions(())
+NO_ACTIONS: ListActions[FiteAction] = ListActions(())
 #: Both fighters' actions at a placement.
 PLACING = (PLACE_ACTIONS, PLACE_ACTIONS)
 #: OTHER[p]: who is left to act at a simultaneous step once fighter p has chosen.
@@ -330,8 +334,8 @@ def resolve_tactics(
             apply_tactic(rolled[0], choices[0]) if choices[0] is not None else rolled[0],
             apply_tactic(rolled[1], choices[1]) if choices[1] is not None else rolled[1],
         )
-    # Each die: [rolled pool, rolled face, pool now, face now, touched by its owner].
-    dice = [
+    # Each die: [rolled pool, rolled face, pool now, face now, touched by its owner (0 or 1)].
+    dice: list[list[list[int]]] = [
         [[pool, face, pool, face, False] for pool in (OFF, DEF) for face in rolled[p][pool]] for p in (0, 1)
     ]
     for p, choice in enumerate(choices):
@@ -344,7 +348,7 @@ def resolve_tactics(
             die[2] = 1 - source
             die[4] = True
         # Own turns name the pools as the move left them; a moved die first, so as to touch few dice.
-        picked: list[list[Any]] = []
+        picked: list[list[int]] = []
         for pool, face in turned:
             if pool < THEIR_OFF:
                 picked.append(
@@ -511,6 +515,110 @@ def count_cancelled(offence: Roll, defence: Roll, shift: int) -> int:
     return len(offence) - 1 - j
 
 
+# --- what the views show ---------------------------------------------------------
+
+# ``def`` is a keyword: the pools' shapes are spelled out in the functional syntax.
+#: A fighter's two pools' faces (or values), highest first.
+PoolFaces = TypedDict("PoolFaces", {"off": list[int], "def": list[int]})
+#: A fighter's two pools as far as rolled (None: not rolled yet).
+PoolRolls = TypedDict("PoolRolls", {"off": list[int] | None, "def": list[int] | None})
+#: What is added to each die of a fighter's two pools.
+PoolModifiers = TypedDict("PoolModifiers", {"off": int, "def": int})
+
+
+class FighterView(TypedDict):
+    name: str
+    dice: int
+    power: str | None
+    power_used: bool
+    location: str | None
+    face: int | None
+
+
+class TacticalView(TypedDict):
+    #: Per fighter: none, one or both options; and its choice in notation once revealed.
+    entitled: list[str]
+    choices: list[str | None]
+
+
+class TurnView(TypedDict):
+    """The public part of the turn so far (``fight``)."""
+
+    turn: int
+    locations: list[str]
+    swift: list[str | None]
+    split: list[list[int] | None]
+    powers: list[str | None]
+    modifiers: list[PoolModifiers] | None
+    rolls: list[PoolRolls]
+    tactical: TacticalView | None
+
+
+class FightRecord(TypedDict):
+    """The whole of a scored fight (``last_fight``)."""
+
+    turn: int
+    locations: list[str]
+    swift: list[str | None]
+    split: list[list[int]]
+    powers: list[str | None]
+    modifiers: list[PoolModifiers]
+    rolls: list[PoolFaces]
+    tactical: TacticalView
+    pools: list[PoolFaces]
+    values: list[PoolFaces]
+    cancelled: list[int]
+    #: Per defending fighter: [defensive index, offensive index] pairs, which die cancelled which.
+    cancellations: list[list[list[int]]]
+    hits: list[int]
+    dice: list[int]
+
+
+class RollingView(TypedDict):
+    fighter: str
+    pool: str
+    dice: int
+
+
+class FiteObservation(TypedDict):
+    """What a fighter (or a spectator) sees: docs/games/fite.md, "What each player sees"."""
+
+    game: str
+    player: int
+    turn: int
+    phase: str
+    turn_dice: str
+    to_move: bool
+    fighters: list[FighterView]
+    #: The fighter's own choice in this step while it is secret, in notation.
+    mine: str | None
+    fight: TurnView | None
+    rolling: RollingView | None
+    last_fight: FightRecord | None
+    result: JSON
+
+
+#: Per fighter: its offensive and defensive modifiers.
+Modifiers: TypeAlias = tuple[tuple[int, int], tuple[int, int]]
+#: (turn, locations, swift_to, splits, declared powers, modifiers, rolled pools, entitlements,
+#: tactical choices, final pools, cancelled counts, hits, dice left)
+Facts: TypeAlias = tuple[
+    int,
+    tuple[int, ...],
+    list[int],
+    list[tuple[int, int] | None],
+    list[str | None],
+    Modifiers,
+    tuple[Pools, Pools],
+    list[int],
+    list[TacticAction | None],
+    tuple[Pools, Pools],
+    tuple[int, int],
+    tuple[int, int],
+    tuple[int, int],
+]
+
+
 class FightFacts:
     """What a scored fight was, kept as it came; :meth:`record` makes the dict the views show.
 
@@ -519,35 +627,39 @@ class FightFacts:
 
     __slots__ = ("_record", "_text", "facts")
 
-    def __init__(self, facts: tuple[Any, ...]) -> None:
-        #: (turn, locations, swift_to, splits, declared powers, modifiers, rolled pools,
-        #: entitlements, tactical choices, final pools, cancelled counts, hits, dice left)
+    def __init__(self, facts: Facts) -> None:
         self.facts = facts
-        self._record: dict[str, Any] | None = None
+        self._record: FightRecord | None = None
         self._text: str | None = None
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> FightRecord:
         """The fight's record, one dict for every reader (not to be changed)."""
         if self._record is None:
             self._record = self.build()
         return self._record
 
-    def copy(self) -> dict[str, Any]:
+    def copy(self) -> FightRecord:
         """A new copy of :meth:`record`, its lists and dicts its own (quicker than a deep copy)."""
         r = self.record()
-        out = dict(r)
-        for key in ("locations", "swift", "powers", "cancelled", "hits", "dice"):
-            out[key] = r[key][:]
-        out["split"] = [s[:] for s in r["split"]]
-        out["modifiers"] = [m.copy() for m in r["modifiers"]]
-        for key in ("rolls", "pools", "values"):
-            out[key] = [{"off": d["off"][:], "def": d["def"][:]} for d in r[key]]
         tactical = r["tactical"]
-        out["tactical"] = {"entitled": tactical["entitled"][:], "choices": tactical["choices"][:]}
-        out["cancellations"] = [[pair[:] for pair in pairs] for pairs in r["cancellations"]]
-        return out
+        return {
+            "turn": r["turn"],
+            "locations": r["locations"][:],
+            "swift": r["swift"][:],
+            "split": [s[:] for s in r["split"]],
+            "powers": r["powers"][:],
+            "modifiers": [m.copy() for m in r["modifiers"]],
+            "rolls": [{"off": d["off"][:], "def": d["def"][:]} for d in r["rolls"]],
+            "tactical": {"entitled": tactical["entitled"][:], "choices": tactical["choices"][:]},
+            "pools": [{"off": d["off"][:], "def": d["def"][:]} for d in r["pools"]],
+            "values": [{"off": d["off"][:], "def": d["def"][:]} for d in r["values"]],
+            "cancelled": r["cancelled"][:],
+            "cancellations": [[pair[:] for pair in pairs] for pairs in r["cancellations"]],
+            "hits": r["hits"][:],
+            "dice": r["dice"][:],
+        }
 
-    def build(self) -> dict[str, Any]:
+    def build(self) -> FightRecord:
         """A new copy of the fight's record: the turn's public data, then how the fight went."""
         (
             turn,
@@ -572,9 +684,9 @@ class FightFacts:
             "turn": turn,
             "locations": [LOCATIONS[loc] for loc in location],
             "swift": [LOCATIONS[to] if to >= 0 else None for to in swift_to],
-            "split": [list(s) for s in split],
+            "split": [list(s) for s in cast("list[tuple[int, int]]", split)],  # both made before a fight
             "powers": list(declared),
-            "modifiers": [dict(zip(POOLS, mods[p], strict=True)) for p in (0, 1)],
+            "modifiers": [{"off": mods[p][OFF], "def": mods[p][DEF]} for p in (0, 1)],
             "rolls": [{"off": list(rolled[p][OFF]), "def": list(rolled[p][DEF])} for p in (0, 1)],
             "tactical": {
                 "entitled": [ENTITLEMENT_NAMES[e] for e in entitled],
@@ -687,7 +799,7 @@ class Fite(Game):
         return FiteState(self)
 
 
-class FiteState(State[Any]):
+class FiteState(State[FiteAction]):
     """One moment of a FITE game."""
 
     __slots__ = (
@@ -753,14 +865,17 @@ class FiteState(State[Any]):
         self.tactics: list[TacticAction | None] = [None, None]
 
     def _start(
-        self, phase: int, acting: tuple[int, ...], legal: tuple[Actions[Any] | None, ...] = (None, None)
+        self,
+        phase: int,
+        acting: tuple[int, ...],
+        legal: tuple[Actions[FiteAction] | None, ...] = (None, None),
     ) -> None:
         """Begin a step; ``legal`` may give the fighters' actions (None: made when first asked for)."""
         self.phase = phase
         self.acting = acting
         self._to_act = acting
-        self.pending: list[Any] = [None, None]
-        self._legal: list[Actions[Any] | None] = list(legal)
+        self.pending: list[PlayerAction | None] = [None, None]
+        self._legal: list[Actions[FiteAction] | None] = list(legal)
 
     # --- who acts -------------------------------------------------------------
 
@@ -768,7 +883,7 @@ class FiteState(State[Any]):
         return self._to_act
 
     @property
-    def last_fight(self) -> dict[str, Any] | None:
+    def last_fight(self) -> FightRecord | None:
         """The record of the last fight scored (None before the first), as observations show it.
 
         The same dict until the next fight, made when first read; read it, do not change it.
@@ -798,7 +913,7 @@ class FiteState(State[Any]):
 
     # --- actions ----------------------------------------------------------------
 
-    def legal_actions(self, player: int) -> Actions[Any]:
+    def legal_actions(self, player: int) -> Actions[FiteAction]:
         if player in self._to_act and player != CHANCE:
             legal = self._legal[player]
             if legal is None:
@@ -806,7 +921,7 @@ class FiteState(State[Any]):
             return legal
         return NO_ACTIONS
 
-    def _step_actions(self, player: int) -> Actions[Any]:
+    def _step_actions(self, player: int) -> Actions[FiteAction]:
         """``player``'s choices in this step, whether or not it has already chosen."""
         phase = self.phase
         if phase in (SETUP, PLACE):
@@ -816,17 +931,17 @@ class FiteState(State[Any]):
         if phase == SPLIT:
             return SPLIT_ACTIONS[(self.dice[player], self.can_declare(player))]
         theirs = self.pools(1 - player) if self.turn_any else None
-        return ListActions(tactic_actions(self.pools(player), self.entitled[player], theirs))
+        return ListActions[FiteAction](tactic_actions(self.pools(player), self.entitled[player], theirs))
 
     def _roll_size(self) -> int:
         return self._size
 
-    def chance_outcomes(self) -> list[tuple[Any, float]]:
+    def chance_outcomes(self) -> list[tuple[FiteAction, float]]:
         if self.phase != ROLL or self._result is not None:
             return []
         return list(ROLLS[self._roll_size()])
 
-    def sample_chance(self, rng: random.Random) -> Any:
+    def sample_chance(self, rng: random.Random) -> FiteAction:
         if self.phase != ROLL or self._result is not None:
             raise ActionError("no chance event is pending")
         draw = rng.random
@@ -834,7 +949,7 @@ class FiteState(State[Any]):
         faces.sort(reverse=True)
         return tuple(faces)
 
-    def is_legal(self, player: int, action: Any) -> bool:
+    def is_legal(self, player: int, action: FiteAction) -> bool:
         # The acting player, then the action in the step's legal set (or the roll among the
         # rolls of the pool's size).
         if player not in self._to_act:
@@ -849,12 +964,12 @@ class FiteState(State[Any]):
         except TypeError:  # unhashable: no action
             return False
 
-    def _why_illegal(self, player: int, action: Any) -> str:
+    def _why_illegal(self, player: int, action: FiteAction) -> str:
         who = FIGHTERS[player]
         if self.phase == SWIFT:
-            return f": fighter {who} is at the {LOCATION_LONG[action[1]]} location already"
+            return f": fighter {who} is at the {LOCATION_LONG[cast(SwiftAction, action)[1]]} location already"
         if self.phase == SPLIT:
-            _, off, dfn, declare = action
+            _, off, dfn, declare = cast(SplitAction, action)
             if off + dfn != self.dice[player]:
                 return f": fighter {who} has {self.dice[player]} dice, and {off}/{dfn} splits {off + dfn}"
             if not (1 <= off <= MAX_POOL and 1 <= dfn <= MAX_POOL):
@@ -863,7 +978,7 @@ class FiteState(State[Any]):
                 return f": fighter {who}'s super power is used already"
             return ""
         if self.phase == TACTICAL:
-            return self._tactic_problem(player, action)
+            return self._tactic_problem(player, cast(TacticAction, action))
         return ""
 
     def _tactic_problem(self, player: int, action: TacticAction) -> str:
@@ -900,13 +1015,13 @@ class FiteState(State[Any]):
                     return f": {who}'s {POOL_LONG[pool]} pool ({shown}) has no {faces_text(faces)}"
         return ""
 
-    def _apply(self, player: int, action: Any) -> None:
+    def _apply(self, player: int, action: FiteAction) -> None:
         if player == CHANCE:
-            self._roll(action)
+            self._roll(cast(Roll, action))
             return
-        self._submit(player, action)
+        self._submit(player, cast(PlayerAction, action))
 
-    def _submit(self, player: int, action: Any) -> None:
+    def _submit(self, player: int, action: PlayerAction) -> None:
         """Keep a fighter's legal action; the step resolves once both that act have chosen."""
         self.pending[player] = action
         # Two fighters at most act at once, and player is one of them.
@@ -918,11 +1033,12 @@ class FiteState(State[Any]):
 
     def _resolve_step(self) -> None:
         phase = self.phase
-        chosen = self.pending
+        # The step's actions are all of one shape: the step's (every fighter to act has chosen).
         if phase in (SETUP, PLACE):
+            placed = cast("list[PlaceAction]", self.pending)
             for p in (0, 1):
-                self.face[p] = chosen[p][1]
-                self.location[p] = FACE_LOCATION[chosen[p][1]]
+                self.face[p] = placed[p][1]
+                self.location[p] = FACE_LOCATION[placed[p][1]]
             if phase == SETUP:
                 self.turn = 1
                 self._start(PLACE, (0, 1), PLACING)
@@ -934,14 +1050,16 @@ class FiteState(State[Any]):
                     return
             self._start_split()
         elif phase == SWIFT:
+            moved = cast("list[SwiftAction]", self.pending)
             for p in self.acting:
-                to = chosen[p][1]
+                to = moved[p][1]
                 if to != STAY:
                     self.location[p] = self.swift_to[p] = to
                     self.used[p] = True
                     self.declared[p] = "swift"
             self._start_split()
         elif phase == SPLIT:
+            chosen = cast("list[SplitAction]", self.pending)
             for p in (0, 1):
                 _, off, dfn, declare = chosen[p]
                 self.split[p] = (off, dfn)
@@ -951,8 +1069,9 @@ class FiteState(State[Any]):
             self._size = chosen[0][1]
             self._start(ROLL, (CHANCE,))
         else:
+            tactics = cast("list[TacticAction]", self.pending)
             for p in self.acting:
-                self.tactics[p] = chosen[p]
+                self.tactics[p] = tactics[p]
             self._fight()
 
     def _start_split(self) -> None:
@@ -1063,22 +1182,23 @@ class FiteState(State[Any]):
 
     # --- notation ------------------------------------------------------------------
 
-    def action_to_str(self, player: int, action: Any) -> str:
+    def action_to_str(self, player: int, action: FiteAction) -> str:
         if player == CHANCE:
+            roll = cast(Roll, action)
             if self.phase == ROLL and self._result is None:
                 fighter, pool = ROLL_ORDER[self.roll_index]
-                return format_roll(fighter, pool, action)
-            return faces_text(action)
+                return format_roll(fighter, pool, roll)
+            return faces_text(roll)
         tag = action[0]
         if tag == "place":
-            return format_place(action)
+            return format_place(cast(PlaceAction, action))
         if tag == "swift":
-            return format_swift(action)
+            return format_swift(cast(SwiftAction, action))
         if tag == "split":
-            return format_split(action, self.powers[player])
-        return format_tactic(action, player)
+            return format_split(cast(SplitAction, action), self.powers[player])
+        return format_tactic(cast(TacticAction, action), player)
 
-    def _parse_action(self, player: int, text: str) -> Any:
+    def _parse_action(self, player: int, text: str) -> FiteAction:
         phase = self.phase
         if player == CHANCE:
             fighter, pool = ROLL_ORDER[self.roll_index]
@@ -1093,7 +1213,7 @@ class FiteState(State[Any]):
 
     # --- structured forms ------------------------------------------------------------
 
-    def move(self, player: int, action: Any) -> Move:
+    def move(self, player: int, action: FiteAction) -> Move:
         """``action`` by ``player`` (or a roll, by CHANCE) in its structured form.
 
         Like :meth:`action_to_str` it reads the action's own step from the action
@@ -1104,20 +1224,20 @@ class FiteState(State[Any]):
             if self.phase != ROLL or self._result is not None:
                 raise ActionError("no roll is pending: a roll's structured form names the pool rolling")
             fighter, pool = ROLL_ORDER[self.roll_index]
-            return DiceRoll(fighter, pool, action)
+            return DiceRoll(fighter, pool, cast(Roll, action))
         tag = action[0]
         if tag == "place":
-            return Placement.of(action)
+            return Placement.of(cast(PlaceAction, action))
         if tag == "swift":
-            return SwiftMove.of(action)
+            return SwiftMove.of(cast(SwiftAction, action))
         if tag == "split":
-            return Split.of(action, self.powers[player])
-        return Tactic.of(action, player)
+            return Split.of(cast(SplitAction, action), self.powers[player])
+        return Tactic.of(cast(TacticAction, action), player)
 
-    def action_to_json(self, player: int, action: Any) -> MoveJSON:
+    def action_to_json(self, player: int, action: FiteAction) -> MoveJSON:
         return self.move(player, action).to_json()
 
-    def _action_from_json(self, player: int, data: dict[str, object]) -> Any:
+    def _action_from_json(self, player: int, data: dict[str, object]) -> FiteAction:
         if player == CHANCE:
             roll = DiceRoll.from_json(data)
             fighter, pool = ROLL_ORDER[self.roll_index]
@@ -1176,12 +1296,12 @@ class FiteState(State[Any]):
         for p in (0, 1):
             if p != player and other.pending[p] is not None:
                 # An unrevealed choice: any other legal one is as consistent with what player saw.
-                other.pending[p] = self._step_actions(p).sample(rng)
+                other.pending[p] = cast(PlayerAction, self._step_actions(p).sample(rng))
         return other
 
-    def _turn_data(self) -> dict[str, Any]:
+    def _turn_data(self) -> TurnView:
         """What is public about the turn so far (from the placement's reveal on)."""
-        data: dict[str, Any] = {
+        data: TurnView = {
             "turn": self.turn,
             "locations": [LOCATIONS[loc] for loc in self.location],
             "swift": [LOCATIONS[to] if to >= 0 else None for to in self.swift_to],
@@ -1192,7 +1312,9 @@ class FiteState(State[Any]):
             "tactical": None,
         }
         if self.split[0] is not None:
-            data["modifiers"] = [dict(zip(POOLS, self.modifiers(p), strict=True)) for p in (0, 1)]
+            data["modifiers"] = [
+                {"off": off, "def": dfn} for off, dfn in (self.modifiers(0), self.modifiers(1))
+            ]
         if self.roll_index == len(ROLL_ORDER):
             data["tactical"] = {
                 "entitled": [ENTITLEMENT_NAMES[e] for e in self.entitled],
@@ -1202,7 +1324,7 @@ class FiteState(State[Any]):
             }
         return data
 
-    def observation(self, player: int) -> dict[str, Any]:
+    def observation(self, player: int) -> FiteObservation:
         """Everything public, and ``player``'s own choice not yet revealed.
 
         >>> obs = Fite().new_initial_state().observation(0)
@@ -1210,13 +1332,14 @@ class FiteState(State[Any]):
         {'name': 'A', 'dice': 9, 'power': None, 'power_used': False, 'location': None, 'face': None}
         """
         live = self._result is None
-        rolling = None
+        rolling: RollingView | None = None
         if self.phase == ROLL and live:
             fighter, pool = ROLL_ORDER[self.roll_index]
             rolling = {"fighter": FIGHTERS[fighter], "pool": POOLS[pool], "dice": self._roll_size()}
         mine = None
-        if player in (0, 1) and self.pending[player] is not None:
-            mine = self.action_to_str(player, self.pending[player])
+        pending = self.pending[player] if player in (0, 1) else None
+        if pending is not None:
+            mine = self.action_to_str(player, pending)
         return {
             "game": "fite",
             "player": player,
@@ -1242,7 +1365,7 @@ class FiteState(State[Any]):
             "result": self._result.to_json() if self._result is not None else None,
         }
 
-    def _last_fight_copy(self) -> dict[str, Any] | None:
+    def _last_fight_copy(self) -> FightRecord | None:
         # A copy of its own, made afresh, as an observation is the caller's to change.
         return self._fought.copy() if self._fought is not None else None
 
@@ -1254,11 +1377,9 @@ class FiteState(State[Any]):
     def render(self) -> str:
         from tussle.games.fite.render import render_observation
 
-        obs = self.observation(PUBLIC)  # the public view, then the secrets
-        obs["pending"] = [
-            self.action_to_str(p, self.pending[p]) if self.pending[p] is not None else None for p in (0, 1)
-        ]
-        return render_observation(obs)
+        pending = [self.action_to_str(p, a) if a is not None else None for p, a in enumerate(self.pending)]
+        # The public view, then the secrets.
+        return render_observation({**self.observation(PUBLIC), "pending": pending})
 
 
 def _holds(pool: Roll, faces: tuple[int, ...]) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from tussle.game import PUBLIC, Game, State
 from tussle.games.fite import rule_agent as fite_rule
@@ -195,7 +195,7 @@ class FitePolicy(GamePolicy):
             best_index, best = 0, None
             for i, action in enumerate(legal):
                 choices: list[TacticAction | None] = [None, None]
-                choices[player] = action
+                choices[player] = cast(TacticAction, action)
                 after = resolve_tactics(rolled, choices)
                 attack = [f + mods[player][0] for f in after[player][0]]
                 defence = [f + mods[player][1] for f in after[player][1]]
