@@ -197,8 +197,14 @@ def test_a_shot_chosen_by_pointing_is_the_turn_the_server_records(web: Server, b
     page.locator(".menu button[data-action]").nth(len(offered) - 1).click()
     wait_for_views(watched, before)
     view = views(watched)[-1]
-    assert view["observation"]["last_move"]["turn"] == played
-    assert view["observation"]["last_move"]["destroyed"] == {"square": "g5", "side": "black", "type": "L"}
+    last = view["observation"]["last_move"]
+    assert (last["type"], last["from"], last["to"], last["facing"]) == (
+        "H",
+        "c1",
+        played["to"],
+        played["facing"],
+    )
+    assert last["destroyed"] == {"square": played["target"], "side": "black", "type": "L"}
     # The server recorded that very turn: its notation is the one listed beside its structured form.
     notation = legal["actions"][legal["moves"].index(played)]
     assert view["last"][-1] == {"number": 0, "player": 0, "action": notation}
