@@ -17,13 +17,6 @@ export default [
     },
   },
   {
-    // Two dead names in drawings that their owners are rewriting (issue 35): robo_pigs's
-    // programTable takes a `frames` it does not read, and tank_chess destructures a `cy` it does not
-    // use. Neither changes what is drawn; this exception goes with those lines.
-    files: ["src/tussle/games/robo_pigs/web.js", "src/tussle/games/tank_chess/web.js"],
-    rules: { "no-unused-vars": ["error", { args: "none", destructuredArrayIgnorePattern: "^cy$" }] },
-  },
-  {
     // This file is run by Node, not by a browser.
     files: ["eslint.config.js"],
     languageOptions: { globals: globals.node },

@@ -47,6 +47,10 @@ class PlayerView:
     def action_to_str(self, action: Any) -> str:
         return self._state.action_to_str(self.player, action)
 
+    def action_to_json(self, action: Any) -> Mapping[str, JSON]:
+        """The structured form of ``action`` (what to read an action's parts from, not its notation)."""
+        return self._state.action_to_json(self.player, action)
+
     def parse_action(self, text: str) -> Any:
         """Parse and check ``text``; raises :class:`~tussle.errors.ActionError`."""
         return self._state.parse_action(self.player, text)
