@@ -19,6 +19,7 @@ from tussle.adapters.encoding import (
     hot,
 )
 from tussle.game import CHANCE, Game, State
+from tussle.games.fight.actions import Activate, Draw, Move, NextArena, Play, Score, Top
 from tussle.games.fight.cards import FAMILIES as CARD_FAMILIES
 from tussle.games.fight.cards import Deck
 from tussle.games.fight.rules import FIGHTS, ST_OVER, STAGE_NAMES, STEP_ARENA, STEP_TOP, FightState
@@ -26,6 +27,10 @@ from tussle.games.fight.rules import FIGHTS, ST_OVER, STAGE_NAMES, STEP_ARENA, S
 
 class FightCodec(ActionCodec):
     """Fight!'s actions and chance outcomes by the names of its cards (read from the deck in play).
+
+    Numbers are read off an action's structured form (:class:`~tussle.games.fight.actions.Move`),
+    and a number's label is its move's notation; a text is numbered by looking it up among the
+    labels, never parsed.
 
     >>> codec = FightCodec(["Grizzle", "Blip", "Imp"], ["Sunset Pit"], players=3)
     >>> [codec.encode(t) for t in ("main Grizzle boost Blip", "main Imp", "activate", "activate p2", "score")]
@@ -58,6 +63,9 @@ class FightCodec(ActionCodec):
         self._deck: Deck | None = None
         self._tables = _ChanceTables((), (), ())
         self._decks: dict[int, tuple[Deck, _ChanceTables]] = {}
+        # Every label by its number, for reading a text back: made when a text is first numbered.
+        self._by_label: dict[str, int] | None = None
+        self._by_chance_label: dict[str, int] | None = None
 
     def chance_numbers(self, state: State[Any]) -> tuple[int, ...] | None:
         """The numbers of the pending chance event's outcomes by outcome, or None if not known here.
@@ -111,57 +119,85 @@ class FightCodec(ActionCodec):
             entry = self._decks[id(deck)] = (deck, tables)
         self._deck, self._tables = entry
 
-    def _encode(self, text: str) -> int:
-        if text == "activate":
-            return self._activate
-        if text == "score":
-            return self._score
-        if text.startswith("activate p"):
-            seat = int(text[len("activate p") :])
-            if not 0 <= seat < self.players:
-                raise ValueError(f"no seat {seat}")
-            return self._activate + 1 + seat
-        if text.startswith("main "):
-            main, sep, boost = text[len("main ") :].partition(" boost ")
-            if not sep:
-                return self._single + self._warrior[main]
-            return self._warrior[main] * len(self.warriors) + self._warrior[boost]
-        raise ValueError("not a Fight! action")
+    def action_index(self, state: State[Any], player: int, action: Any) -> int:
+        """The number of a seat's action, read off its structured form (kept by action, as the base's)."""
+        if not isinstance(state, FightState):
+            return super().action_index(state, player, action)
+        numbers = self.kept_numbers(player)
+        try:
+            index = numbers.get(action)
+        except TypeError:  # unhashable: no Fight! action, and its text says what it is
+            return super().action_index(state, player, action)
+        if index is None:
+            try:
+                move = state.move(player, action)
+            except (IndexError, TypeError) as exc:  # not one of this deck's actions
+                raise EncodingError(f"{type(self).__name__}: {action!r} is no action ({exc})") from None
+            index = self.number(move)
+            if len(numbers) > 100_000:  # bounded, as the base's numbers are
+                numbers.clear()
+            numbers[action] = index
+        return index
 
-    def _encode_chance(self, text: str) -> int:
-        kind, _, name = text.partition(" ")
+    def number(self, move: Move) -> int:
+        """The number of a seat's move: a play by its two Warriors, then Boosts' fates."""
         n = len(self.warriors)
-        if kind == "draw":
-            return self._warrior[name]
-        if kind == "top":
-            return n + self.FAMILIES.index(name)
-        if kind == "arena":
-            return n + len(self.FAMILIES) + self._arena[name]
-        raise ValueError("not a Fight! chance event")
+        try:
+            if isinstance(move, Play):
+                main = self._warrior[move.main]
+                return self._single + main if move.boost is None else main * n + self._warrior[move.boost]
+        except KeyError as exc:
+            raise EncodingError(f"{type(self).__name__}: {move.notation()!r} has no index ({exc})") from None
+        if isinstance(move, Activate):
+            if move.target is None:
+                return self._activate
+            if move.target < self.players:
+                return self._activate + 1 + move.target
+        if isinstance(move, Score):
+            return self._score
+        raise EncodingError(f"{type(self).__name__}: {move!r} has no index")
 
-    def label(self, index: int) -> str:
+    def move(self, index: int) -> Move:
+        """The seat's move numbered ``index``."""
         n = len(self.warriors)
         if index < self._single:
             main, boost = divmod(index, n)
-            return f"main {self.warriors[main]} boost {self.warriors[boost]}"
+            return Play(self.warriors[main], self.warriors[boost])
         if index < self._activate:
-            return f"main {self.warriors[index - self._single]}"
+            return Play(self.warriors[index - self._single], None)
         if index == self._activate:
-            return "activate"
+            return Activate(None)
         if index < self._score:
-            return f"activate p{index - self._activate - 1}"
-        return "score"
+            return Activate(index - self._activate - 1)
+        return Score()
+
+    def chance_move(self, index: int) -> Move:
+        """The chance outcome numbered ``index``."""
+        n = len(self.warriors)
+        if index < n:
+            return Draw(self.warriors[index])
+        if index < n + len(self.FAMILIES):
+            return Top(self.FAMILIES[index - n])
+        return NextArena(self.arenas[index - n - len(self.FAMILIES)])
+
+    def _encode(self, text: str) -> int:
+        if self._by_label is None:
+            self._by_label = {self.label(i): i for i in range(self.num_actions)}
+        return self._by_label[text]
+
+    def _encode_chance(self, text: str) -> int:
+        if self._by_chance_label is None:
+            self._by_chance_label = {self.chance_label(i): i for i in range(self.num_chance)}
+        return self._by_chance_label[text]
+
+    def label(self, index: int) -> str:
+        return self.move(index).notation()
 
     def decode(self, index: int) -> str | None:
         return self.label(index)
 
     def chance_label(self, index: int) -> str:
-        n = len(self.warriors)
-        if index < n:
-            return f"draw {self.warriors[index]}"
-        if index < n + len(self.FAMILIES):
-            return f"top {self.FAMILIES[index - n]}"
-        return f"arena {self.arenas[index - n - len(self.FAMILIES)]}"
+        return self.chance_move(index).notation()
 
 
 class _ChanceTables(NamedTuple):
@@ -192,13 +228,13 @@ def fight_cards(game: Game, limit: int = 10_000) -> tuple[list[str], list[str]]:
             break
         if acting == (CHANCE,):
             outcomes = state.chance_outcomes()
-            texts = [state.action_to_str(CHANCE, o) for o, _ in outcomes]
-            arenas = [t[len("arena ") :] for t in texts if t.startswith("arena ")]
+            moves = [state.action_to_json(CHANCE, o) for o, _ in outcomes]
+            arenas = [str(m["arena"]) for m in moves if m["kind"] == "arena"]
             if arenas:
                 return list(warriors), arenas
-            for t in texts:
-                if t.startswith("draw "):
-                    warriors.setdefault(t[len("draw ") :])
+            for m in moves:
+                if m["kind"] == "draw":
+                    warriors.setdefault(str(m["warrior"]))
             state.apply(CHANCE, outcomes[0][0])
         else:
             for p in acting:

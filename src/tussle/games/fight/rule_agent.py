@@ -5,7 +5,7 @@ what it has seen (:meth:`PlayerView.sample_state`), plays the rest of the
 current Fight in each (opponents still to play pick random Warriors and every
 opponent scores its Boost; at its own Boost it takes the better of activating
 and scoring), and counts the Glory it gains minus the mean Glory its opponents
-gain. It uses only the view, the observation data and the notation.
+gain. It uses only the view, the observation data and the structured form of scoring.
 
 >>> from tussle import load_game
 >>> from tussle.runner import play_game
@@ -26,6 +26,7 @@ from tussle.agents.params import Param
 from tussle.game import CHANCE, State
 
 _FIGHT_OVER = ("draw", "over")
+_SCORE = {"kind": "score"}  # the structured form of scoring a Boost
 
 
 class FightRuleAgent(Agent):
@@ -82,7 +83,7 @@ class FightRuleAgent(Agent):
                     best = max(best, self._finish(trial, random.Random(seed), before))
                 return best
             else:
-                state.apply(q, state.parse_action(q, "score"))
+                state.apply(q, state.action_from_json(q, _SCORE))
 
     def _value(self, state: State[Any], before: list[int]) -> float:
         glory: list[int] = [seat["glory"] for seat in state.observation(self.player)["seats"]]

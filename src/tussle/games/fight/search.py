@@ -126,7 +126,7 @@ class FightPolicy(GamePolicy):
         for action in legal:
             name = mains.get(action)
             if name is None:
-                name = mains[action] = state.action_to_str(player, action).split(" boost ")[0][5:]
+                name = mains[action] = warriors[action[0]].name
             if name not in scores:
                 k = cards[name]
                 scores[name] = -1000.0 if k is None else k
