@@ -227,7 +227,7 @@ def test_an_ability_that_kills_its_owners_main() -> None:
 
 def test_no_limit_cuts_a_game() -> None:
     _, record = seeded_game(2, 3)
-    assert measures.cut_by_limit(record.final_state()) is False
+    assert record.final_state().cut_by_limit() is False
 
 
 # --- the figures on hand-made rows ------------------------------------------------------

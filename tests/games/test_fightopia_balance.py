@@ -78,7 +78,7 @@ def test_rows_match_the_record(
     assert result is not None
     (ending,) = [c for (seat, kind, c) in rows if kind == "ending"]
     assert (-1, "ending", ending) in rows
-    cut = measures.cut_by_limit(state)
+    cut = state.cut_by_limit()
     assert cut == (ending == "limit")
     if "ply limit" in result.reason:
         assert ending == "limit" and state.ply == ply_limit
@@ -95,7 +95,7 @@ def test_rows_match_the_record(
 def events_of(position: str, *texts: str, **options: Any) -> tuple[dict[tuple[int, str, str], float], bool]:
     record = Record(game="fightopia", options=options, position=position, events=[(0, t) for t in texts])
     rows = table(list(measures.events(load_game("fightopia", **options), record)))
-    return rows, measures.cut_by_limit(record.final_state())
+    return rows, record.final_state().cut_by_limit()
 
 
 def test_a_giant_crosses() -> None:

@@ -112,13 +112,13 @@ def test_cut_by_limit() -> None:
         state.apply_str(player, text)
     result = state.result()
     assert result is not None and result.ranking == (1, 1)
-    assert measures.cut_by_limit(state)
-    assert not measures.cut_by_limit(game.new_initial_state())
+    assert state.cut_by_limit()
+    assert not game.new_initial_state().cut_by_limit()
 
 
 def test_a_finished_fight_is_not_cut_by_the_limit(played: tuple[Any, Record, list[Row]]) -> None:
     state, _, _ = played
-    assert state.result() is not None and not measures.cut_by_limit(state)
+    assert state.result() is not None and not state.cut_by_limit()
 
 
 # --- the figures, on rows made by hand ----------------------------------------------

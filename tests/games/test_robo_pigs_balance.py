@@ -50,7 +50,7 @@ def test_the_damage_adds_up(played: tuple[Any, Record, list[Row]]) -> None:
         attacks = totals(rows, p, "attack")
         for weapon, accuracy in totals(rows, p, "accuracy").items():
             assert accuracy == pytest.approx(hits.get(weapon, 0) / attacks[weapon])
-    assert not measures.cut_by_limit(state)
+    assert not state.cut_by_limit()
 
 
 def game_of(position: str, *programs: str, **options: Any) -> tuple[Any, list[Row]]:
@@ -81,7 +81,7 @@ def test_hits_repairs_and_the_end() -> None:
     # The repair round was written, but the game ended before its point came off.
     assert totals(rows, 1, "repair") == {"rounds": 1.0}
     assert totals(rows, 1, "command") == {"repair": 5.0}
-    assert not measures.cut_by_limit(state)
+    assert not state.cut_by_limit()
     # A repair that counts: B, out of the line of fire, repairs while A turns.
     _, rows = game_of("d8S0 e1N1 1", "TL TL TL TL TL", "R R R R R")
     assert totals(rows, 1, "repair") == {"rounds": 1.0, "points": 1.0}
@@ -89,9 +89,9 @@ def test_hits_repairs_and_the_end() -> None:
 
 def test_cut_by_limit() -> None:
     state, _ = game_of("d8S0 e1N0 1", "TL TL TL TL TL", "TR TR TR TR TR", round_limit=1)
-    assert state.result() is not None and measures.cut_by_limit(state)
+    assert state.result() is not None and state.cut_by_limit()
     state, _ = game_of("d8S0 e1N0 1", "TL TL TL TL TL", "TR TR TR TR TR", round_limit=2)
-    assert state.result() is None and not measures.cut_by_limit(state)
+    assert state.result() is None and not state.cut_by_limit()
 
 
 # --- the figures, on rows made by hand ----------------------------------------------

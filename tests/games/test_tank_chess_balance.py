@@ -88,10 +88,10 @@ def test_rows_match_the_record(size: str, specs: tuple[str, str], seed: int, ply
         assert made == suffered == sum(n for (s, _), n in kills.items() if s == seat)
     endings = [c for (s, k, c) in rows if k == "ending"]
     if result.winner is None:
-        assert endings == ["limit"] and measures.cut_by_limit(state) and state.ply == ply_limit
+        assert endings == ["limit"] and state.cut_by_limit() and state.ply == ply_limit
     else:
         assert endings == ["Command escaped" if escaped else "Command destroyed"]
-        assert not measures.cut_by_limit(state)
+        assert not state.cut_by_limit()
     assert rows[-1, "size", f"{size}x{size}"] == int(size)
 
 
@@ -110,7 +110,7 @@ def test_a_command_destroyed() -> None:
     assert rows[1, "losses", "Command"] == 1 and rows[1, "survived", "Command"] == 0
     assert rows[1, "survived", "Light"] == 1 and rows[1, "survival_rate", "Command"] == 0
     assert rows[0, "fielded", "Light"] == 1 and (0, "fielded", "Medium") not in rows
-    assert not measures.cut_by_limit(record.final_state())
+    assert not record.final_state().cut_by_limit()
 
 
 def test_a_command_escaped_survives() -> None:
@@ -129,11 +129,11 @@ def test_the_ply_limit() -> None:
         events=[(1, "Ca9-a8S")],
     )
     state = record.final_state()
-    assert measures.cut_by_limit(state)
+    assert state.cut_by_limit()
     rows = table(list(measures.events(load_game("tank-chess", ply_limit=4), record)))
     assert rows[-1, "ending", "limit"] == 1
     # Without a limit the game goes on: not cut.
-    assert not measures.cut_by_limit(load_game("tank-chess").new_initial_state())
+    assert not load_game("tank-chess").new_initial_state().cut_by_limit()
 
 
 # --- figures on hand-made rows ---------------------------------------------------------

@@ -23,7 +23,7 @@ from typing import Any
 import duckdb
 
 from tussle.balance.stats import difference, mean_interval, wilson
-from tussle.game import Game, State
+from tussle.game import Game
 from tussle.record import Record
 
 
@@ -84,13 +84,6 @@ class Measures:
     def events(self, game: Game, record: Record) -> Iterable[Row]:
         """What happened to each component in the game of ``record``."""
         return ()
-
-    def cut_by_limit(self, state: State[Any]) -> bool:
-        """Whether the finished ``state`` ended by a limit (a ply or round limit) rather than by the rules.
-
-        The state's own :meth:`~tussle.game.State.cut_by_limit` by default.
-        """
-        return state.cut_by_limit()
 
     def figures(self, data: Data) -> list[Figure]:
         """The game's own figures, from the stored rows of one variant and pairing."""

@@ -186,7 +186,7 @@ def _play(job: _Job) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     result = state.result()
     assert result is not None
     measures = measures_of(job.game)
-    limited = measures.cut_by_limit(state)
+    limited = state.cut_by_limit()
     changes, decisive = _lead(game, record, result.winner)
     winner = result.winner
     length = len(record.events)

@@ -89,7 +89,7 @@ class FightopiaMeasures(Measures):
             yield Row(color, "giant", "ranks advanced", advance[color])
 
     def _ending(self, state: FightopiaState) -> str:
-        if self.cut_by_limit(state):
+        if state.cut_by_limit():
             return LIMIT
         result = state.result()
         winner = result.winner if result is not None else None
