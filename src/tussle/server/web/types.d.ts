@@ -30,6 +30,13 @@ export interface Result {
 }
 
 /**
+ * A `Result` as an observation holds it (`Result.to_json()`): the same fields, declared as a type
+ * rather than an interface so that an observation holding one still fits `JSONObject` (an
+ * interface has no index signature, so TypeScript would not take it as a JSON object).
+ */
+export type ResultJSON = { [K in keyof Result]: Result[K] };
+
+/**
  * Who holds a seat: a person, the computer, or nobody yet (open in the lobby, kept for an
  * invitation or a rematch, being joined).
  */
