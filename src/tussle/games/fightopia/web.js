@@ -1,3 +1,4 @@
+// @ts-check
 // Fightopia in the browser: an 8x8 plain with Pawns, 1x2 Tanks and 2x2 Giants, each drawn as one
 // shape over all its squares. Point at one of your pieces to see where it may go (green squares,
 // with a ghost of the piece in its new place) and what it may destroy (red cross-hairs); point at a
@@ -5,6 +6,31 @@
 // one- and two-square moves, a Giant's steps). The last move is marked, and animated when the
 // previous view is one ply back. White is at the bottom, except on Black's seat.
 import { canvas, chooseAmong, closeMenu, parseSquare, pointable, squareName, svg } from "/web/board.js";
+
+// What the server sends, as the game declares it in Python (notation.py: FightopiaObservation,
+// MoveJSON, FirstJSON): a drawing that reads a field the game does not send fails here.
+/** @typedef {"white" | "black"} Color */
+/** @typedef {"pawn" | "tank" | "giant"} Kind */
+/** @typedef {{kind: "pawn step", from: string, to: string}} PawnStep */
+/** @typedef {{kind: "giant step", from: string, to: string}} GiantStep  corner to corner */
+/** @typedef {{kind: "giant kill", from: string, kill: string[]}} GiantKill  the corner, the Tank's squares */
+/** @typedef {{kind: "tank move", from: string[], to: string[]}} TankMove */
+/** @typedef {{kind: "tank shot", from: string[], kill: string}} TankShot */
+/** @typedef {PawnStep | GiantStep | GiantKill | TankMove | TankShot} FightopiaMove  a player's action */
+/** @typedef {{kind: "first", color: Color}} First  the chance outcome: who moves first */
+/** @typedef {{color: Color, kind: Kind, squares: string[]}} Piece  its squares nearest a1 first */
+/** @typedef {{player: Color | "chance", action: string, move: FightopiaMove | First}} Last */
+/**
+ * @typedef {{
+ *   game: "fightopia", player: number, colors: Color[], to_move: Color | null, to_act: number[],
+ *   ply: number, ply_limit: number, limit_result: string, position: string, pieces: Piece[],
+ *   last: Last | null, result: import("/web/types.js").ResultJSON | null,
+ * }} FightopiaObservation
+ */
+/** @typedef {import("/web/types.js").View<FightopiaObservation, FightopiaMove>} View */
+/** @typedef {import("/web/types.js").UI<FightopiaMove>} UI */
+/** @typedef {import("/web/board.js").Attributes} Attributes */
+/** @typedef {{fill: string, stroke: string, detail: string, tread: string, eye: string}} Palette */
 
 const S = 100; // a square, in the drawing's units
 const LEFT = 44; // room for the rank numbers
@@ -22,10 +48,12 @@ const PICK = "#1d6fd6";
 const TARGET = "#0a7d2c";
 const HIT = "#c0102a";
 const LAST = "rgba(242, 194, 48, 0.62)";
+/** @type {Record<Color, Palette>} */
 const COLORS = {
   white: { fill: "#fbfaf4", stroke: "#161616", detail: "#c8c2ae", tread: "#3a3a3a", eye: "#1457b8" },
   black: { fill: "#25252d", stroke: "#050505", detail: "#5b5b70", tread: "#0c0c0c", eye: "#ffc21a" },
 };
+/** @type {Record<Kind, string>} */
 const NAMES = { pawn: "Pawn", tank: "Tank", giant: "Giant" };
 
 const STYLE = `
@@ -39,30 +67,53 @@ const STYLE = `
 
 // ---- squares and where they are drawn -------------------------------------------------------
 
+/**
+ * @param {string} name
+ * @returns {{file: number, rank: number}}
+ */
 const square = (name) => {
-  const [file, rank] = parseSquare(name);
+  const indices = parseSquare(name);
+  if (!indices) throw new Error(`not a square: ${name}`);
+  const [file, rank] = indices;
   return { file, rank };
 };
+/** @type {(a: string, b: string) => number} */
 const byPlace = (a, b) => square(a).rank - square(b).rank || square(a).file - square(b).file;
+/** @type {(squares: string[]) => string} */
 const keyOf = (squares) => [...squares].sort(byPlace).join(",");
 
+/** @param {string[]} list */
 function spaced(list) {
   return list.length < 2 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
 }
 
+/** @param {string} corner */
 function giantSquares(corner) {
   const { file, rank } = square(corner);
   return [squareName(file, rank), squareName(file + 1, rank), squareName(file, rank + 1), squareName(file + 1, rank + 1)];
 }
 
-/** Where things are drawn: White at the bottom, or Black at the bottom when `flipped`. */
+/**
+ * A rectangle of the drawing, and its centre.
+ * @typedef {{x: number, y: number, w: number, h: number, cx: number, cy: number}} Box
+ */
+
+/**
+ * Where things are drawn: White at the bottom, or Black at the bottom when `flipped`.
+ * @param {boolean} flipped
+ */
 function layout(flipped) {
+  /** @param {string} name */
   const cell = (name) => {
     const { file, rank } = square(name);
     const col = flipped ? 7 - file : file;
     const row = flipped ? rank : 7 - rank;
     return { col, row, x: LEFT + col * S, y: TOP + row * S };
   };
+  /**
+   * @param {string[]} squares
+   * @returns {Box}
+   */
   const box = (squares) => {
     const cells = squares.map(cell);
     const x = Math.min(...cells.map((c) => c.x));
@@ -73,7 +124,12 @@ function layout(flipped) {
   };
   return { cell, box, flipped };
 }
+/** @typedef {ReturnType<typeof layout>} Layout */
 
+/**
+ * @param {Box} from
+ * @param {Box} to
+ */
 function where(from, to) {
   // In words, as the player sees the board: "up", "down-left", ...
   const v = to.y < from.y ? "up" : to.y > from.y ? "down" : "";
@@ -81,6 +137,7 @@ function where(from, to) {
   return [v, h].filter(Boolean).join("-");
 }
 
+/** @param {string[]} squares */
 const span = (squares) => {
   const sorted = [...squares].sort(byPlace);
   return `${sorted[0]}–${sorted[sorted.length - 1]}`;
@@ -94,9 +151,12 @@ const span = (squares) => {
  * the acting piece's squares), kind ("pawn", "tank", "giant"), from, to (its squares after: for a
  * shot or a kill, the same), victim (squares destroyed, or null), targets (the squares pointed at
  * to play it)}; null for what is not a move of a piece.
+ * @param {FightopiaMove | First} move
+ * @param {string} action
+ * @returns {Play | null}
  */
 function read(move, action) {
-  switch (move && move.kind) {
+  switch (move.kind) {
     case "pawn step": return shift(move, action, "pawn", [move.from], [move.to]);
     case "giant step": return shift(move, action, "giant", giantSquares(move.from), giantSquares(move.to));
     case "giant kill": return destroy(move, action, "giant", giantSquares(move.from), move.kill);
@@ -106,16 +166,43 @@ function read(move, action) {
   }
 }
 
+/**
+ * @typedef {{
+ *   move: FightopiaMove, action: string, kind: Kind, piece: string, from: string[], to: string[],
+ *   victim: string[] | null, targets: string[],
+ * }} Play
+ */
+
+/**
+ * @param {FightopiaMove} move
+ * @param {string} action
+ * @param {Kind} kind
+ * @param {string[]} from
+ * @param {string[]} to
+ * @returns {Play}
+ */
 function shift(move, action, kind, from, to) {
   const targets = to.filter((s) => !from.includes(s));
   return { move, action, kind, piece: keyOf(from), from, to, victim: null, targets };
 }
 
+/**
+ * @param {FightopiaMove} move
+ * @param {string} action
+ * @param {Kind} kind
+ * @param {string[]} from
+ * @param {string[]} victim
+ * @returns {Play}
+ */
 function destroy(move, action, kind, from, victim) {
   return { move, action, kind, piece: keyOf(from), from, to: from, victim, targets: victim };
 }
 
-/** The action in words, for a menu item or a screen reader. */
+/**
+ * The action in words, for a menu item or a screen reader.
+ * @param {Play} p
+ * @param {Layout} at
+ */
 function describe(p, at) {
   const way = where(at.box(p.from), at.box(p.to));
   if (p.kind === "pawn") return p.victim ? "" : `step ${way} to ${p.to[0]}`;
@@ -128,9 +215,12 @@ function describe(p, at) {
   return `move ${squares} ${way} to ${span(p.to)}`;
 }
 
+/** @param {string} text */
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+/** @type {(p: Play, at: Layout) => string} */
 const itemLabel = (p, at) => `${capital(describe(p, at))} (${p.action})`;
 
+/** @param {Piece} piece */
 function pieceName(piece) {
   const color = capital(piece.color);
   return `${color} ${NAMES[piece.kind]} on ${spaced([...piece.squares].sort(byPlace))}`;
@@ -138,7 +228,12 @@ function pieceName(piece) {
 
 // ---- the pieces -----------------------------------------------------------------------------
 
-/** One piece as a group: a clear rectangle over its squares (the focus ring), then its body. */
+/**
+ * One piece as a group: a clear rectangle over its squares (the focus ring), then its body.
+ * @param {Piece} piece
+ * @param {Layout} at
+ * @param {Attributes} extra
+ */
 function drawPiece(piece, at, extra) {
   const b = at.box(piece.squares);
   const c = COLORS[piece.color] || COLORS.white;
@@ -148,6 +243,12 @@ function drawPiece(piece, at, extra) {
   return group;
 }
 
+/**
+ * @param {Kind} kind
+ * @param {Box} b
+ * @param {Palette} c
+ * @returns {SVGElement[]}
+ */
 function body(kind, b, c) {
   const sw = 4;
   if (kind === "pawn") {
@@ -161,9 +262,11 @@ function body(kind, b, c) {
     const along = b.w > b.h; // lying along a rank
     const long = (along ? b.w : b.h) - 26;
     const wide = S - 30;
+    /** @type {(u: number, v: number, lu: number, lv: number, attrs: Attributes) => SVGRectElement} */
     const rect = (u, v, lu, lv, attrs) => svg("rect", along
       ? { x: b.cx + u - lu / 2, y: b.cy + v - lv / 2, width: lu, height: lv, ...attrs }
       : { x: b.cx + v - lv / 2, y: b.cy + u - lu / 2, width: lv, height: lu, ...attrs });
+    /** @param {number} sign */
     const barrel = (sign) => svg("line", along
       ? { x1: b.cx, y1: b.cy, x2: b.cx + sign * (long / 2 + 6), y2: b.cy }
       : { x1: b.cx, y1: b.cy, x2: b.cx, y2: b.cy + sign * (long / 2 + 6) });
@@ -196,6 +299,11 @@ function body(kind, b, c) {
 
 // ---- the board ------------------------------------------------------------------------------
 
+/**
+ * @param {Layout} at
+ * @param {() => void} unpick
+ * @returns {[SVGGElement, SVGGElement]}
+ */
 function drawBoard(at, unpick) {
   const layer = svg("g", { class: "squares" });
   for (let file = 0; file < 8; file++) {
@@ -216,7 +324,12 @@ function drawBoard(at, unpick) {
   return [layer, coords];
 }
 
-/** The last move: its squares before and after in yellow, and what it destroyed crossed out. */
+/**
+ * The last move: its squares before and after in yellow, and what it destroyed crossed out.
+ * @param {Last | null} last
+ * @param {Layout} at
+ * @returns {{under: SVGGElement, over: SVGGElement, move: Play | null}}
+ */
 function drawLast(last, at) {
   const under = svg("g", { class: "marks last" });
   const over = svg("g", { class: "marks last" });
@@ -245,8 +358,13 @@ function drawLast(last, at) {
   return { under, over, move: p };
 }
 
+/**
+ * @param {string[]} squares
+ * @param {string} to
+ */
 function nearest(squares, to) {
   const t = square(to);
+  /** @param {string} s */
   const distance = (s) => Math.abs(square(s).file - t.file) + Math.abs(square(s).rank - t.rank);
   return [...squares].sort((a, b) => distance(a) - distance(b))[0];
 }
@@ -257,11 +375,20 @@ function reducedMotion() {
   return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 }
 
+/**
+ * @param {Play | null} p
+ * @param {Layout} at
+ * @param {Map<string, SVGGElement>} groups  each piece's drawing by its key
+ * @param {SVGGElement} over
+ * @param {FightopiaObservation} previous
+ */
 function animate(p, at, groups, over, previous) {
   if (!p || reducedMotion() || typeof Element.prototype.animate !== "function") return;
+  /** @type {KeyframeAnimationOptions} */
   const timing = { duration: 380, easing: "cubic-bezier(.25,.8,.35,1)", fill: "backwards" };
-  if (p.victim) {
-    const old = (previous.pieces || []).find((piece) => keyOf(piece.squares) === keyOf(p.victim));
+  const victim = p.victim;
+  if (victim) {
+    const old = (previous.pieces || []).find((piece) => keyOf(piece.squares) === keyOf(victim));
     if (old) {
       const wreck = drawPiece(old, at, { class: "ghost" });
       over.prepend(wreck);
@@ -278,7 +405,10 @@ function animate(p, at, groups, over, previous) {
   const b = at.box(p.to);
   if (p.kind === "tank" && a.w !== b.w) {
     // A pivot: the Tank swings a quarter turn about the square it keeps.
-    const pivot = at.box([p.to.find((s) => p.from.includes(s))]);
+    const kept = p.to.find((s) => p.from.includes(s));
+    if (kept === undefined) return;
+    const pivot = at.box([kept]);
+    /** @param {Box} u */
     const angle = (u) => Math.atan2(u.cy - pivot.cy, u.cx - pivot.cx);
     let turn = angle(b) - angle(a);
     if (turn > Math.PI) turn -= 2 * Math.PI;
@@ -296,6 +426,11 @@ function animate(p, at, groups, over, previous) {
 // The page may keep one side down for every seat (`view.bottom`: a game at one screen).
 export const orientable = true;
 
+/**
+ * @param {View} view
+ * @param {UI} ui
+ * @returns {SVGSVGElement}
+ */
 export function draw(view, ui) {
   const obs = view.observation;
   const flipped = (view.bottom ?? view.seat) === 1;
@@ -304,29 +439,37 @@ export function draw(view, ui) {
   const mine = view.seat === 1 ? "black" : "white";
 
   // What each of this seat's pieces may do, and on which squares it is pointed at.
+  /** @type {Map<string, Play[]>} */
   const actions = new Map();
-  if (view.moves && !view.replay && view.seat !== null) {
+  const legal = view.legal;
+  if (view.moves && legal && !view.replay && view.seat !== null) {
     view.moves.forEach((move, i) => {
-      const p = read(move, view.legal[i]);
+      const p = read(move, legal[i]);
       if (!p) return;
-      if (!actions.has(p.piece)) actions.set(p.piece, []);
-      actions.get(p.piece).push(p);
+      const list = actions.get(p.piece);
+      if (list) list.push(p);
+      else actions.set(p.piece, [p]);
     });
   }
 
+  /** @type {string | null} */
   let picked = null;
   const targetLayer = svg("g", { class: "targets" });
   const ghostLayer = svg("g", { class: "ghost", opacity: 0.7 });
   const pickLayer = svg("g", { class: "marks picked-ring" });
+  /** @type {Map<string, SVGGElement>} */
   const groups = new Map();
 
+  /** @param {Play[]} list */
   function showGhosts(list) {
     // Where the picked piece would land, and the piece itself faded where it stands.
     ghostLayer.replaceChildren();
     const piece = pieces.find((x) => keyOf(x.squares) === picked);
     const moving = piece ? list.filter((p) => !p.victim) : [];
-    if (groups.has(picked)) groups.get(picked).classList.toggle("leaving", moving.length > 0);
+    const leaving = picked === null ? undefined : groups.get(picked);
+    if (leaving) leaving.classList.toggle("leaving", moving.length > 0);
     targetLayer.classList.toggle("previewing", moving.length > 0);
+    if (!piece) return;
     for (const p of moving) {
       const ghost = drawPiece({ ...piece, squares: p.to }, at, {});
       ghost.append(svg("rect", {
@@ -344,12 +487,16 @@ export function draw(view, ui) {
     render();
   }
 
+  /**
+   * @param {string} key
+   * @param {Event} event
+   */
   function pick(key, event) {
     closeMenu();
     picked = picked === key ? null : key;
     render();
     if (picked && event && event.type === "keydown") {
-      const first = targetLayer.querySelector(".target");
+      const first = /** @type {SVGGElement | null} */ (targetLayer.querySelector(".target"));
       if (first) first.focus();
     }
   }
@@ -371,27 +518,39 @@ export function draw(view, ui) {
       fill: "rgba(29, 111, 214, 0.18)", stroke: PICK, "stroke-width": 6,
     }));
     // Squares a move lands on (new squares only), each with every move that covers it.
+    /** @type {Map<string, Play[]>} */
     const onSquare = new Map();
     for (const p of list) {
       if (p.victim) continue;
       for (const s of p.targets) {
-        if (!onSquare.has(s)) onSquare.set(s, []);
-        onSquare.get(s).push(p);
+        const here = onSquare.get(s);
+        if (here) here.push(p);
+        else onSquare.set(s, [p]);
       }
     }
     for (const [s, here] of onSquare) targetLayer.append(moveTarget(s, here));
-    for (const p of list) if (p.victim) targetLayer.append(hitTarget(p));
+    for (const p of list) if (p.victim) targetLayer.append(hitTarget(p, p.victim));
   }
 
+  /**
+   * @param {SVGGElement} group
+   * @param {Play[]} here
+   */
   function choose(group, here) {
     // A menu item carries the notation (people read it); the structured move is what is played.
     const items = here.map((p) => ({ label: itemLabel(p, at), action: p.action }));
-    const play = (action) => { closeMenu(); ui.act(here.find((p) => p.action === action).move); };
+    /** @param {string} action */
+    const play = (action) => {
+      closeMenu();
+      const chosen = here.find((p) => p.action === action);
+      if (chosen) ui.act(chosen.move);
+    };
     chooseAmong(group, items, play);
     const box = document.querySelector(".menu");
     if (!box || here.length < 2) return;
-    for (const button of box.querySelectorAll("button[data-action]")) {
+    for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (box.querySelectorAll("button[data-action]"))) {
       const p = here.find((x) => x.action === button.dataset.action);
+      if (!p) continue;
       const preview = () => showGhosts([p]);
       button.addEventListener("mouseenter", preview);
       button.addEventListener("focus", preview);
@@ -401,6 +560,10 @@ export function draw(view, ui) {
     if (here.length) showGhosts([here[0]]);
   }
 
+  /**
+   * @param {string} s
+   * @param {Play[]} here
+   */
   function moveTarget(s, here) {
     const { x, y } = at.cell(s);
     const words = here.map((p) => describe(p, at));
@@ -418,17 +581,22 @@ export function draw(view, ui) {
     return pointable(group, "target", label, () => choose(group, here));
   }
 
-  function hitTarget(p) {
-    const b = at.box(p.victim);
+  /**
+   * @param {Play} p
+   * @param {string[]} victim  its squares (`p.victim`)
+   */
+  function hitTarget(p, victim) {
+    const b = at.box(victim);
     const r = Math.min(b.w, b.h) / 2 - 10;
+    /** @type {(x1: number, y1: number, x2: number, y2: number) => SVGLineElement} */
     const hair = (x1, y1, x2, y2) => svg("line", { x1, y1, x2, y2 });
-    const group = svg("g", { class: "hit-target", "data-square": [...p.victim].sort(byPlace).join(" ") },
+    const group = svg("g", { class: "hit-target", "data-square": [...victim].sort(byPlace).join(" ") },
       svg("rect", { class: "spot", x: b.x + 3, y: b.y + 3, width: b.w - 6, height: b.h - 6, rx: 10, fill: HIT, "fill-opacity": 0.28, stroke: HIT, "stroke-width": 4 }),
       svg("g", { stroke: HIT, "stroke-width": 6, fill: "none", "stroke-linecap": "round" },
         svg("circle", { cx: b.cx, cy: b.cy, r }),
         hair(b.cx - r - 12, b.cy, b.cx - r + 16, b.cy), hair(b.cx + r - 16, b.cy, b.cx + r + 12, b.cy),
         hair(b.cx, b.cy - r - 12, b.cx, b.cy - r + 16), hair(b.cx, b.cy + r - 16, b.cx, b.cy + r + 12)));
-    return pointable(group, "target", `${p.victim.join(" and ")}: ${describe(p, at)}`, () => choose(group, [p]));
+    return pointable(group, "target", `${victim.join(" and ")}: ${describe(p, at)}`, () => choose(group, [p]));
   }
 
   // The layers, bottom to top: squares and the last move, the pieces and what the last move
@@ -436,7 +604,7 @@ export function draw(view, ui) {
   const [squares, coords] = drawBoard(at, unpick);
   const last = drawLast(obs.last, at);
   const pieceLayer = svg("g", { class: "pieces" });
-  const order = [...pieces].sort((a, b) => (a.color === mine) - (b.color === mine));
+  const order = [...pieces].sort((a, b) => Number(a.color === mine) - Number(b.color === mine));
   for (const piece of order) {
     const key = keyOf(piece.squares);
     const group = drawPiece(piece, at, {});
@@ -469,6 +637,7 @@ export function draw(view, ui) {
   return drawing;
 }
 
+/** @param {FightopiaObservation} obs */
 function statusText(obs) {
   if (obs.result) {
     const r = obs.result;
