@@ -15,6 +15,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import fight_reference as ref
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,7 +24,7 @@ import tussle.games.fight.rule_agent as agent_module
 from tussle import ActionError, AgentError, OptionError, Record, load_game
 from tussle.agents import make_agent
 from tussle.agents.random_agent import RandomAgent
-from tussle.game import CHANCE, MAX_DOCUMENT_CHARS, PUBLIC
+from tussle.game import CHANCE, MAX_DOCUMENT_CHARS, PUBLIC, State
 from tussle.games.fight import Fight, FightState, default_deck, load_deck
 from tussle.games.fight.actions import ACTIVATE, SCORE, Move, NextArena, Play
 from tussle.games.fight.cards import (
@@ -48,7 +49,7 @@ from tussle.games.fight.cards import (
     reverse_digits,
     scale_percent,
 )
-from tussle.games.fight.rules import ST_OVER
+from tussle.games.fight.rules import ST_OVER, ST_PLAY, STEP_ARENA, STEP_TOP
 from tussle.runner import play_game, run_match
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -1132,6 +1133,52 @@ def test_structured_forms_of_chance_out_of_turn_and_of_the_right_kind() -> None:
         NextArena("sunset pit").to_action(fresh.deck)
     assert NextArena.from_json({"kind": "arena", "arena": "Sunset Pit"}).to_action(fresh.deck) == 0
     assert Play.from_json({"kind": "play", "main": "Grizzle", "boost": None}).to_action(fresh.deck)[1] == -1
+
+
+# --- one legality predicate, held to the base's and to the rule text ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [(2, {}), (3, {"family_rule": "main", "arenas": "current"}), (4, {"family_first": "free"}), (6, {})],
+)
+def test_is_legal_agrees_with_the_legal_lists_and_the_rule_text(
+    players: int, options: dict[str, Any]
+) -> None:
+    """The game's fast is_legal answers as the base State.is_legal (list membership) does, for the
+    legal actions and for plausible illegal ones; the lists are what the reference reads in the text.
+    """
+    game = Fight(players=players, **options)
+    seen: list[Any] = [None, "score", (), (1,), (1, 2, 3), [1, 2], -7, 10**6, (0, 0), (-1, -1)]
+    checked = Counter[bool]()
+    for seed in range(4):
+        rng = random.Random(100 * players + seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            p, actions = acts_and_outcomes(state)
+            deck, queue = state.deck, state.queue
+            if p == CHANCE:
+                step = queue[0]
+                want = (
+                    ref.tops(deck, state.reserves)
+                    if step == STEP_TOP
+                    else ref.arenas(deck, state.arena_seq)
+                    if step == STEP_ARENA
+                    else ref.draws(deck, state.reserves, state.top)
+                )
+                assert set(actions) == want
+            elif state.stage == ST_PLAY:
+                main_only = game.main_rule
+                assert set(actions) == ref.plays(deck, state.hands[p], state.last_family, main_only)
+            tried = actions + rng.sample(seen, min(len(seen), 12))
+            for q in (p, CHANCE, PUBLIC, *range(players)):
+                for action in tried:
+                    fast = state.is_legal(q, action)
+                    assert fast == State.is_legal(state, q, action), (q, action)
+                    checked[fast] += 1
+            seen.extend(rng.sample(actions, min(len(actions), 3)))
+            random_playout(state, rng, stop=1)
+    assert checked[True] > 1000 and checked[False] > 10_000
 
 
 def test_the_top_family_restricts_the_next_draw() -> None:

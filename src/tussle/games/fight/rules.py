@@ -433,7 +433,6 @@ class FightState(State[Any]):
                 if cursor < n:
                     if self.top < 0 and self.reserves:  # the top card's back shows before a decision
                         queue.append(STEP_TOP)
-                        continue
                     return
                 self.stage = ST_RESOLVE
                 self.cursor = 0
@@ -446,7 +445,6 @@ class FightState(State[Any]):
                 if cursor < n:
                     if self.top < 0 and self.reserves:  # the top card's back shows before a decision
                         queue.append(STEP_TOP)
-                        continue
                     return
                 self._end_fight()
                 continue
@@ -726,27 +724,13 @@ class FightState(State[Any]):
         self._decide(player, action)
 
     def _decide(self, player: int, action: Any) -> None:
-        """Apply a seat's legal decision: a play, or a Boost scored or activated."""
+        """Apply a seat's legal decision: a play, or a Boost scored or activated; then play on."""
         if self.stage == ST_PLAY:
             self._play(player, action)
-            return
-        if action == SCORE:
+        elif action == SCORE:
             self._score_boost(player)
         else:
             self._activate(player, action)
-        queue = self.queue
-        if self.stage == ST_RESOLVE and not queue:
-            # What _advance does next, inline while the Fight goes on: the next Boost
-            # waiting is resolved, once the top card's back shows.
-            n = self.game.num_players
-            boosts, up, first, cursor = self.boosts, self.boost_up, self.first, self.cursor
-            while cursor < n and (boosts[(first + cursor) % n] < 0 or up[(first + cursor) % n]):
-                cursor += 1
-            self.cursor = cursor
-            if cursor < n:
-                if self.top < 0 and self.reserves:
-                    queue.append(STEP_TOP)
-                return
         self._advance()
 
     def _play(self, p: int, action: PlayAction) -> None:
@@ -761,18 +745,7 @@ class FightState(State[Any]):
         if boost >= 0:
             hand.remove(boost)
             self.boosts[p] = boost
-        # What _advance does next, inline (half of all decisions are plays): the next seat
-        # with Warriors plays, once the top card's back shows; after the last, the Boosts.
-        n = game.num_players
-        hands, first, cursor = self.hands, self.first, self.cursor + 1
-        while cursor < n and not hands[(first + cursor) % n]:
-            cursor += 1
-        self.cursor = cursor
-        if cursor < n:
-            if self.top < 0 and self.reserves:
-                self.queue.append(STEP_TOP)
-            return
-        self._advance()
+        self.cursor += 1
 
     def _apply_chance(self, outcome: int) -> None:
         step = self.queue.pop(0)
