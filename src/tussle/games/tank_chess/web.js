@@ -1,3 +1,4 @@
+// @ts-check
 // Tank Chess in the browser: the 16x16 or 20x20 board with its obstacles, wrecks and tanks (type,
 // facing, armour), the last move, Check and Escape, each tank's lines of fire when it is hovered or
 // focused, and turns played by pointing: pick a tank, then a highlighted square (a small menu
@@ -5,11 +6,47 @@
 // the gun come from the observation (the engine computes them); nothing here re-implements a rule.
 import { svg, html, canvas, pointable, chooseAmong, closeMenu, parseSquare } from "/web/board.js";
 
+// What the server sends, as the game declares it in Python (observation.py: TankChessObservation;
+// notation.py: TurnJSON): a drawing that reads a field the game does not send fails here.
+/** @typedef {"white" | "black"} Side */
+/** @typedef {{square: string, side: Side, type: string}} Piece  `type`: the type letter, L M H C D R */
+/** @typedef {Piece & {facing: string}} TankData  `facing`: N NE E SE S SW W NW */
+/** @typedef {{front: number, side: number, rear: number}} Armour */
+/** @typedef {{direction: string, squares: string[], hits: string[]}} FireLine  squares nearest first; hits: the enemy tanks it would destroy */
+/** @typedef {TankData & {gun: number, speed: number, armour: Armour, fire: FireLine[]}} TankView */
+/**
+ * The turn just played: `move` in notation, `to` and `facing` null when a Command tank drove off.
+ * @typedef {{
+ *   by: Side, move: string, type: string, from: string, to: string | null, facing: string | null,
+ *   destroyed: Piece | null,
+ * }} LastMove
+ */
+/**
+ * @typedef {{
+ *   by: Side, check: boolean, escape: boolean, threats: TankData[], target: TankData | null,
+ *   escaping: TankData | null,
+ * }} Announced
+ */
+/**
+ * @typedef {{
+ *   game: string, player: number, size: number, ply: number, ply_limit: number, to_move: Side | null,
+ *   obstacles: string[], wrecks: string[], tanks: TankView[], last_move: LastMove | null,
+ *   announced: Announced | null, result: import("/web/types.js").ResultJSON | null,
+ * }} TankChessObservation
+ */
+/** @typedef {{kind: "move", tank: string, from: string, to: string, facing: string, target: string | null}} MoveTurn  a move, which may end with a shot */
+/** @typedef {{kind: "escape", tank: string, from: string}} EscapeTurn  a Command tank driving off */
+/** @typedef {MoveTurn | EscapeTurn} TankChessMove */
+/** @typedef {import("/web/types.js").View<TankChessObservation, TankChessMove>} View */
+/** @typedef {import("/web/types.js").UI<TankChessMove>} UI */
+
 const CELL = 40;
 const MARGIN = 30;
 const FACINGS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
+/** @type {Record<string, string>} */
 const TYPE_NAMES = { L: "Light", M: "Medium", H: "Heavy", C: "Command", D: "Tank Destroyer", R: "Heavy Mortar" };
 const ROMAN = ["0", "I", "II", "III", "IV", "V"];
+/** @type {Record<Side, string>} */
 const SIDE_NAMES = { white: "White", black: "Black" };
 const COLOURS = {
   light: "#d9d0b0", dark: "#c8bd96", line: "#a99d76", coordinate: "#2b2b2b",
@@ -20,21 +57,25 @@ const COLOURS = {
   fire: "#e0471b", hit: "#c0161b",
   check: "#c0161b",
 };
+/** @type {Record<Side, {hull: string, tread: string, edge: string, plate: string, turret: string, letter: string}>} */
 const TANK_COLOURS = {
   white: { hull: "#fbfbf7", tread: "#7d7d76", edge: "#1b1b1b", plate: "#8f8f88", turret: "#ffffff", letter: "#111111" },
   black: { hull: "#262626", tread: "#0d0d0d", edge: "#000000", plate: "#8a8a8a", turret: "#262626", letter: "#ffffff" },
 };
 
+/** @param {Piece} tank */
 function tankName(tank) {
   const type = TYPE_NAMES[tank.type] || tank.type;
   const noun = tank.type === "D" || tank.type === "R" ? type : `${type} tank`;
   return `${SIDE_NAMES[tank.side] || tank.side} ${noun}`;
 }
 
+/** @param {TankData} tank */
 function tankLabel(tank) {
   return `${tankName(tank)} on ${tank.square}, facing ${tank.facing}`;
 }
 
+/** @param {TankView} tank */
 function tankDetails(tank) {
   const parts = [tankLabel(tank)];
   if (tank.speed !== undefined) parts.push(`speed ${tank.speed}`);
@@ -55,6 +96,8 @@ function tankDetails(tank) {
 /**
  * The legal turns from their structured forms (`view.moves`): {move, from, to, facing, off, victim},
  * where `to` and `facing` are null for a Command tank's escape and `move` is what is played.
+ * @param {TankChessMove[] | null} moves
+ * @returns {Turn[]}
  */
 function legalTurns(moves) {
   return (moves || []).map((move) => {
@@ -62,7 +105,17 @@ function legalTurns(moves) {
     return { move, from: move.from, to: off ? null : move.to, facing: off ? null : move.facing, off, victim: off ? null : move.target };
   });
 }
+/**
+ * @typedef {{
+ *   move: TankChessMove, from: string, to: string | null, facing: string | null, off: boolean,
+ *   victim: string | null,
+ * }} Turn
+ */
 
+/**
+ * @param {Turn} turn
+ * @param {Map<string, TankView>} tanksAt
+ */
 function turnLabel(turn, tanksAt) {
   if (turn.off) return "drive off the board: escape";
   let text = turn.to === turn.from ? `turn to face ${turn.facing}` : `drive to ${turn.to}, face ${turn.facing}`;
@@ -73,15 +126,25 @@ function turnLabel(turn, tanksAt) {
   return text;
 }
 
+/**
+ * @param {Turn} a
+ * @param {Turn} b
+ */
 function byFacingThenShot(a, b) {
   if (!!a.victim !== !!b.victim) return a.victim ? 1 : -1;
-  if (a.to !== b.to) return a.to < b.to ? -1 : 1;
-  return FACINGS.indexOf(a.facing) - FACINGS.indexOf(b.facing);
+  // Only an escape has no `to` (nor a facing), and escapes share one target: "" is never compared.
+  if (a.to !== b.to) return (a.to ?? "") < (b.to ?? "") ? -1 : 1;
+  return FACINGS.indexOf(a.facing ?? "") - FACINGS.indexOf(b.facing ?? "");
 }
 
 // The page may keep one side down for every seat (`view.bottom`: a game at one screen).
 export const orientable = true;
 
+/**
+ * @param {View} view
+ * @param {UI} ui
+ * @returns {HTMLDivElement}
+ */
 export function draw(view, ui) {
   const obs = view.observation;
   const size = obs.size;
@@ -92,17 +155,28 @@ export function draw(view, ui) {
   const tanksAt = new Map(obs.tanks.map((t) => [t.square, t]));
 
   // Board coordinates of a square's top left corner, White at the bottom unless Black's seat.
+  /**
+   * @param {string} name
+   * @returns {[number, number]}
+   */
   function corner(name) {
-    const [file, rank] = parseSquare(name);
+    const indices = parseSquare(name);
+    if (!indices) throw new Error(`not a square: ${name}`);
+    const [file, rank] = indices;
     const col = flip ? size - 1 - file : file;
     const row = flip ? rank : size - 1 - rank;
     return [MARGIN + col * CELL, MARGIN + row * CELL];
   }
+  /**
+   * @param {string} name
+   * @returns {[number, number]}
+   */
   function centre(name) {
     const [x, y] = corner(name);
     return [x + CELL / 2, y + CELL / 2];
   }
   // The screen angle of a facing (0 is up the screen), so that Black's view turns everything round.
+  /** @param {string} facing */
   function angle(facing) {
     return FACINGS.indexOf(facing) * 45 + (flip ? 180 : 0);
   }
@@ -145,10 +219,9 @@ export function draw(view, ui) {
   // --- the last move: its squares tinted, and an arrow drawn over the tanks later --------------
   // The observation tells it in parts, not only its notation: `to` is null when a Command tank drove off.
   const last = obs.last_move;
-  const lastTurn = last ? { from: last.from, to: last.to } : null;
   const lastLayer = svg("g", { class: "tc-last tc-overlay" });
-  if (lastTurn) {
-    for (const name of [lastTurn.from, lastTurn.to]) {
+  if (last) {
+    for (const name of [last.from, last.to]) {
       if (!name) continue;
       const [x, y] = corner(name);
       lastLayer.append(svg("rect", { x, y, width: CELL, height: CELL, fill: COLOURS.last, "fill-opacity": 0.6, "data-last": name }));
@@ -178,6 +251,7 @@ export function draw(view, ui) {
   const announced = obs.announced;
   const announceLayer = svg("g", { class: "tc-announced tc-overlay" });
   if (announced && (announced.check || announced.escape)) {
+    /** @type {(name: string, colour: string, dash?: string) => void} */
     const ring = (name, colour, dash) => {
       const [cx, cy] = centre(name);
       announceLayer.append(svg("circle", { cx, cy, r: CELL / 2 - 1, fill: "none", stroke: colour, "stroke-width": 3, "stroke-dasharray": dash || null, "data-announced": name }));
@@ -190,6 +264,7 @@ export function draw(view, ui) {
   // --- tanks -------------------------------------------------------------------------------------
   const fromSquares = new Set(turns.map((t) => t.from));
   const tankLayer = svg("g", { class: "tc-tanks" });
+  /** @type {Map<string, SVGGElement>} */
   const tankElements = new Map();
   for (const tank of obs.tanks) {
     const element = drawTank(tank);
@@ -198,10 +273,12 @@ export function draw(view, ui) {
   }
   board.append(tankLayer, announceLayer);
 
+  /** @param {TankView} tank */
   function drawTank(tank) {
     const [cx, cy] = centre(tank.square);
     const colours = TANK_COLOURS[tank.side] || TANK_COLOURS.white;
     const armour = tank.armour || { front: 0, side: 0, rear: 0 };
+    /** @param {number} value */
     const plate = (value) => (value ? 1.2 + 1.8 * value : 0);
     const body = svg("g", { transform: `rotate(${angle(tank.facing)})` });
     // Treads, hull, armour plates (thicker for more armour: front, sides, rear), then the gun.
@@ -257,9 +334,15 @@ export function draw(view, ui) {
   // --- lines of fire: drawn for the tank hovered, focused or tapped --------------------------------
   const fireLayer = svg("g", { class: "tc-fire tc-overlay" });
   board.append(fireLayer);
+  /** @type {TankView | null} */
   let inspected = null;
+  /** @type {TankView | null} */
   let pinned = null;
 
+  /**
+   * @param {TankView | null} tank
+   * @param {boolean} [pin]  a tap: keep it shown until the next tap
+   */
   function inspect(tank, pin = false) {
     if (pin) pinned = pinned && tank && pinned.square === tank.square ? null : tank;
     const shown = tank || pinned;
@@ -298,11 +381,12 @@ export function draw(view, ui) {
   const marker = `tc-head-${size}-${flip ? "b" : "w"}`;
   board.append(svg("defs", {}, svg("marker", { id: marker, viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 3.2, markerHeight: 3.2, orient: "auto-start-reverse" },
     svg("path", { d: "M0 0 L10 5 L0 10 Z", fill: COLOURS.arrow }))));
-  if (lastTurn) {
-    const [fx, fy] = centre(lastTurn.from);
+  if (last) {
+    const [fx, fy] = centre(last.from);
+    /** @type {[number, number] | null} */
     let end = null;
-    if (lastTurn.to && lastTurn.to !== lastTurn.from) end = centre(lastTurn.to);
-    else if (!lastTurn.to) {
+    if (last.to && last.to !== last.from) end = centre(last.to);
+    else if (!last.to) {
       // Off the board: the Command tank drove over the far edge.
       const beyond = last.by === "white" ? -1 : 1;
       end = [fx, fy + (flip ? -beyond : beyond) * CELL * 0.95];
@@ -316,8 +400,8 @@ export function draw(view, ui) {
       const uy = (ty - fy) / length;
       arrowLayer.append(svg("line", { x1: fx, y1: fy, x2: tx - ux * shorten, y2: ty - uy * shorten, stroke: COLOURS.arrow, "stroke-width": 5, "stroke-opacity": 0.85, "stroke-linecap": "round", "marker-end": `url(#${marker})` }));
     }
-    if (last.destroyed && lastTurn.to) {
-      const [sx, sy] = centre(lastTurn.to);
+    if (last.destroyed && last.to) {
+      const [sx, sy] = centre(last.to);
       const [vx, vy] = centre(last.destroyed.square);
       const edge = Math.max(Math.abs(vx - sx), Math.abs(vy - sy)) || 1;
       const [ax, ay] = [sx + ((vx - sx) * CELL) / 2 / edge, sy + ((vy - sy) * CELL) / 2 / edge];
@@ -331,8 +415,10 @@ export function draw(view, ui) {
   // --- picking a tank and its turns --------------------------------------------------------------
   const moveLayer = svg("g", { class: "tc-moves" });
   board.append(moveLayer);
+  /** @type {string | null} */
   let picked = null;
 
+  /** @param {string | null} square */
   function pick(square) {
     picked = square;
     moveLayer.replaceChildren();
@@ -341,25 +427,32 @@ export function draw(view, ui) {
     const mine = turns.filter((t) => t.from === square);
     const [px, py] = corner(square);
     moveLayer.append(svg("rect", { class: "tc-overlay", x: px + 1.5, y: py + 1.5, width: CELL - 3, height: CELL - 3, rx: 4, fill: "none", stroke: COLOURS.pick, "stroke-width": 4 }));
+    /** @type {Map<string, Turn[]>} */
     const byDestination = new Map();
+    /** @type {Map<string, Turn[]>} */
     const byVictim = new Map();
+    /** @type {(groups: Map<string, Turn[]>, key: string, turn: Turn) => void} */
+    const file = (groups, key, turn) => {
+      const list = groups.get(key);
+      if (list) list.push(turn);
+      else groups.set(key, [turn]);
+    };
     for (const turn of mine) {
-      const key = turn.off ? "off" : turn.to;
-      if (!byDestination.has(key)) byDestination.set(key, []);
-      byDestination.get(key).push(turn);
-      if (turn.victim) {
-        if (!byVictim.has(turn.victim)) byVictim.set(turn.victim, []);
-        byVictim.get(turn.victim).push(turn);
-      }
+      // Only an escape has no `to`: "off" is its target.
+      file(byDestination, turn.off || turn.to === null ? "off" : turn.to, turn);
+      if (turn.victim) file(byVictim, turn.victim, turn);
     }
+    /** @param {Turn[]} list */
     const items = (list) => list.slice().sort(byFacingThenShot).map((t) => ({ label: turnLabel(t, tanksAt), action: t.move }));
+    /** @param {TankChessMove} move */
     const play = (move) => ui.act(move);
     for (const [key, list] of byDestination) {
       const shots = list.some((t) => t.victim);
+      /** @type {SVGGElement} */
       let element;
       if (key === "off") {
         const [cx] = centre(square);
-        const up = (tanksAt.get(square).side === "white") !== flip;
+        const up = (tanksAt.get(square)?.side === "white") !== flip;
         const y = up ? MARGIN - CELL / 2 - 6 : width - MARGIN + CELL / 2 - 22;
         element = svg("g", { "data-square": "off" },
           svg("rect", { x: cx - 24, y: Math.max(0, y), width: 48, height: 26, rx: 5, fill: COLOURS.move, stroke: "#ffffff", "stroke-width": 1.5 }),
@@ -393,6 +486,7 @@ export function draw(view, ui) {
   }
 
   // --- the words under the board -----------------------------------------------------------------
+  /** @type {string[]} */
   const lines = [];
   if (last) lines.push(`Last move: ${SIDE_NAMES[last.by]} ${last.move}${last.destroyed ? `, destroying the ${tankName(last.destroyed)} on ${last.destroyed.square}` : ""}.`);
   if (announced && announced.check && announced.target) {
@@ -414,19 +508,24 @@ export function draw(view, ui) {
 
   function animateLastMove() {
     const before = view.previous;
-    if (!before || !lastTurn || !lastTurn.to || before.ply !== obs.ply - 1 || lastTurn.to === lastTurn.from) return;
+    if (!before || !last || !last.to || before.ply !== obs.ply - 1 || last.to === last.from) return;
     const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    const element = tankElements.get(lastTurn.to);
+    const element = tankElements.get(last.to);
     if (reduced || !element || !element.animate) return;
-    const [fx, fy] = centre(lastTurn.from);
-    const [tx, ty] = centre(lastTurn.to);
+    const [fx, fy] = centre(last.from);
+    const [tx, ty] = centre(last.to);
     element.animate([{ transform: `translate(${fx - tx}px, ${fy - ty}px)` }, { transform: "translate(0px, 0px)" }], { duration: 320, easing: "ease-out" });
   }
 
   return html("div", { class: "tank-chess-view" }, board, lines.length ? summary : null, details, legend);
 }
 
+/**
+ * @param {number} x
+ * @param {number} y
+ */
 function burst(x, y) {
+  /** @type {string[]} */
   const points = [];
   for (let i = 0; i < 16; i++) {
     const r = i % 2 ? 7 : 15;
