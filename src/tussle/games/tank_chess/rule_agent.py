@@ -3,17 +3,20 @@
 Its rules, in order:
 
 1. Win now if it can: destroy the enemy Command tank, or drive its own off the far edge.
-2. Score every legal turn cheaply from its notation: what the shot destroys
-   (by the value of the tank), how far the Command tank advances towards the
-   far edge, and how much closer another tank gets to the enemy Command tank.
+2. Score every legal turn cheaply from its parts (the packed turn and the
+   board): what the shot destroys (by the value of the tank), how far the
+   Command tank advances towards the far edge, and how much closer another
+   tank gets to the enemy Command tank.
 3. Try the best-scoring turns on a copy of the game: a turn after which the
    opponent could win at once is thrown out; otherwise the best tank the
    opponent could destroy in reply is subtracted, and announcing Check or
    Escape earns a bonus. The best turn after this look-ahead is played.
 
-Everything goes through :class:`~tussle.agents.base.PlayerView`: the
-observation (tanks, squares, announcements), the move notation and copies of
-the game to try turns on.
+Everything goes through :class:`~tussle.agents.base.PlayerView`: its legal
+turns and copies of the game to try them on. The game has no hidden
+information, so a copy's own fields (the board, each side's tanks) are what
+the player sees; a turn's parts are read off its packed int (:mod:`.board`),
+never off its notation.
 
 >>> from tussle import load_game
 >>> from tussle.agents.base import PlayerView
@@ -26,35 +29,26 @@ True
 
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 
 from tussle.agents.base import Agent, PlayerView
 from tussle.agents.params import Param
 from tussle.game import State
+from tussle.games.tank_chess.board import COMMAND, ESCAPE, KIND_LETTERS, NO_TARGET, code_kind, decode
 from tussle.games.tank_chess.rules import TankChessState
 
 #: What destroying a tank is worth, by type letter.
 VALUES = {"L": 3.0, "M": 5.0, "H": 8.0, "C": 1000.0, "D": 7.0, "R": 6.0}
+#: :data:`VALUES` by the board's kind number (``code_kind`` of a tank's code).
+_KIND_VALUES = tuple(VALUES[letter] for letter in KIND_LETTERS)
 _WIN = 10_000.0
 _ESCAPE_BONUS = 40.0
 _CHECK_BONUS = 6.0
 _ADVANCE = 1.5  # per rank the Command tank gains towards the far edge
 _APPROACH = 0.4  # per square another tank gets closer to the enemy Command tank
-_FILES = "abcdefghijklmnopqrst"
-_MOVE = re.compile(r"([A-Z])([a-t]\d+)-(?:(off)|([a-t]\d+)([NESW]+))(?: x([a-t]\d+))?")
 
 #: While every turn tried so far loses at once, keep looking, up to this many.
 _DESPERATE = 60
-
-
-def _coords(square: str) -> tuple[int, int]:
-    return _FILES.index(square[0]), int(square[1:])
-
-
-def _distance(a: str, b: str) -> int:
-    (fa, ra), (fb, rb) = _coords(a), _coords(b)
-    return max(abs(fa - fb), abs(ra - rb))
 
 
 class TankChessRuleAgent(Agent):
@@ -69,31 +63,31 @@ class TankChessRuleAgent(Agent):
 
     def act(self, view: PlayerView) -> Any:
         legal = view.legal_actions()
-        obs = view.observation()
-        me = ("white", "black")[view.player]
-        tanks = {t["square"]: t for t in obs["tanks"]}
-        enemy_command = next(s for s, t in tanks.items() if t["side"] != me and t["type"] == "C")
-        forward = 1 if me == "white" else -1
+        # A copy, drawn before scoring: the game has no hidden information, so it is the
+        # board as seen, and drawing it takes nothing from the random generator.
+        state = view.sample_state(self.rng)
+        assert isinstance(state, TankChessState)
+        board, size = state.board, state.geo.size
+        enemy_command = state.commands[1 - self.player]
+        ex, ey = enemy_command % size, enemy_command // size
+        forward = 1 if self.player == 0 else -1
         scored: list[tuple[float, int, Any]] = []
         for index, action in enumerate(legal):
-            text = view.action_to_str(action)
-            match = _MOVE.fullmatch(text)
-            if match is None:  # not this game's notation: leave it for last
-                scored.append((-_WIN, index, action))
-                continue
-            kind, start, off, dest, _, target = match.groups()
-            if off or target == enemy_command:
+            start, end, target = decode(action)
+            if end == ESCAPE or target == enemy_command:
                 return action
             score = self.rng.random() * 0.1  # breaks ties without a bias
-            if target:
-                score += 10.0 * VALUES[tanks[target]["type"]]
-            if kind == "C":
-                score += _ADVANCE * forward * (_coords(dest)[1] - _coords(start)[1])
+            if target != NO_TARGET:
+                score += 10.0 * _KIND_VALUES[code_kind(board[target])]
+            dest = end >> 3
+            if code_kind(board[start]) == COMMAND:
+                score += _ADVANCE * forward * (dest // size - start // size)
             else:
-                score += _APPROACH * (_distance(start, enemy_command) - _distance(dest, enemy_command))
+                sx, sy, dx, dy = start % size, start // size, dest % size, dest // size
+                before = max(abs(sx - ex), abs(sy - ey))
+                score += _APPROACH * (before - max(abs(dx - ex), abs(dy - ey)))
             scored.append((score, index, action))
         scored.sort(reverse=True)
-        state = view.sample_state(self.rng)
         best: tuple[float, Any] | None = None
         for tried, (score, _, action) in enumerate(scored):
             if tried >= self.lookahead and best is not None and (best[0] > -_WIN / 2 or tried >= _DESPERATE):
@@ -119,16 +113,14 @@ class TankChessRuleAgent(Agent):
             value += _ESCAPE_BONUS
         if check:
             value += _CHECK_BONUS
-        mine = after.tank_types(self.player)
-        opponent = 1 - self.player
+        board = after.board
         worst = 0.0
-        for reply in after.legal_actions(opponent):
-            text = after.action_to_str(opponent, reply)
-            if text.endswith("-off"):
+        for reply in after.legal_actions(1 - self.player):
+            _, end, target = decode(reply)
+            if end == ESCAPE:
                 return -_WIN
-            _, shot, target = text.partition(" x")
-            if shot:
-                loss = VALUES[mine[target]]
+            if target != NO_TARGET:
+                loss = _KIND_VALUES[code_kind(board[target])]
                 if loss >= VALUES["C"]:
                     return -_WIN
                 worst = max(worst, loss)
