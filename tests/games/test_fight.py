@@ -1149,7 +1149,21 @@ def test_is_legal_agrees_with_the_legal_lists_and_the_rule_text(
     legal actions and for plausible illegal ones; the lists are what the reference reads in the text.
     """
     game = Fight(players=players, **options)
-    seen: list[Any] = [None, "score", (), (1,), (1, 2, 3), [1, 2], -7, 10**6, (0, 0), (-1, -1)]
+    seen: list[Any] = [
+        None,
+        "score",
+        (),
+        (1,),
+        (1, 2, 3),
+        [1, 2],
+        -7,
+        10**6,
+        (0, 0),
+        (-1, -1),
+        True,
+        False,
+        1.5,
+    ]
     checked = Counter[bool]()
     for seed in range(4):
         rng = random.Random(100 * players + seed)

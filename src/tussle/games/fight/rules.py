@@ -696,7 +696,7 @@ class FightState(State[Any]):
             if step == STEP_ARENA:
                 return 0 <= action < len(self.deck.arenas) and action not in self.arena_seq
             return 0 <= action < len(FAMILIES) and self.backs[action] > 0
-        if queue or player < 0:
+        if queue or player < 0 or action is True or action is False:  # True == 1, but is no seat
             return False
         # The seat's actions, as legal_actions gives them: none when it is not to act.
         legal = self._legal
