@@ -7,9 +7,11 @@ and Black in small letters. The squares of one Tank or Giant are joined by
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
+
+from tussle.errors import ActionError
+from tussle.games.fightopia.notation import Move, MoveJSON, read_action
 
 _FILES = "abcdefgh"
 _LETTER = {"pawn": "P", "tank": "T", "giant": "G"}
@@ -60,31 +62,43 @@ def render_board(pieces: list[dict[str, Any]], flip: bool = False) -> list[str]:
     return lines
 
 
-_SQ = "([a-h][1-8])"  # one square, captured
-_WORDS = (
-    (re.compile(f"{_SQ}-{_SQ}"), "{who}'s Pawn stepped {0}-{1}"),
-    (re.compile(f"G{_SQ}-{_SQ}"), "{who}'s Giant stepped from {0} to {1} (its corner nearest a1)"),
-    (re.compile(f"G{_SQ}xT{_SQ}{_SQ}"), "{who}'s Giant crushed {them}'s Tank on {1}-{2}"),
-    (re.compile(f"T{_SQ}{_SQ}-{_SQ}{_SQ}"), "{who}'s Tank moved from {0}-{1} to {2}-{3}"),
-    (re.compile(f"T{_SQ}{_SQ}x{_SQ}"), "{who}'s Tank on {0}-{1} shot {them}'s Pawn on {2}"),
-)
+def describe_move(color: str, move: MoveJSON) -> str:
+    """A move told in words, for people, from its structured form: who moved what where, and
+    what it destroyed.
 
-
-def describe_action(color: str, action: str) -> str:
-    """An action told in words, for people: who moved what where, and what it destroyed.
-
-    >>> describe_action("black", "Tg4g5xg1")
+    >>> describe_move("black", {"kind": "tank shot", "from": ["g4", "g5"], "kill": "g1"})
     "Black's Tank on g4-g5 shot White's Pawn on g1"
-    >>> describe_action("white", "c3-c4")
+    >>> describe_move("white", {"kind": "pawn step", "from": "c3", "to": "c4"})
     "White's Pawn stepped c3-c4"
     """
     who = color.capitalize()
     them = "Black" if who == "White" else "White"
-    for pattern, words in _WORDS:
-        match = pattern.fullmatch(action)
-        if match:
-            return words.format(*match.groups(), who=who, them=them)
-    return f"{who} {action}"
+    if move["kind"] == "pawn step":
+        return f"{who}'s Pawn stepped {move['from']}-{move['to']}"
+    if move["kind"] == "giant step":
+        return f"{who}'s Giant stepped from {move['from']} to {move['to']} (its corner nearest a1)"
+    if move["kind"] == "giant kill":
+        low, high = move["kill"]
+        return f"{who}'s Giant crushed {them}'s Tank on {low}-{high}"
+    if move["kind"] == "tank move":
+        (low, high), (new_low, new_high) = move["from"], move["to"]
+        return f"{who}'s Tank moved from {low}-{high} to {new_low}-{new_high}"
+    low, high = move["from"]
+    return f"{who}'s Tank on {low}-{high} shot {them}'s Pawn on {move['kill']}"
+
+
+def describe_action(color: str, action: str) -> str:
+    """:func:`describe_move` of an action's notation, read by the game's one reader of it
+    (:func:`~tussle.games.fightopia.notation.read_action`); a text it cannot read is shown as it is.
+
+    >>> describe_action("white", "Gd4xTc4c5")
+    "White's Giant crushed Black's Tank on c4-c5"
+    """
+    try:
+        move = Move.of(read_action(action)).to_json()
+    except ActionError:
+        return f"{color.capitalize()} {action}"
+    return describe_move(color, move)
 
 
 def render_observation(obs: Mapping[str, Any], flip: bool = False) -> str:
@@ -106,7 +120,7 @@ def render_observation(obs: Mapping[str, Any], flip: bool = False) -> str:
         if last["player"] == "chance":
             lines.append(f"Drawn by chance: {last['action']}")
         else:
-            lines.append(f"Last: {describe_action(last['player'], last['action'])}")
+            lines.append(f"Last: {describe_move(last['player'], last['move'])}")
     if result:
         if result["winner"] is None:
             lines.append(f"Draw: {result['reason']}")

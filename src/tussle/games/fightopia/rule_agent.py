@@ -5,7 +5,8 @@ every other action by the position it leads to (material, how far each Giant
 has come, Tanks in reach of a Giant, Pawns in a Tank's line of fire), and plays
 the best action that does not hand the opponent an immediate win. It reads only
 its :class:`~tussle.agents.base.PlayerView`: the observation's pieces, the legal
-actions and their notation, and copies of the state for the lookahead.
+actions (whose kind it reads off the engine's int, never off the notation), and
+copies of the state for the lookahead.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from tussle.agents.base import Agent, PlayerView
 from tussle.game import State
-from tussle.games.fightopia.board import SQUARE_NAMES, tank_code
+from tussle.games.fightopia.board import GIANT_KILL, GIANT_STEP, SQUARE_NAMES, decode, tank_code
 from tussle.games.fightopia.evaluation import board_score
 
 #: What a win is worth; every other score is far smaller.
@@ -23,6 +24,7 @@ WIN = 10_000.0
 
 _SQUARES = {name: square for square, name in enumerate(SQUARE_NAMES)}
 _COLORS = ("white", "black")
+_GIANT_KINDS = (GIANT_STEP, GIANT_KILL)
 
 
 def _board(obs: Mapping[str, Any]) -> tuple[list[int], list[int], list[list[int]]]:
@@ -92,7 +94,7 @@ class FightopiaRuleAgent(Agent):
         them = 1 - me
         for action in state.legal_actions(them):
             # Only a Giant's step or kill can win at once.
-            if not state.action_to_str(them, action).startswith("G"):
+            if decode(action)[0] not in _GIANT_KINDS:
                 continue
             child = state.clone()
             child.apply(them, action)

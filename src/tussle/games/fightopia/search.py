@@ -17,6 +17,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from tussle.game import Actions, Game, State
+from tussle.games.fightopia.board import GIANT_KILL, GIANT_STEP, PAWN_STEP, TANK_MOVE, TANK_SHOT, decode
 from tussle.games.fightopia.evaluation import PAWN, board_score
 from tussle.games.fightopia.notation import parse_position
 from tussle.games.fightopia.rules import FightopiaState
@@ -32,6 +33,11 @@ def fightopia_score(position: str, pawn: float = PAWN, lines: float = 0.0, press
     """
     b = parse_position(position)
     return board_score(b.pawns, b.giants, b.tanks, _moved(b.side), pawn=pawn, lines=lines, pressure=pressure)
+
+
+#: Move order by an action's kind (read off its int by board.decode): a Giant's kill, a Tank's
+#: shot, a Giant's step, then the rest.
+_ORDER_RANK = {GIANT_KILL: 0, TANK_SHOT: 1, GIANT_STEP: 2, PAWN_STEP: 3, TANK_MOVE: 3}
 
 
 def _moved(side: int) -> int:
@@ -100,14 +106,6 @@ class FightopiaPolicy(GamePolicy):
         return [v, -v]
 
     def order(self, state: State[Any], player: int, actions: Actions[Any], root: bool = True) -> list[Any]:
-        scored = []
-        for i, action in enumerate(actions):
-            text = state.action_to_str(player, action)
-            rank = 3
-            if "x" in text:
-                rank = 0 if text[0] == "G" else 1
-            elif text[0] == "G":
-                rank = 2
-            scored.append((rank, i, action))
+        scored = [(_ORDER_RANK[decode(action)[0]], i, action) for i, action in enumerate(actions)]
         scored.sort()
         return [a for _, _, a in scored]
