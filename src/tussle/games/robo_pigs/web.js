@@ -1,3 +1,4 @@
+// @ts-check
 // Robo Battle Pigs in the browser: the board with both pigs (square, facing, damage), the editor of
 // the secret five-command program, and the reveal of the round just played, step by step.
 //
@@ -7,6 +8,37 @@
 // view.moves), never parsed from its notation.
 import { canvas, html, svg } from "/web/board.js";
 
+// What the server sends, as the game declares it in Python (observation.py: RoboPigsObservation;
+// actions.py: ProgramJSON): a drawing that reads a field the game does not send fails here.
+/** @typedef {{commands: string[]}} Program  a program: its five commands by symbol, in step order */
+/** @typedef {{name: string, square: string, facing: string, damage: number}} Pig  facing: N, E, S or W */
+/** @typedef {{repair_at: string, extra_x: boolean, round_limit: number}} Options */
+/**
+ * One step of a revealed round, both pigs' parts index for index (pig A first).
+ * @typedef {{
+ *   commands: string[], squares: string[], facings: string[], damage: number[], hit: boolean[],
+ *   moved: boolean[], blocked: (string | null)[],
+ * }} Step
+ */
+/**
+ * The round just played, public once both programs are revealed.
+ * @typedef {{
+ *   round: number, programs: string[], moves: Program[], damage_before: number[], repaired: boolean[],
+ *   steps: Step[],
+ * }} LastRound
+ */
+/**
+ * Everything public, and the seat's own program once sent (never the other pig's).
+ * @typedef {{
+ *   game: string, player: number, round: number, options: Options, pigs: Pig[],
+ *   my_program: string | null, my_move: Program | null, last_round: LastRound | null,
+ *   result: import("/web/types.js").ResultJSON | null,
+ * }} RoboPigsObservation
+ */
+/** @typedef {import("/web/types.js").View<RoboPigsObservation, Program>} View */
+/** @typedef {import("/web/types.js").UI<Program>} UI */
+/** @typedef {{symbol: string, name: string, does: string}} Command */
+
 const FILES = "abcdefgh";
 const SIZE = 60; // one square of the board, in the drawing's units
 const EDGE = 26; // the margin that holds the coordinates
@@ -14,11 +46,16 @@ const WIDE = EDGE * 2 + SIZE * 8;
 const STEPS = 5;
 const LETHAL = 5;
 const FACINGS = "NESW";
+/** @type {Record<string, string>} */
 const FACING_NAMES = { N: "north", E: "east", S: "south", W: "west" };
+/** @type {[number, number][]} */
 const DELTA = [[0, 1], [1, 0], [0, -1], [-1, 0]]; // N E S W as (file, rank)
 const MOVES = ["^", "v", "\\", "/"];
 
-/** The commands a program may use: symbol, short name, what it does. */
+/**
+ * The commands a program may use: symbol, short name, what it does.
+ * @type {Command[]}
+ */
 const COMMANDS = [
   { symbol: "^", name: "forward", does: "move one square ahead" },
   { symbol: "v", name: "back", does: "move one square back, still facing the same way" },
@@ -31,14 +68,31 @@ const COMMANDS = [
   { symbol: "X", name: "damage", does: "does nothing: one per point of damage" },
   { symbol: "R", name: "repair", does: "the whole program R R R R R takes off one point of damage" },
 ];
+/** @type {{[symbol: string]: Command | undefined}} */
 const BY_SYMBOL = Object.fromEntries(COMMANDS.map((c) => [c.symbol, c]));
-/** Keys that write a command in the editor. */
+/**
+ * Keys that write a command in the editor.
+ * @type {{[key: string]: string | undefined}}
+ */
 const KEYS = { "^": "^", w: "^", v: "v", s: "v", "\\": "\\", q: "\\", "/": "/", e: "/", l: "TL", a: "TL", r: "TR", d: "TR", f: "F", h: "H", x: "X" };
 
 // Kept across draws on purpose: in a simultaneous game a new view can come while the program is
 // half written (the other seat submits, a clock is armed), and the half-written program must survive
 // it. Both are keyed by the game, the seat and the round, so nothing outlives its round.
+/**
+ * The program being written: its steps (null: empty), which are damage X, the chosen step, whether
+ * it is the repair program (and the program written before it), whether it was just sent.
+ * @typedef {{
+ *   key: string, slots: (string | null)[], locked: boolean[], cursor: number, repair: boolean,
+ *   sent: boolean, saved?: {slots: (string | null)[], locked: boolean[]},
+ * }} Draft
+ */
+/** @type {Draft | null} */
 let draft = null;
+/**
+ * The reveal under way (`start`: when it began) or a step chosen by hand (`at`; null: the end).
+ * @type {{key: string, start?: number, at?: number | null} | null}
+ */
 let reveal = null;
 
 const STYLE = `
@@ -103,24 +157,45 @@ const STYLE = `
 
 // --- geometry -----------------------------------------------------------------------------------
 
+/**
+ * @param {string} square
+ * @returns {[number, number]}
+ */
 function parse(square) {
   return [FILES.indexOf(square[0]), Number(square.slice(1)) - 1];
 }
 
+/**
+ * @param {number} file
+ * @param {number} rank
+ */
 function name(file, rank) {
   return FILES[file] + String(rank + 1);
 }
 
+/**
+ * @param {string} square
+ * @returns {[number, number]}
+ */
 function centre(square) {
   const [f, r] = parse(square);
   return [EDGE + f * SIZE + SIZE / 2, EDGE + (7 - r) * SIZE + SIZE / 2];
 }
 
+/**
+ * @param {number} f
+ * @param {number} r
+ */
 function onBoard(f, r) {
   return f >= 0 && f < 8 && r >= 0 && r < 8;
 }
 
-/** The (file, rank) change of a move for a pig facing `facing` (0..3), or null for no move. */
+/**
+ * The (file, rank) change of a move for a pig facing `facing` (0..3), or null for no move.
+ * @param {string} command
+ * @param {number} facing
+ * @returns {[number, number] | null}
+ */
 function moveDelta(command, facing) {
   const [fx, fy] = DELTA[facing];
   const [lx, ly] = DELTA[(facing + 3) % 4];
@@ -132,6 +207,22 @@ function moveDelta(command, facing) {
   return null;
 }
 
+/**
+ * The change of a command that the steps say moved (or was blocked moving): a move's, never null.
+ * @param {string} command
+ * @param {number} facing
+ * @returns {[number, number]}
+ */
+function moveStep(command, facing) {
+  const delta = moveDelta(command, facing);
+  if (!delta) throw new Error(`${command} is not a move`);
+  return delta;
+}
+
+/**
+ * @param {number} facing
+ * @param {string} command
+ */
 function turned(facing, command) {
   if (command === "TL") return (facing + 3) % 4;
   if (command === "TR") return (facing + 1) % 4;
@@ -143,9 +234,11 @@ function turned(facing, command) {
 /**
  * The frames of the last round: frame 0 is the start of the round, frame i the end of step i. Where the
  * pigs started is worked back from the steps (a move keeps the facing; a turn keeps the square).
+ * @param {LastRound} round
+ * @param {Options} options
+ * @returns {Frame[]}
  */
-function roundFrames(obs) {
-  const round = obs.last_round;
+function roundFrames(round, options) {
   const steps = round.steps;
   const squares = [[...steps[steps.length - 1].squares]];
   const facings = [steps[steps.length - 1].facings.map((f) => FACINGS.indexOf(f))];
@@ -156,7 +249,7 @@ function roundFrames(obs) {
     for (const p of [0, 1]) {
       const command = step.commands[p];
       if (step.moved[p]) {
-        const [dx, dy] = moveDelta(command, fc[p]);
+        const [dx, dy] = moveStep(command, fc[p]);
         const [f, r] = parse(sq[p]);
         sq[p] = name(f - dx, r - dy);
       } else if (command === "TL") fc[p] = (fc[p] + 1) % 4;
@@ -165,25 +258,40 @@ function roundFrames(obs) {
     squares.unshift(sq);
     facings.unshift(fc);
   }
-  const atStart = obs.options && obs.options.repair_at === "start";
+  const atStart = options && options.repair_at === "start";
   const damage0 = round.damage_before.map((d, p) => d - (atStart && round.repaired[p] ? 1 : 0));
+  /** @type {Frame[]} */
   const frames = [{ index: 0, squares: squares[0], facings: facings[0], damage: damage0, step: null }];
   steps.forEach((step, i) => {
     frames.push({ index: i + 1, squares: squares[i + 1], facings: facings[i + 1], damage: step.damage, step, before: squares[i], facingsBefore: facings[i] });
   });
   return frames;
 }
+/**
+ * A moment of the round: where the pigs are and their damage; after a step, the step and where they
+ * were before it.
+ * @typedef {{index: number, squares: string[], facings: number[], damage: number[]}} Moment
+ * @typedef {Moment & {step: null}} Start
+ * @typedef {Moment & {step: Step, before: string[], facingsBefore: number[]}} AfterStep
+ * @typedef {Start | AfterStep} Frame
+ */
 
-/** What happened in one step, in words, one line a pig. */
+/**
+ * What happened in one step, in words, one line a pig.
+ * @param {Frame} frame
+ * @param {string[]} names
+ */
 function stepWords(frame, names) {
   const step = frame.step;
   if (!step) return [`Round start: pig A on ${frame.squares[0]}, pig B on ${frame.squares[1]}.`];
+  /** @type {string[]} */
   const lines = [];
   for (const p of [0, 1]) {
     const command = step.commands[p];
     const info = BY_SYMBOL[command];
     const who = names[p];
     const other = names[1 - p];
+    /** @type {string} */
     let what;
     if (MOVES.includes(command)) {
       if (step.moved[p]) what = `moves to ${step.squares[p]}`;
@@ -207,6 +315,10 @@ function stepWords(frame, names) {
 
 // --- drawing the board ------------------------------------------------------------------------------
 
+/**
+ * @param {number} p
+ * @returns {SVGElement[]}
+ */
 function pigShape(p) {
   const fill = p === 0 ? "#f48fb1" : "#81c7f5";
   const ink = p === 0 ? "#6d0f35" : "#0b3a66";
@@ -222,26 +334,45 @@ function pigShape(p) {
   ];
 }
 
+/**
+ * A pig's drawing, and the parts that placing it changes.
+ * @typedef {{group: SVGGElement, turn: SVGGElement, badge: SVGGElement, count: SVGTextElement, title: SVGTitleElement}} PigDrawing
+ */
+
+/**
+ * @param {number} p
+ * @param {boolean} you
+ * @returns {PigDrawing}
+ */
 function makePig(p, you) {
   const ink = p === 0 ? "#6d0f35" : "#0b3a66";
   const turn = svg("g", { class: "turn" }, pigShape(p));
+  const count = svg("text", { "text-anchor": "middle", y: 5, "font-size": 14, "font-weight": 700, fill: "#fff" });
   const badge = svg("g", { class: "badge", transform: "translate(19 17)" },
     svg("circle", { r: 10, fill: "#c62828", stroke: "#fff", "stroke-width": 2 }),
-    svg("text", { "text-anchor": "middle", y: 5, "font-size": 14, "font-weight": 700, fill: "#fff" }));
+    count);
   const label = svg("text", { "text-anchor": "middle", y: 7, "font-size": 19, "font-weight": 800, fill: ink }, p === 0 ? "A" : "B");
   const title = svg("title");
   const group = svg("g", { class: `pig pig-${p === 0 ? "a" : "b"}`, role: "img", "data-pig": p === 0 ? "A" : "B" },
     title, you ? svg("circle", { r: 27, fill: "none", stroke: ink, "stroke-width": 2, "stroke-dasharray": "4 3" }) : null,
     turn, label, badge);
   group.dataset.angle = "";
-  return group;
+  return { group, turn, badge, count, title };
 }
 
-/** Put a pig where a frame says: square, facing (the snout turns the short way), damage. */
-function placePig(group, p, square, facing, damage, you) {
+/**
+ * Put a pig where a frame says: square, facing (the snout turns the short way), damage.
+ * @param {PigDrawing} pig
+ * @param {number} p
+ * @param {string} square
+ * @param {number} facing
+ * @param {number} damage
+ * @param {boolean} you
+ */
+function placePig(pig, p, square, facing, damage, you) {
+  const { group, turn, badge, count, title } = pig;
   const [x, y] = centre(square);
   group.style.transform = `translate(${x}px, ${y}px)`;
-  const turn = group.querySelector(".turn");
   const old = group.dataset.angle === "" ? null : Number(group.dataset.angle);
   let angle = facing * 90;
   if (old !== null) {
@@ -250,18 +381,18 @@ function placePig(group, p, square, facing, damage, you) {
   }
   group.dataset.angle = String(angle);
   turn.style.transform = `rotate(${angle}deg)`;
-  const badge = group.querySelector(".badge");
   badge.style.display = damage > 0 ? "" : "none";
-  badge.querySelector("text").textContent = String(damage);
+  count.textContent = String(damage);
   const text = `pig ${p === 0 ? "A" : "B"}${you ? " (you)" : ""}: ${square}, facing ${FACING_NAMES[FACINGS[facing]]}, damage ${damage} of ${LETHAL}`;
   group.setAttribute("aria-label", text);
-  group.querySelector("title").textContent = text;
+  title.textContent = text;
   group.dataset.square = square;
   group.dataset.facing = FACINGS[facing];
   group.dataset.damage = String(damage);
 }
 
 function boardBase() {
+  /** @type {SVGElement[]} */
   const parts = [svg("rect", { x: 0, y: 0, width: WIDE, height: WIDE, fill: "#2c3440", rx: 8 })];
   for (let f = 0; f < 8; f++) {
     for (let r = 0; r < 8; r++) {
@@ -280,6 +411,13 @@ function boardBase() {
   return parts;
 }
 
+/**
+ * @param {string} from
+ * @param {string} to
+ * @param {string} colour
+ * @param {number} width
+ * @param {boolean} dashed
+ */
 function arrowLine(from, to, colour, width, dashed) {
   const [x1, y1] = centre(from);
   const [x2, y2] = centre(to);
@@ -294,8 +432,13 @@ function arrowLine(from, to, colour, width, dashed) {
     svg("path", { d: head, fill: colour }));
 }
 
+/**
+ * @param {string} square
+ * @param {string} label
+ */
 function burst(square, label) {
   const [x, y] = centre(square);
+  /** @type {string[]} */
   const points = [];
   for (let i = 0; i < 16; i++) {
     const radius = i % 2 === 0 ? 27 : 13;
@@ -307,17 +450,21 @@ function burst(square, label) {
     svg("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 16, "font-weight": 800, fill: "#7a0000" }, "−1"));
 }
 
-/** Lasers, fists, blocked moves and the moves' arrows of one step. */
+/**
+ * Lasers, fists, blocked moves and the moves' arrows of one step.
+ * @param {Frame} frame
+ */
 function stepMarks(frame) {
+  /** @type {SVGElement[]} */
   const marks = [];
+  if (!frame.step) return marks;
   const step = frame.step;
-  if (!step) return marks;
   const inks = ["#6d0f35", "#0b3a66"];
   for (const p of [0, 1]) {
     const command = step.commands[p];
     if (step.moved[p]) marks.push(arrowLine(frame.before[p], step.squares[p], inks[p], 4, false));
     if (step.blocked[p]) {
-      const [dx, dy] = moveDelta(command, frame.facingsBefore[p]);
+      const [dx, dy] = moveStep(command, frame.facingsBefore[p]);
       const [x, y] = centre(step.squares[p]);
       const bx = x + (dx * SIZE) / 2;
       const by = y - (dy * SIZE) / 2;
@@ -336,6 +483,7 @@ function stepMarks(frame) {
     if (command === "F") {
       const [dx, dy] = DELTA[facing];
       let [tf, tr] = [f, r];
+      /** @type {string | null} */
       let end = null;
       while (onBoard(tf + dx, tr + dy)) {
         tf += dx; tr += dy;
@@ -343,7 +491,10 @@ function stepMarks(frame) {
         if (end === target) break;
       }
       const [x1, y1] = centre(step.squares[p]);
-      let x2; let y2;
+      /** @type {number} */
+      let x2;
+      /** @type {number} */
+      let y2;
       if (end === null) { x2 = x1 + dx * SIZE * 0.5; y2 = y1 - dy * SIZE * 0.5; } else if (end === target) { [x2, y2] = centre(end); } else {
         [x2, y2] = centre(end);
         x2 += dx * SIZE * 0.5; y2 -= dy * SIZE * 0.5;
@@ -353,7 +504,7 @@ function stepMarks(frame) {
         svg("line", { x1, y1, x2, y2, stroke: "#d50000", "stroke-width": 5, "stroke-linecap": "round", "stroke-dasharray": step.hit[1 - p] ? null : "10 7" })));
     } else if (command === "H") {
       for (const c of ["^", "\\", "/"]) {
-        const [dx, dy] = moveDelta(c, facing);
+        const [dx, dy] = moveStep(c, facing);
         if (!onBoard(f + dx, r + dy)) continue;
         const [x, y] = centre(name(f + dx, r + dy));
         marks.push(svg("rect", { class: "fist", x: x - SIZE / 2 + 4, y: y - SIZE / 2 + 4, width: SIZE - 8, height: SIZE - 8, rx: 6, fill: "#ff6d00", "fill-opacity": 0.18, stroke: "#bf360c", "stroke-width": 3, "stroke-dasharray": "7 4" }));
@@ -366,11 +517,16 @@ function stepMarks(frame) {
   return marks;
 }
 
-/** The faint paths both pigs took during the last round (shown once the reveal has ended). */
+/**
+ * The faint paths both pigs took during the last round (shown once the reveal has ended).
+ * @param {Frame[]} frames
+ */
 function roundTrails(frames) {
+  /** @type {SVGElement[]} */
   const marks = [];
   const inks = ["#6d0f35", "#0b3a66"];
   for (const p of [0, 1]) {
+    /** @type {[number, number][]} */
     const points = [];
     for (const frame of frames) {
       const at = centre(frame.squares[p]);
@@ -384,11 +540,18 @@ function roundTrails(frames) {
   return marks;
 }
 
-/** Where the program being written would take this pig if nothing stood in its way. */
+/**
+ * Where the program being written would take this pig if nothing stood in its way.
+ * @param {Pig} pig
+ * @param {number} p
+ * @param {(string | null)[]} slots
+ */
 function previewMarks(pig, p, slots) {
   let square = pig.square;
   let facing = FACINGS.indexOf(pig.facing);
+  /** @type {SVGElement[]} */
   const marks = [];
+  /** @type {Map<string, number[]>} the steps that end on each square */
   const where = new Map();
   const ink = p === 0 ? "#6d0f35" : "#0b3a66";
   slots.forEach((command, i) => {
@@ -403,8 +566,9 @@ function previewMarks(pig, p, slots) {
       }
     }
     facing = turned(facing, command);
-    if (!where.has(square)) where.set(square, []);
-    where.get(square).push(i + 1);
+    const steps = where.get(square);
+    if (steps) steps.push(i + 1);
+    else where.set(square, [i + 1]);
   });
   for (const [sq, steps] of where) {
     const [x, y] = centre(sq);
@@ -423,9 +587,14 @@ function previewMarks(pig, p, slots) {
 
 // --- the side: pigs, programs, the editor -------------------------------------------------------------
 
+/**
+ * @param {RoboPigsObservation} obs
+ * @param {number | null} seat
+ */
 function pigList(obs, seat) {
   return html("ul", { class: "rp-pigs", "aria-label": "the pigs" },
     obs.pigs.map((pig, p) => {
+      /** @type {HTMLSpanElement[]} */
       const pips = [];
       for (let i = 0; i < LETHAL; i++) pips.push(html("span", { class: `rp-pip${i < pig.damage ? " on" : ""}`, "aria-hidden": "true" }));
       return html("li", { class: p === 0 ? "a" : "b", "data-pig": pig.name, "aria-label": `pig ${pig.name}${seat === p ? " (you)" : ""}: ${pig.square}, facing ${FACING_NAMES[pig.facing]}, damage ${pig.damage} of ${LETHAL}` },
@@ -435,16 +604,24 @@ function pigList(obs, seat) {
     }));
 }
 
+/**
+ * @param {Program} move
+ * @param {string} label
+ */
 function programTiles(move, label) {
   const commands = move.commands;
   return html("div", { class: "rp-slots", role: "list", "aria-label": label },
-    commands.map((c, i) => html("div", { role: "listitem", class: `rp-slot ${c === "X" ? "locked" : "filled"}`, "aria-label": `step ${i + 1}: ${c} ${(BY_SYMBOL[c] || {}).name || ""}` },
+    commands.map((c, i) => html("div", { role: "listitem", class: `rp-slot ${c === "X" ? "locked" : "filled"}`, "aria-label": `step ${i + 1}: ${c} ${BY_SYMBOL[c]?.name || ""}` },
       html("span", { class: "n", text: `step ${i + 1}` }),
       html("span", { class: "sym", text: c }),
-      html("span", { class: "what", text: (BY_SYMBOL[c] || {}).name || "" }))));
+      html("span", { class: "what", text: BY_SYMBOL[c]?.name || "" }))));
 }
 
-/** Whether two programs' commands are the same, step by step. */
+/**
+ * Whether two programs' commands are the same, step by step.
+ * @param {string[]} a
+ * @param {string[]} b
+ */
 function sameCommands(a, b) {
   return a.length === b.length && a.every((c, i) => c === b[i]);
 }
@@ -452,6 +629,9 @@ function sameCommands(a, b) {
 /**
  * Why a program is not legal for a pig with `damage` (null: it is), for the note under the editor
  * and, when the server lists no programs, for the send button; the server's rules judge what is sent.
+ * @param {(string | null)[]} slots
+ * @param {number} damage
+ * @param {boolean} extraX
  */
 function programProblem(slots, damage, extraX) {
   if (slots.some((c) => !c)) return `fill all ${STEPS} steps`;
@@ -462,6 +642,22 @@ function programProblem(slots, damage, extraX) {
   return `a pig with ${damage} damage must play ${extraX ? "at least" : "exactly"} ${damage} X`;
 }
 
+/**
+ * Whether a step of the editor holds a command.
+ * @param {string | null} c
+ * @returns {c is string}
+ */
+const written = (c) => !!c;
+
+/**
+ * The program editor, and what brings it up to date with its draft (once it is in the page).
+ * @param {View} view
+ * @param {UI} ui
+ * @param {RoboPigsObservation} obs
+ * @param {number} seat
+ * @param {(slots: (string | null)[]) => void} onChange  told the program at every change
+ * @returns {{box: HTMLElement, refresh: () => void}}
+ */
 function editor(view, ui, obs, seat, onChange) {
   const pig = obs.pigs[seat];
   const damage = pig.damage;
@@ -479,21 +675,30 @@ function editor(view, ui, obs, seat, onChange) {
   }
   const d = draft;
 
+  /** @type {{button: HTMLButtonElement, sym: HTMLSpanElement, what: HTMLSpanElement}[]} each step's button and its two lines */
   const slotButtons = [];
   const slotRow = html("div", { class: "rp-slots", role: "group", "aria-label": "your program, five steps" });
   for (let i = 0; i < STEPS; i++) {
+    const sym = html("span", { class: "sym" });
+    const what = html("span", { class: "what" });
     const button = html("button", { type: "button", class: "rp-slot", "data-slot": String(i + 1), onclick: () => { d.cursor = i; refresh(); } },
-      html("span", { class: "n", text: `step ${i + 1}` }), html("span", { class: "sym" }), html("span", { class: "what" }));
-    slotButtons.push(button);
+      html("span", { class: "n", text: `step ${i + 1}` }), sym, what);
+    slotButtons.push({ button, sym, what });
     slotRow.append(button);
   }
 
-  function put(symbol) {
-    if (d.repair) {
-      d.repair = false;
+  /** Back from the repair program to the program written before it. */
+  function leaveRepair() {
+    d.repair = false;
+    if (d.saved) {
       d.slots = d.saved.slots;
       d.locked = d.saved.locked;
     }
+  }
+
+  /** @param {string} symbol */
+  function put(symbol) {
+    if (d.repair) leaveRepair();
     let at = d.cursor;
     if (d.locked[at]) {
       const free = d.slots.findIndex((c, i) => !c && !d.locked[i]);
@@ -519,13 +724,14 @@ function editor(view, ui, obs, seat, onChange) {
   }
 
   function clearAll() {
-    if (d.repair) { d.repair = false; d.slots = d.saved.slots; d.locked = d.saved.locked; }
+    if (d.repair) leaveRepair();
     d.slots = d.slots.map((c, i) => (d.locked[i] ? c : null));
     const first = d.slots.findIndex((c, i) => !c && !d.locked[i]);
     d.cursor = first === -1 ? 0 : first;
     refresh();
   }
 
+  /** @param {number} by */
   function shift(by) {
     if (d.repair) return;
     const j = d.cursor + by;
@@ -549,9 +755,8 @@ function editor(view, ui, obs, seat, onChange) {
       html("span", { class: "sym", "aria-hidden": "true", text: c.symbol }), html("span", { class: "what", "aria-hidden": "true", text: c.name })));
   }
   if (extraX) {
-    const c = BY_SYMBOL.X;
     palette.append(html("button", { type: "button", class: "rp-cmd extra", "data-command": "X", title: "X: do nothing (an extra X)", "aria-label": "an extra X: do nothing", onclick: () => put("X") },
-      html("span", { class: "sym", "aria-hidden": "true", text: c.symbol }), html("span", { class: "what", "aria-hidden": "true", text: "nothing" })));
+      html("span", { class: "sym", "aria-hidden": "true", text: "X" }), html("span", { class: "what", "aria-hidden": "true", text: "nothing" })));
   }
   if (damage > 0) {
     palette.append(html("button", { type: "button", class: "rp-cmd repair", "data-command": "R", title: "R R R R R: do nothing all round and lose one point of damage", "aria-label": "repair: the whole program R R R R R, loses one point of damage", onclick: repair },
@@ -562,6 +767,7 @@ function editor(view, ui, obs, seat, onChange) {
   const right = html("button", { type: "button", class: "rp-tool", "data-tool": "right", title: "move this step's command one step later", "aria-label": "move the chosen step's command one step later", onclick: () => shift(1) }, "move ▶");
   const clear = html("button", { type: "button", class: "rp-tool", "data-tool": "clear", title: "clear the chosen step", onclick: clearSlot }, "Clear step");
   const clearEvery = html("button", { type: "button", class: "rp-tool", "data-tool": "clear-all", title: "clear every step that is not a damage X", onclick: clearAll }, "Clear all");
+  /** @type {HTMLButtonElement} */
   const send = html("button", { type: "button", class: "rp-send", "data-commit": "", onclick: () => {
     const move = legalMove();
     if (move === null || d.sent) return;
@@ -573,6 +779,7 @@ function editor(view, ui, obs, seat, onChange) {
   } }, "Send program");
   const note = html("p", { class: "rp-note", "aria-live": "polite" });
 
+  /** @returns {(string | null)[]} */
   function current() {
     return d.repair ? Array(STEPS).fill("R") : d.slots;
   }
@@ -580,10 +787,11 @@ function editor(view, ui, obs, seat, onChange) {
   /**
    * The program's structured form, or null while it is not legal: one of the server's moves where it
    * lists them, else built here (too many to list: the server judges it).
+   * @returns {Program | null}
    */
   function legalMove() {
     const slots = current();
-    if (slots.some((c) => !c)) return null;
+    if (!slots.every(written)) return null;
     if (Array.isArray(view.moves)) return view.moves.find((m) => sameCommands(m.commands, slots)) || null;
     return programProblem(slots, damage, extraX) === null ? { commands: [...slots] } : null;
   }
@@ -591,14 +799,14 @@ function editor(view, ui, obs, seat, onChange) {
   function refresh() {
     const slots = current();
     slots.forEach((c, i) => {
-      const button = slotButtons[i];
+      const { button, sym, what } = slotButtons[i];
       const locked = d.repair || d.locked[i];
       button.classList.toggle("filled", !!c && !locked);
       button.classList.toggle("locked", locked);
       button.classList.toggle("current", i === d.cursor && !d.repair);
-      button.querySelector(".sym").textContent = c || "·";
+      sym.textContent = c || "·";
       const info = c ? BY_SYMBOL[c] : null;
-      button.querySelector(".what").textContent = info ? info.name : "empty";
+      what.textContent = info ? info.name : "empty";
       const lockWords = d.locked[i] && !d.repair ? ", locked: a damage X, it may be moved but not cleared" : "";
       button.setAttribute("aria-label", `step ${i + 1}: ${info ? `${c} ${info.name}` : "empty"}${lockWords}${i === d.cursor ? ", chosen" : ""}`);
       button.setAttribute("title", d.locked[i] && !d.repair ? "X: damage forces this pig to do nothing here (locked; ◀ ▶ move it)" : info ? `${c} ${info.name}: ${info.does}` : "empty: choose a command below");
@@ -633,36 +841,39 @@ function editor(view, ui, obs, seat, onChange) {
   box.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const k = event.key;
+    const command = KEYS[k.toLowerCase()];
     let done = true;
     if (k >= "1" && k <= "5") { d.cursor = Number(k) - 1; refresh(); } else if (k === "ArrowLeft" && event.shiftKey) shift(-1);
     else if (k === "ArrowRight" && event.shiftKey) shift(1);
     else if (k === "ArrowLeft") { d.cursor = Math.max(0, d.cursor - 1); refresh(); } else if (k === "ArrowRight") { d.cursor = Math.min(STEPS - 1, d.cursor + 1); refresh(); } else if (k === "Delete" || k === "Backspace") clearSlot();
     else if (k === "Enter" && !(event.target instanceof HTMLButtonElement)) send.click();
-    else if (KEYS[k.toLowerCase()] && (KEYS[k.toLowerCase()] !== "X" || extraX)) put(KEYS[k.toLowerCase()]);
+    else if (command && (command !== "X" || extraX)) put(command);
     else done = false;
     if (done) {
       event.preventDefault();
-      if (event.target.classList && event.target.classList.contains("rp-slot")) slotButtons[d.cursor].focus();
+      if (event.target instanceof Element && event.target.classList.contains("rp-slot")) slotButtons[d.cursor].button.focus();
     }
   });
-  box.refresh = refresh;
-  return box;
+  return { box, refresh };
 }
 
 // --- the reveal ------------------------------------------------------------------------------------------
 
-function programTable(obs) {
-  const round = obs.last_round;
+/**
+ * @param {LastRound} round
+ * @param {number} player  the seat shown
+ */
+function programTable(round, player) {
   const names = ["A", "B"];
   const head = html("tr", {}, html("th", { scope: "col", text: "pig" }),
     [1, 2, 3, 4, 5].map((n) => html("th", { scope: "col", "data-step": String(n), text: String(n) })));
   const rows = [0, 1].map((p) => {
     const commands = round.moves[p].commands;
-    return html("tr", { "data-pig": names[p] }, html("th", { scope: "row", text: `Pig ${names[p]}${obs.player === p ? " (you)" : ""}` }),
+    return html("tr", { "data-pig": names[p] }, html("th", { scope: "row", text: `Pig ${names[p]}${player === p ? " (you)" : ""}` }),
       commands.map((c, i) => {
         const step = round.steps[i];
         const hitOther = step && step.hit[1 - p] && (c === "F" || c === "H");
-        return html("td", { "data-step": String(i + 1), class: hitOther ? "hit" : "", title: `${c} ${(BY_SYMBOL[c] || {}).name || ""}${step ? "" : " (not played: the game ended)"}`, text: step ? c : `(${c})` });
+        return html("td", { "data-step": String(i + 1), class: hitOther ? "hit" : "", title: `${c} ${BY_SYMBOL[c]?.name || ""}${step ? "" : " (not played: the game ended)"}`, text: step ? c : `(${c})` });
       }));
   });
   return html("table", { class: "rp-prog", "aria-label": `the programs of round ${round.round}` },
@@ -672,6 +883,11 @@ function programTable(obs) {
 
 // --- draw ---------------------------------------------------------------------------------------------------
 
+/**
+ * @param {View} view
+ * @param {UI} ui
+ * @returns {HTMLDivElement}
+ */
 export function draw(view, ui) {
   const obs = view.observation;
   const seat = view.seat === 0 || view.seat === 1 ? view.seat : null;
@@ -683,7 +899,7 @@ export function draw(view, ui) {
   const preview = svg("g", { class: "preview" });
   const pigs = [makePig(0, seat === 0), makePig(1, seat === 1)];
   const board = canvas(WIDE, WIDE, `Robo Battle Pigs, round ${obs.round}: pig A on ${obs.pigs[0].square} facing ${FACING_NAMES[obs.pigs[0].facing]}, damage ${obs.pigs[0].damage}; pig B on ${obs.pigs[1].square} facing ${FACING_NAMES[obs.pigs[1].facing]}, damage ${obs.pigs[1].damage}`,
-    boardBase(), marks, preview, pigs);
+    boardBase(), marks, preview, pigs.map((pig) => pig.group));
   board.setAttribute("role", "group");
   const showNow = () => {
     obs.pigs.forEach((pig, p) => placePig(pigs[p], p, pig.square, FACINGS.indexOf(pig.facing), pig.damage, seat === p));
@@ -696,15 +912,19 @@ export function draw(view, ui) {
   side.append(html("h3", { class: "rp-round", text: heading }), pigList(obs, seat));
 
   const playing = seat !== null && !view.replay && !obs.result;
+  /** @type {(() => void) | null} brings the editor, if any, up to date once it is in the page */
+  let refreshEditor = null;
   if (playing && obs.my_move) {
     side.append(html("section", { class: "rp-panel rp-sent", "aria-label": "your sent program" },
       html("h3", { text: `Your program for round ${obs.round} is sent` }),
       programTiles(obs.my_move, "your sent program"),
       html("p", { class: "rp-note", text: `Waiting for pig ${names[1 - seat]}'s program: the round is revealed when both are in.` })));
   } else if (playing && view.your_turn) {
-    side.append(editor(view, ui, obs, seat, (slots) => {
+    const program = editor(view, ui, obs, seat, (slots) => {
       preview.replaceChildren(...previewMarks(obs.pigs[seat], seat, slots));
-    }));
+    });
+    side.append(program.box);
+    refreshEditor = program.refresh;
   } else if (view.replay && obs.my_move && seat !== null) {
     side.append(html("section", { class: "rp-panel rp-sent", "aria-label": "the sent program" },
       html("h3", { text: `Pig ${names[seat]}'s program for round ${obs.round} (sent, still secret)` }),
@@ -713,28 +933,34 @@ export function draw(view, ui) {
     side.append(html("p", { class: "rp-note", text: "Both programs stay secret until the round is revealed." }));
   }
 
+  /** @type {HTMLElement | null} */
   let revealBox = null;
-  if (obs.last_round) {
-    const frames = roundFrames(obs);
+  const round = obs.last_round;
+  if (round) {
+    const frames = roundFrames(round, obs.options);
     const last = frames.length - 1;
-    const table = programTable(obs);
+    const table = programTable(round, obs.player);
     const caption = html("div", { class: "rp-caption", "aria-live": "polite", "data-at": "end" });
     const where = html("span", { class: "rp-where" });
+    /** @type {number | null} */
     let at = null; // null: the end of the round (the position now)
+    /** @type {number | null} */
     let timer = null;
 
+    /** @param {number | null} index */
     const show = (index) => {
       at = index;
-      for (const cell of table.querySelectorAll("[data-step]")) cell.classList.toggle("now", index !== null && Number(cell.dataset.step) === index);
+      for (const cell of /** @type {NodeListOf<HTMLElement>} */ (table.querySelectorAll("[data-step]"))) cell.classList.toggle("now", index !== null && Number(cell.dataset.step) === index);
       preview.style.display = index === null ? "" : "none"; // the program being written starts from now
       if (index === null) {
         showNow();
         marks.replaceChildren(...roundTrails(frames));
         caption.dataset.at = "end";
+        /** @type {string[]} */
         const hits = [];
         frames.forEach((frame) => { if (frame.step) for (const p of [0, 1]) if (frame.step.hit[p]) hits.push(`step ${frame.index}: ${names[p]} hit`); });
-        const repaired = obs.last_round.repaired.map((r, p) => (r ? `Pig ${names[p]} repaired one point.` : null)).filter(Boolean);
-        const lines = [`Round ${obs.last_round.round} revealed: ${hits.length ? hits.join(", ") : "no hits"}.`, ...repaired];
+        const repaired = round.repaired.map((r, p) => (r ? `Pig ${names[p]} repaired one point.` : null)).filter(Boolean);
+        const lines = [`Round ${round.round} revealed: ${hits.length ? hits.join(", ") : "no hits"}.`, ...repaired];
         if (frames.length - 1 < STEPS) lines.push(`The game ended at step ${frames.length - 1}.`);
         caption.replaceChildren(...lines.map((t) => html("p", { text: t })));
         where.textContent = "the end of the round";
@@ -744,7 +970,7 @@ export function draw(view, ui) {
         marks.replaceChildren(...stepMarks(frame));
         caption.dataset.at = String(index);
         const lines = index === 0
-          ? [`Round ${obs.last_round.round}: the start.`, `Pig A on ${frame.squares[0]}, pig B on ${frame.squares[1]}.`]
+          ? [`Round ${round.round}: the start.`, `Pig A on ${frame.squares[0]}, pig B on ${frame.squares[1]}.`]
           : [`Step ${index} of ${last}:`, ...stepWords(frame, names)];
         caption.replaceChildren(...lines.map((t) => html("p", { text: t })));
         where.textContent = index === 0 ? "the start" : `step ${index} of ${last}`;
@@ -760,6 +986,7 @@ export function draw(view, ui) {
     const total = FIRST + EACH * last;
     const drawnAt = performance.now();
     let attached = false;
+    /** @param {number} start */
     const run = (start) => {
       stop();
       const tick = () => {
@@ -783,24 +1010,26 @@ export function draw(view, ui) {
     };
 
     // A step chosen by hand stays chosen when the next view comes (the other pig's program, say).
+    /** @param {number | null} index */
     const goTo = (index) => { stop(); reveal = { key: revealKey, at: index }; show(index); };
     const back = html("button", { type: "button", class: "rp-tool", "data-reveal": "back", "aria-label": "the step before", onclick: () => goTo(at === null ? last : Math.max(0, at - 1)) }, "◀ step");
     const forward = html("button", { type: "button", class: "rp-tool", "data-reveal": "forward", "aria-label": "the next step", onclick: () => goTo(at === null || at >= last ? null : at + 1) }, "step ▶");
     const again = html("button", { type: "button", class: "rp-tool", "data-reveal": "replay", onclick: replay }, "▶ Replay the reveal");
     const end = html("button", { type: "button", class: "rp-tool", "data-reveal": "end", "aria-label": "skip to the end of the round", onclick: () => goTo(null) }, "end »");
 
-    revealBox = html("section", { class: "rp-panel rp-reveal", "aria-label": `round ${obs.last_round.round} revealed` },
-      html("h3", { text: `Round ${obs.last_round.round}: the programs` }),
+    revealBox = html("section", { class: "rp-panel rp-reveal", "aria-label": `round ${round.round} revealed` },
+      html("h3", { text: `Round ${round.round}: the programs` }),
       table,
       caption,
       html("div", { class: "rp-controls" }, back, forward, end, again, html("span", { class: "rp-note rp-where-box" }, " ", where)));
 
     // Animate when this round is new to the page; a view that comes in the middle of it goes on with it.
-    const revealKey = `${location.pathname}|${view.seat}|${view.replay ? "r" : "p"}|${JSON.stringify(obs.last_round)}`;
-    const changed = view.previous && JSON.stringify(view.previous.last_round || null) !== JSON.stringify(obs.last_round);
+    const revealKey = `${location.pathname}|${view.seat}|${view.replay ? "r" : "p"}|${JSON.stringify(round)}`;
+    const changed = view.previous && JSON.stringify(view.previous.last_round || null) !== JSON.stringify(round);
     if (changed && !reduced()) {
-      reveal = { key: revealKey, start: performance.now() };
-      run(reveal.start);
+      const start = performance.now();
+      reveal = { key: revealKey, start };
+      run(start);
     } else if (reveal && reveal.key === revealKey && reveal.start !== undefined && performance.now() - reveal.start < total + EACH) {
       run(reveal.start);
     } else if (reveal && reveal.key === revealKey && reveal.at !== undefined) {
@@ -817,7 +1046,6 @@ export function draw(view, ui) {
   }
 
   root.append(html("div", { class: "rp-main" }, html("div", { class: "rp-board" }, board), side, revealBox));
-  const ed = side.querySelector(".rp-editor");
-  if (ed) ed.refresh();
+  if (refreshEditor) refreshEditor();
   return root;
 }
