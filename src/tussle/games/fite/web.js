@@ -1,3 +1,4 @@
+// @ts-check
 // FITE in the browser: the two fighters (dice left, super power), the arena's three locations with
 // their die faces and each fighter's token, the split of the dice chosen by pointing between them,
 // the rolled pools, and the last fight with which defensive die cancelled which offensive die (the
@@ -6,12 +7,75 @@
 // their notation, which is only shown.
 import { canvas, chooseAmong, html, pointable, svg } from "/web/board.js";
 
+// What the server sends, as the game declares it in Python (rules.py: FiteObservation; notation.py:
+// the structured forms): a drawing that reads a field the game does not send fails here.
+/** @typedef {{kind: "place", location: string, face: number}} Placement */
+/** @typedef {{kind: "stay"}} Stay */
+/** @typedef {{kind: "swift", to: string}} Swift */
+/** @typedef {{kind: "split", off: number, def: number, power: string | null}} Split */
+/** @typedef {{fighter: string, pool: string, face: number}} DieToTurn  whose ("A" or "B"), which pool, which face */
+/**
+ * A tactical choice: a move of dice `from` one pool `to` the other, a turn of dice, both, or a pass.
+ * @typedef {{
+ *   kind: "pass" | "move" | "turn" | "move and turn", from?: string, to?: string, dice?: number[],
+ *   turn?: DieToTurn[],
+ * }} Tactic
+ */
+/** @typedef {Placement | Stay | Swift | Split | Tactic} FiteMove  a fighter's action (a roll is chance's) */
+/** @typedef {{off: number[], def: number[]}} PoolFaces  a fighter's two pools, highest first */
+/** @typedef {{off: number[] | null, def: number[] | null}} PoolRolls  as far as rolled (null: not yet) */
+/** @typedef {{off: number, def: number}} PoolModifiers */
+/**
+ * @typedef {{
+ *   name: string, dice: number, power: string | null, power_used: boolean, location: string | null,
+ *   face: number | null,
+ * }} Fighter
+ */
+/** @typedef {{entitled: string[], choices: (string | null)[]}} Tactical  per fighter; choices in notation once revealed */
+/**
+ * The public part of the turn so far.
+ * @typedef {{
+ *   turn: number, locations: string[], swift: (string | null)[], split: (number[] | null)[],
+ *   powers: (string | null)[], modifiers: PoolModifiers[] | null, rolls: PoolRolls[],
+ *   tactical: Tactical | null,
+ * }} TurnView
+ */
+/**
+ * The whole of a scored fight; `cancellations`: per defender, [defensive index, offensive index] pairs.
+ * @typedef {{
+ *   turn: number, locations: string[], swift: (string | null)[], split: number[][],
+ *   powers: (string | null)[], modifiers: PoolModifiers[], rolls: PoolFaces[], tactical: Tactical,
+ *   pools: PoolFaces[], values: PoolFaces[], cancelled: number[], cancellations: number[][][],
+ *   hits: number[], dice: number[],
+ * }} FightRecord
+ */
+/** @typedef {{fighter: string, pool: string, dice: number}} Rolling */
+/**
+ * @typedef {{
+ *   game: string, player: number, turn: number, phase: string, turn_dice: string, to_move: boolean,
+ *   fighters: Fighter[], mine: string | null, fight: TurnView | null, rolling: Rolling | null,
+ *   last_fight: FightRecord | null, result: import("/web/types.js").ResultJSON | null,
+ * }} FiteObservation
+ */
+/** @typedef {import("/web/types.js").View<FiteObservation, FiteMove>} View */
+/** @typedef {import("/web/types.js").UI<FiteMove>} UI */
+/** @typedef {import("/web/board.js").Attributes} Attributes */
+/**
+ * A legal action: its structured form and its notation (to show).
+ * @template {FiteMove} [M=FiteMove]
+ * @typedef {{move: M, text: string}} Choice
+ */
+/** @typedef {{name: string, fill: string, ink: string}} PoolStyle */
+/** @typedef {{fill?: string, ink?: string, width?: number, dashed?: boolean, cls?: string}} DieStyle */
+
 const LOCATIONS = [
   { key: "off", name: "Offensive", hint: "+1 on offense dice", faces: [1, 2], fill: "#fbe4e1", ink: "#a3221a" },
   { key: "def", name: "Defensive", hint: "+1 on defense dice", faces: [3, 4], fill: "#e1ecfb", ink: "#17529a" },
   { key: "tac", name: "Tactical", hint: "move or turn 2 dice", faces: [5, 6], fill: "#e2f1e3", ink: "#23662a" },
 ];
+/** @type {{[key: string]: (typeof LOCATIONS)[number]}} */
 const LOCATION = Object.fromEntries(LOCATIONS.map((l) => [l.key, l]));
+/** @type {Record<string, PoolStyle>} */
 const POOL = {
   off: { name: "offense", fill: "#fde3df", ink: "#a3221a" },
   def: { name: "defense", fill: "#dfeafb", ink: "#17529a" },
@@ -19,6 +83,7 @@ const POOL = {
 const FIGHTER = [{ fill: "#4a2378", text: "#fff" }, { fill: "#f0b21c", text: "#111" }];
 const TARGET = "#0a7d2c";
 const HIT = "#c40d0d";
+/** @type {Record<number, [number, number][]>} */
 const PIPS = {
   1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
   4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
@@ -59,14 +124,21 @@ const STYLE = `
 
 // --- small pieces -------------------------------------------------------------
 
-/** A die showing `face` (1-6; null: not rolled yet), centred on (cx, cy). */
+/**
+ * A die showing `face` (1-6; null: not rolled yet), centred on (cx, cy).
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} size
+ * @param {number | null} face
+ * @param {DieStyle} [style]
+ */
 function die(cx, cy, size, face, { fill = "#fff", ink = "#111", width = 2, dashed = false, cls = "" } = {}) {
   const g = svg("g", { class: `die ${cls}`.trim(), "data-face": face ?? "" });
   g.append(svg("rect", {
     x: cx - size / 2, y: cy - size / 2, width: size, height: size, rx: size * 0.18,
     fill, stroke: ink, "stroke-width": width, "stroke-dasharray": dashed ? "6 4" : null,
   }));
-  if (face >= 1 && face <= 6) {
+  if (face !== null && face >= 1 && face <= 6) {
     for (const [dx, dy] of PIPS[face]) {
       g.append(svg("circle", { cx: cx + dx * size * 0.27, cy: cy + dy * size * 0.27, r: size * 0.095, fill: "#111" }));
     }
@@ -76,37 +148,77 @@ function die(cx, cy, size, face, { fill = "#fff", ink = "#111", width = 2, dashe
   return g;
 }
 
+/**
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} r
+ * @param {number} p
+ */
 function token(cx, cy, r, p) {
   return svg("g", { class: `token fighter-${"AB"[p]}` },
     svg("circle", { cx, cy, r, fill: FIGHTER[p].fill, stroke: "#111", "stroke-width": 2 }),
     svg("text", { x: cx, y: cy + r * 0.36, "text-anchor": "middle", "font-size": r * 1.05, "font-weight": 700, fill: FIGHTER[p].text, text: "AB"[p] }));
 }
 
+/**
+ * @param {number} x
+ * @param {number} y
+ * @param {string} content
+ * @param {Attributes} [attrs]
+ */
 function text(x, y, content, attrs = {}) {
   return svg("text", { x, y, "font-size": 20, fill: "#111", ...attrs, text: content });
 }
 
+/**
+ * @param {number} n
+ * @param {string} word
+ */
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
+/** @param {string} word */
 function title(word) {
   return word ? word[0].toUpperCase() + word.slice(1) : word;
 }
 
+/**
+ * @param {FiteObservation} obs
+ * @param {number} p
+ */
 function who(obs, p) {
   return obs.player === p ? `You (${"AB"[p]})` : `Fighter ${"AB"[p]}`;
 }
 
-/** The legal actions, each as {move, text}: its structured form and its notation (to show). */
+/**
+ * The legal actions, each as {move, text}: its structured form and its notation (to show).
+ * @param {View} view
+ * @returns {Choice[]}
+ */
 function choices(view) {
   const moves = view.moves || [];
   const legal = view.legal || [];
   return moves.map((move, i) => ({ move, text: legal[i] }));
 }
 
+/**
+ * The legal actions of one kind, each typed as that kind's structured form.
+ * @template {"place" | "swift" | "split"} K
+ * @param {Choice[]} legal
+ * @param {K} kind
+ * @returns {Choice<Extract<FiteMove, {kind: K}>>[]}
+ */
+function ofKind(legal, kind) {
+  return legal.filter(/** @returns {c is Choice<Extract<FiteMove, {kind: K}>>} */ (c) => c.move.kind === kind);
+}
+
 // --- the fighters and the arena -------------------------------------------------
 
+/**
+ * @param {FiteObservation} obs
+ * @param {number} p
+ */
 function fighterCard(obs, p) {
   const f = obs.fighters[p];
   const name = `Fighter ${"AB"[p]}${obs.player === p ? " (you)" : ""}`;
@@ -127,34 +239,42 @@ function fighterCard(obs, p) {
       power));
 }
 
+/** @param {FiteObservation} obs */
 function fighters(obs) {
   return html("div", { class: "fite-fighters" }, fighterCard(obs, 0), fighterCard(obs, 1));
 }
 
+/**
+ * @param {View} view
+ * @param {UI} ui
+ */
 function arenaCanvas(view, ui) {
   const obs = view.observation;
   const legal = choices(view);
-  const placements = legal.filter((c) => c.move.kind === "place");
-  const swift = legal.filter((c) => c.move.kind === "swift");
+  const placements = ofKind(legal, "place");
+  const swift = ofKind(legal, "swift");
   const placing = placements.length > 0;
   const where = obs.fighters.map((f) => f.location);
+  /** @type {SVGElement[]} */
   const kids = [];
   LOCATIONS.forEach((loc, i) => {
     const x = 6 + i * 266;
     const area = svg("g", { class: `location location-${loc.key}` });
-    area.append(svg("rect", { x, y: 4, width: 256, height: 226, rx: 14, fill: loc.fill, stroke: loc.ink, "stroke-width": 3 }));
+    const frame = svg("rect", { x, y: 4, width: 256, height: 226, rx: 14, fill: loc.fill, stroke: loc.ink, "stroke-width": 3 });
+    area.append(frame);
     area.append(text(x + 128, 34, loc.name, { "text-anchor": "middle", "font-size": 28, "font-weight": 700, fill: loc.ink }));
     area.append(text(x + 128, 62, loc.hint, { "text-anchor": "middle", "font-size": 22 }));
     const move = swift.find((c) => c.move.to === loc.key);
     if (move) {
-      area.querySelector("rect").setAttribute("stroke", TARGET);
-      area.querySelector("rect").setAttribute("stroke-dasharray", "10 6");
+      frame.setAttribute("stroke", TARGET);
+      frame.setAttribute("stroke-dasharray", "10 6");
       pointable(area, "target", `Swift: move to the ${loc.name.toLowerCase()} location (${move.text})`, () => ui.act(move.move));
     }
     kids.push(area);
     loc.faces.forEach((face, j) => {
       const cx = x + 78 + j * 100;
       const place = placements.find((c) => c.move.face === face);
+      /** @type {DieStyle} */
       const style = placing ? { ink: TARGET, width: 4, dashed: true } : { ink: "#333", width: 2 };
       const faceDie = die(cx, 112, 68, face, { ...style, cls: "place-face" });
       if (place) {
@@ -167,7 +287,8 @@ function arenaCanvas(view, ui) {
     here.forEach((p, k) => {
       const cx = x + (here.length === 1 ? 112 : 62 + k * 120);
       kids.push(token(cx, 196, 24, p));
-      if (obs.fighters[p].face) kids.push(die(cx + 44, 196, 30, obs.fighters[p].face, { cls: `placed-${"AB"[p]}` }));
+      const face = obs.fighters[p].face;
+      if (face) kids.push(die(cx + 44, 196, 30, face, { cls: `placed-${"AB"[p]}` }));
     });
   });
   const label = `the arena: ${[0, 1].map((p) => `fighter ${"AB"[p]} ${where[p] ? `at the ${LOCATION[where[p]].name.toLowerCase()} location (die face ${obs.fighters[p].face})` : "not placed yet"}`).join(", ")}`;
@@ -176,41 +297,57 @@ function arenaCanvas(view, ui) {
 
 // --- the split ---------------------------------------------------------------------
 
+/**
+ * @param {number} off
+ * @param {number} def
+ */
 function splitLabel(off, def) {
   return `${off} offense / ${def} defense`;
 }
 
-/** A row of the seat's dice with a handle in each gap: pointing at one splits the dice there. */
+/**
+ * A row of the seat's dice with a handle in each gap: pointing at one splits the dice there.
+ * @param {FiteObservation} obs
+ * @param {Choice<Split>[]} legal  the legal splits
+ * @param {UI} ui
+ */
 function splitCanvas(obs, legal, ui) {
-  // legal: the legal splits, as {move, text}.
   const n = obs.fighters[obs.player].dice;
   const pitch = 78;
   const width = Math.max(420, n * pitch + 40);
   const left = (width - n * pitch) / 2 + pitch / 2;
+  /** @type {Map<number, import("/web/board.js").MenuItem<Split>[]>} the splits by the number of offense dice */
   const choices = new Map();
   for (const { move: s } of legal) {
-    if (!choices.has(s.off)) choices.set(s.off, []);
-    choices.get(s.off).push({
+    const item = {
       label: s.power ? `${splitLabel(s.off, s.def)}, and use ${title(s.power)}` : splitLabel(s.off, s.def),
       action: s,
-    });
+    };
+    const items = choices.get(s.off);
+    if (items) items.push(item);
+    else choices.set(s.off, [item]);
   }
+  /** @type {SVGGElement[]} */
   const dice = [];
+  /** @type {SVGRectElement[]} each die's face, painted with its pool's colours */
+  const faces = [];
   const hint = "← offense | defense →";
   const caption = text(width / 2, 30, hint, { "text-anchor": "middle", "font-size": 28, "font-weight": 700 });
+  /** @param {number | null} off */
   const paint = (off) => {
-    dice.forEach((d, i) => {
+    faces.forEach((rect, i) => {
       const pool = off === null ? null : i < off ? POOL.off : POOL.def;
-      const rect = d.querySelector("rect");
       rect.setAttribute("fill", pool ? pool.fill : "#fff");
       rect.setAttribute("stroke", pool ? pool.ink : "#333");
     });
     caption.textContent = off === null ? hint : splitLabel(off, n - off);
   };
   for (let i = 0; i < n; i++) {
-    const d = svg("g", { class: "split-die" }, svg("rect", { x: left + i * pitch - 30, y: 48, width: 60, height: 60, rx: 11, fill: "#fff", stroke: "#333", "stroke-width": 3 }));
-    dice.push(d);
+    const face = svg("rect", { x: left + i * pitch - 30, y: 48, width: 60, height: 60, rx: 11, fill: "#fff", stroke: "#333", "stroke-width": 3 });
+    dice.push(svg("g", { class: "split-die" }, face));
+    faces.push(face);
   }
+  /** @type {SVGGElement[]} */
   const handles = [];
   for (const [off, items] of [...choices.entries()].sort((a, b) => a[0] - b[0])) {
     const cx = left + (off - 0.5) * pitch;
@@ -236,18 +373,29 @@ function splitCanvas(obs, legal, ui) {
 
 // --- pools, rolls and the cancellation ------------------------------------------------
 
-/** The dice a tactical choice (its structured form) touches: [{fighter, pool, face}], fighter 0 or 1. */
+/**
+ * The dice a tactical choice (its structured form) touches: [{fighter, pool, face}], fighter 0 or 1.
+ * @param {Tactic} move
+ * @param {number} me
+ * @returns {{fighter: number, pool: string | undefined, face: number}[]}
+ */
 function touched(move, me) {
   const out = (move.dice || []).map((face) => ({ fighter: me, pool: move.from, face }));
   for (const d of move.turn || []) out.push({ fighter: "AB".indexOf(d.fighter), pool: d.pool, face: d.face });
   return out;
 }
 
-/** A tactical choice in words, for a menu: "move 6,5 from offense to defense", "turn over B's defense 6". */
+/**
+ * A tactical choice in words, for a menu: "move 6,5 from offense to defense", "turn over B's defense 6".
+ * @param {Tactic} move
+ * @param {number} me
+ */
 function describeTactic(move, me) {
   if (move.kind === "pass") return "pass: change nothing";
   const parts = [];
-  if (move.from) parts.push(`move ${move.dice.join(",")} from ${POOL[move.from].name} to ${POOL[move.to].name}`);
+  // A move names its pools and its dice together.
+  const { from, to, dice } = move;
+  if (from && to && dice) parts.push(`move ${dice.join(",")} from ${POOL[from].name} to ${POOL[to].name}`);
   if (move.turn) {
     const dice = move.turn.map((d) => `${d.fighter === "AB"[me] ? "" : `${d.fighter}'s `}${POOL[d.pool].name} ${d.face}`);
     parts.push(`turn over ${dice.join(", ")}`);
@@ -259,13 +407,22 @@ function describeTactic(move, me) {
  * The single tactical options that use the die of `fighter`'s `pool` showing `face`, built from the
  * observation when the legal actions are too many to list (Cunning at the tactical location): the
  * server judges them.
+ * @param {TurnView} fight
+ * @param {string} turnDice  the observation's `turn_dice`: "any" when a fighter may turn the other's dice
+ * @param {number} me
+ * @param {number} fighter
+ * @param {"off" | "def"} pool
+ * @param {number} face
+ * @returns {Tactic[]}
  */
-function builtOptions(obs, me, fighter, pool, face) {
+function builtOptions(fight, turnDice, me, fighter, pool, face) {
   const letter = "AB"[fighter];
+  /** @type {Tactic} */
   const turn = { kind: "turn", turn: [{ fighter: letter, pool, face }] };
-  if (fighter !== me) return obs.turn_dice === "any" ? [turn] : [];
+  if (fighter !== me) return turnDice === "any" ? [turn] : [];
   const other = pool === "off" ? "def" : "off";
-  const here = obs.fight.rolls[me][pool] || [];
+  const here = fight.rolls[me][pool] || [];
+  /** @type {Tactic} */
   const move = { kind: "move", from: pool, to: other, dice: [face] };
   return here.length > 1 ? [move, turn] : [turn];
 }
@@ -273,7 +430,8 @@ function builtOptions(obs, me, fighter, pool, face) {
 /**
  * One exchange: the attacker's offensive dice above, the defender's defensive dice below.
  * `pairs` ([defence index, offence index]) draws which die cancelled which; offensive dice left
- * over are hits. `point(fighter, pool, face)` gives the actions for a die the seat may point at.
+ * over are hits. `point.options(fighter, pool, face)` gives the actions for a die the seat may point at.
+ * @param {Exchange} exchange
  */
 function exchange({ obs, attacker, offFaces, offCount, defFaces, defCount, offValues, defValues, pairs, point, previous }) {
   const defender = 1 - attacker;
@@ -283,8 +441,11 @@ function exchange({ obs, attacker, offFaces, offCount, defFaces, defCount, offVa
   const width = 730;
   const topY = 46;
   const bottomY = 190;
+  /** @type {SVGElement[]} */
   const kids = [];
+  /** @param {number} i */
   const xAt = (i) => left + pitch / 2 + i * pitch;
+  /** @type {{p: number, pool: "off" | "def", faces: number[] | null, count: number | undefined, values: number[] | null, y: number, prev: number[] | null | undefined}[]} */
   const rows = [
     { p: attacker, pool: "off", faces: offFaces, count: offCount, values: offValues, y: topY, prev: previous ? previous.off : undefined },
     { p: defender, pool: "def", faces: defFaces, count: defCount, values: defValues, y: bottomY, prev: previous ? previous.def : undefined },
@@ -293,10 +454,12 @@ function exchange({ obs, attacker, offFaces, offCount, defFaces, defCount, offVa
   const cancelling = new Set((pairs || []).map(([d]) => d));
   // Where each die is drawn. With the cancellation known, each cancelled attacking die stands right
   // above the defense die that cancelled it, the hits after them; otherwise highest first.
+  /** @type {Record<"off" | "def", (row: number[]) => number[]>} */
   const columns = { off: (row) => row.map((_, i) => i), def: (row) => row.map((_, i) => i) };
   if (pairs) {
     const ordered = [...pairs].sort((a, b) => a[1] - b[1]);
     columns.off = (row) => {
+      /** @type {number[]} */
       const at = new Array(row.length);
       ordered.forEach(([, o], k) => { at[o] = k; });
       let next = ordered.length;
@@ -304,6 +467,7 @@ function exchange({ obs, attacker, offFaces, offCount, defFaces, defCount, offVa
       return at;
     };
     columns.def = (row) => {
+      /** @type {number[]} */
       const at = new Array(row.length);
       ordered.forEach(([d], k) => { at[d] = k; });
       let next = ordered.length;
@@ -330,6 +494,7 @@ function exchange({ obs, attacker, offFaces, offCount, defFaces, defCount, offVa
       const face = row.faces ? row.faces[i] : null;
       const cx = xAt(column[i]);
       let cls = `pool-die ${row.pool} fighter-${"AB"[row.p]}`;
+      /** @type {DieStyle} */
       let style = { fill: colour.fill, ink: colour.ink, width: 3 };
       if (pairs && row.pool === "off") {
         if (cancelledOff.has(i)) { cls += " cancelled"; style = { fill: "#e6e6e6", ink: "#555", width: 2 }; }
@@ -341,13 +506,17 @@ function exchange({ obs, attacker, offFaces, offCount, defFaces, defCount, offVa
       }
       if (face !== null && row.prev === null) cls += " fresh";
       const d = die(cx, row.y, size, face, { ...style, cls });
-      const actions = face !== null && point ? point(row.p, row.pool, face) : [];
-      if (actions.length) {
-        d.querySelector("rect").setAttribute("stroke", TARGET);
-        d.querySelector("rect").setAttribute("stroke-dasharray", "7 4");
+      const actions = face !== null && point ? point.options(row.p, row.pool, face) : [];
+      if (point && actions.length) {
+        const { me, act } = point;
+        const rect = d.querySelector("rect");
+        if (rect) {
+          rect.setAttribute("stroke", TARGET);
+          rect.setAttribute("stroke-dasharray", "7 4");
+        }
         const whose = row.p === obs.player ? "your" : `${"AB"[row.p]}'s`;
         pointable(d, "target", `${whose} ${colour.name} die showing ${face}: move or turn it`,
-          () => chooseAmong(d, actions.map((a) => ({ label: describeTactic(a, point.me), action: a })), (a) => point.act(a)));
+          () => chooseAmong(d, actions.map((a) => ({ label: describeTactic(a, me), action: a })), act));
       }
       kids.push(d);
       if (row.values && mod) {
@@ -370,8 +539,29 @@ function exchange({ obs, attacker, offFaces, offCount, defFaces, defCount, offVa
   return drawing;
 }
 
-function lastFightSection(obs) {
-  const fight = obs.last_fight;
+/**
+ * One exchange's dice, and what to draw of them: `offCount` and `defCount` stand in for dice not
+ * rolled yet (null faces); `pairs`, once known, which die cancelled which; `point`, on the seat's
+ * tactical choice; `previous`, the same pools a view ago (a die rolled since is animated).
+ * @typedef {{
+ *   obs: FiteObservation, attacker: number, offFaces: number[] | null, offCount?: number,
+ *   defFaces: number[] | null, defCount?: number, offValues: number[] | null, defValues: number[] | null,
+ *   pairs: number[][] | null, point?: Pointing | null, previous?: PoolRolls | null,
+ * }} Exchange
+ */
+/**
+ * What the seat may do with a die it points at in its tactical choice.
+ * @typedef {{
+ *   options: (fighter: number, pool: "off" | "def", face: number) => Tactic[], act: (move: Tactic) => void,
+ *   me: number,
+ * }} Pointing
+ */
+
+/**
+ * @param {FiteObservation} obs
+ * @param {FightRecord} fight  the observation's `last_fight`
+ */
+function lastFightSection(obs, fight) {
   const box = html("section", { class: "fite-fight last-fight", "aria-label": "the last fight" });
   box.append(html("h3", { text: `The last fight (turn ${fight.turn})` }));
   const outcome = html("p", { class: "fite-outcome" });
@@ -384,6 +574,7 @@ function lastFightSection(obs) {
       ` (${before} → ${fight.dice[p]}).`);
   });
   box.append(outcome);
+  /** @type {string[]} */
   const notes = [];
   [0, 1].forEach((p) => {
     const n = "AB"[p];
@@ -406,25 +597,41 @@ function lastFightSection(obs) {
   return box;
 }
 
-function currentFightSection(view, ui) {
+/**
+ * Whether a legal action is a tactical choice of one option (a move or a turn of dice, or a pass).
+ * @param {FiteMove} move
+ * @returns {move is Tactic}
+ */
+function singleTactic(move) {
+  return move.kind === "pass" || move.kind === "move" || move.kind === "turn";
+}
+
+/**
+ * @param {View} view
+ * @param {UI} ui
+ * @param {TurnView} fight  the observation's `fight`, both splits made
+ */
+function currentFightSection(view, ui, fight) {
   const obs = view.observation;
-  const fight = obs.fight;
   const box = html("section", { class: "fite-fight this-fight", "aria-label": "this turn's fight" });
+  /** @type {Pointing | null} */
   let point = null;
   if (view.your_turn && obs.phase === "tactical") {
     const me = obs.player;
     // A die's menu holds the single options that use it (a move, or a turn), fewest dice first; the
     // two options at once (Cunning at the tactical location) are typed, as they run to hundreds.
-    const single = view.moves ? view.moves.filter((m) => m.kind !== "move and turn") : null;
-    point = (p, pool, face) => single
-      ? single
-        .map((m) => [m, touched(m, me)])
-        .filter(([, dice]) => dice.some((t) => t.fighter === p && t.pool === pool && t.face === face))
-        .sort((x, y) => x[1].length - y[1].length)
-        .map(([m]) => m)
-      : builtOptions(obs, me, p, pool, face);
-    point.act = ui.act;
-    point.me = me;
+    const single = view.moves ? view.moves.filter(singleTactic) : null;
+    point = {
+      options: (p, pool, face) => single
+        ? single
+          .map((m) => ({ move: m, dice: touched(m, me) }))
+          .filter(({ dice }) => dice.some((t) => t.fighter === p && t.pool === pool && t.face === face))
+          .sort((x, y) => x.dice.length - y.dice.length)
+          .map(({ move }) => move)
+        : builtOptions(fight, obs.turn_dice, me, p, pool, face),
+      act: ui.act,
+      me,
+    };
   }
   const prev = view.previous && view.previous.fight && view.previous.fight.turn === fight.turn ? view.previous.fight.rolls : null;
   box.append(html("h3", { text: `This turn's fight (turn ${fight.turn})` }));
@@ -436,7 +643,7 @@ function currentFightSection(view, ui) {
     box.append(html("p", { class: "fite-exchange-title", text: `${"AB"[attacker]} attacks ${"AB"[defender]}` }));
     box.append(exchange({
       obs, attacker,
-      offFaces, offCount: fight.split[attacker][0], defFaces, defCount: fight.split[defender][1],
+      offFaces, offCount: fight.split[attacker]?.[0], defFaces, defCount: fight.split[defender]?.[1],
       offValues: offFaces ? offFaces.map((f) => f + mods[attacker].off) : null,
       defValues: defFaces ? defFaces.map((f) => f + mods[defender].def) : null,
       pairs: null, point,
@@ -448,12 +655,17 @@ function currentFightSection(view, ui) {
 
 // --- what this step asks ---------------------------------------------------------------
 
+/**
+ * @param {View} view
+ * @param {UI} ui
+ */
 function stepSection(view, ui) {
   const obs = view.observation;
   const me = obs.player === 0 || obs.player === 1 ? obs.player : null;
   const acting = !!view.your_turn;
   const legal = choices(view);
   const box = html("section", { class: `fite-step${acting ? " yours" : ""}`, "aria-label": "this step" });
+  /** @param {string} line */
   const say = (line) => box.append(html("p", { text: line }));
   const phase = obs.phase;
   const turn = phase === "setup" ? "SETUP" : `Turn ${obs.turn}`;
@@ -481,7 +693,7 @@ function stepSection(view, ui) {
     box.append(html("h3", { text: `${turn}: split the dice` }));
     if (acting) {
       say("Split your dice in secret into offense (attack) and defense: point at a handle between two dice.");
-      box.append(splitCanvas(obs, legal.filter((c) => c.move.kind === "split"), ui));
+      box.append(splitCanvas(obs, ofKind(legal, "split"), ui));
     } else if (obs.mine && me !== null) {
       say(`You chose ${obs.mine}, secret until both have chosen; waiting for the other fighter.`);
     } else say("Both fighters split their dice in secret into offense and defense.");
@@ -503,16 +715,22 @@ function stepSection(view, ui) {
   return box;
 }
 
+/**
+ * @param {View} view
+ * @param {UI} ui
+ * @returns {HTMLDivElement}
+ */
 export function draw(view, ui) {
   const obs = view.observation;
   const root = html("div", { class: "fite-board" }, html("style", { text: STYLE }));
   root.append(fighters(obs));
   root.append(stepSection(view, ui));
   root.append(arenaCanvas(view, ui));
-  if (obs.fight && obs.fight.split && obs.fight.split[0] && obs.fight.split[1] && (obs.phase === "roll" || obs.phase === "tactical")) {
-    root.append(currentFightSection(view, ui));
+  const fight = obs.fight;
+  if (fight && fight.split && fight.split[0] && fight.split[1] && (obs.phase === "roll" || obs.phase === "tactical")) {
+    root.append(currentFightSection(view, ui, fight));
   }
-  if (obs.last_fight) root.append(lastFightSection(obs));
+  if (obs.last_fight) root.append(lastFightSection(obs, obs.last_fight));
   // A drawing with things to point at is a group of controls for assistive technologies, not a picture.
   for (const drawing of root.querySelectorAll("svg.drawing")) {
     if (drawing.querySelector(".target")) drawing.setAttribute("role", "group");
