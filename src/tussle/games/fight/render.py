@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tussle.games.fight.observation import FightObservation
 
-def card_text(card: dict[str, Any]) -> str:
+
+def card_text(card: Mapping[str, Any]) -> str:
     """A Warrior as its name, family and power, or as its back (family only).
 
     >>> card_text({"name": "Grizzle", "family": "Animal", "power": 20, "ability": "x"})
@@ -18,15 +21,15 @@ def card_text(card: dict[str, Any]) -> str:
     return f"{card['name']} ({card['family']} {card['power']})"
 
 
-def _arena_text(arena: dict[str, Any]) -> str:
+def _arena_text(arena: Mapping[str, Any]) -> str:
     return f"{arena['name']} ({arena['glory']} Glory): {arena['condition']}"
 
 
-def _cards(cards: list[dict[str, Any]]) -> str:
+def _cards(cards: Sequence[Mapping[str, Any]]) -> str:
     return ", ".join(card_text(c) for c in cards) if cards else "-"
 
 
-def _effect_text(effect: dict[str, Any], seats: list[dict[str, Any]]) -> str:
+def _effect_text(effect: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> str:
     kind = effect["kind"]
     if kind == "power":
         return f"p{effect['seat']} {effect['from']} -> {effect['to']}"
@@ -41,7 +44,7 @@ def _effect_text(effect: dict[str, Any], seats: list[dict[str, Any]]) -> str:
     return f"took p{victim}'s Boost {card_text(boost)}" if boost else f"took p{victim}'s Boost"
 
 
-def last_fight_lines(last: dict[str, Any]) -> list[str]:
+def last_fight_lines(last: Mapping[str, Any]) -> list[str]:
     """How the last Fight ended: each Main's final power, what each Boost did, who took the Arena.
 
     >>> last = {
@@ -91,7 +94,7 @@ def last_fight_lines(last: dict[str, Any]) -> list[str]:
     return lines
 
 
-def render_observation(obs: dict[str, Any]) -> str:
+def render_observation(obs: FightObservation) -> str:
     """A readable view of the table, with the hands the viewer may see.
 
     >>> from tussle.games.fight.rules import Fight

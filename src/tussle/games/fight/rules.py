@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias, cast
 
 from tussle.errors import ActionError, OptionError
 from tussle.game import (
@@ -70,6 +70,17 @@ from tussle.games.fight.actions import (
     a_move,
 )
 from tussle.games.fight.cards import CARD_OPS, FAMILIES, Deck, Effect, default_deck, load_deck
+from tussle.games.fight.observation import (
+    ArenaJSON,
+    CardJSON,
+    EffectJSON,
+    FightObservation,
+    FoughtBoostJSON,
+    FoughtMainJSON,
+    FoughtSeatJSON,
+    LastFightJSON,
+    SeatJSON,
+)
 
 FIGHTS = 7
 HAND_SIZE = 5
@@ -97,7 +108,9 @@ LOG_POWER = "power"  # (kind, seat, power before, power after)
 LOG_KILL = "kill"  # (kind, seat, Main Warrior, the power it fell to)
 LOG_DRAW = "draw"  # (kind, seat, Warriors scored, Warriors onto the Graveyard)
 LOG_STEAL = "steal"  # (kind, thief, victim, index in the thief's scored pile, whether it was face up)
-LogEntry = tuple[Any, ...]
+#: A tuple whose shape its kind gives (above): plain tuples, made at every effect, where a
+#: class per kind would cost; their readers (seat_reports, _effect_json) go by the kind.
+LogEntry: TypeAlias = tuple[Any, ...]
 
 
 class SeatReport(NamedTuple):
@@ -308,7 +321,7 @@ class Fight(Game):
         return FightState(self)
 
 
-class FightState(State[Any]):
+class FightState(State[FightAction]):
     """One moment of a game of Fight!."""
 
     game: Fight
@@ -382,9 +395,9 @@ class FightState(State[Any]):
         self._final: Result | None = None
         self.last_fight: FightReport | None = None
         self.log: tuple[LogEntry, ...] = ()  # never changed in place: shared by clones
-        self._legal: Actions[Any] | None = None
+        self._legal: Actions[FightAction] | None = None
         self._legal_seat = -1  # whose actions _legal holds, when it holds any
-        self._outcomes: list[tuple[Any, float]] | None = None
+        self._outcomes: list[tuple[FightAction, float]] | None = None
         self.queue: list[int] = list(game.start_queue)
         self._advance()
 
@@ -489,7 +502,7 @@ class FightState(State[Any]):
 
     # --- legal actions ------------------------------------------------------
 
-    def legal_actions(self, player: int) -> Actions[Any]:
+    def legal_actions(self, player: int) -> Actions[FightAction]:
         legal = self._legal
         if legal is not None and player == self._legal_seat:
             return legal  # asked again (apply checks what was sampled from it): nothing has changed
@@ -505,7 +518,7 @@ class FightState(State[Any]):
         self._legal_seat = player
         return legal
 
-    def _play_actions(self, p: int) -> Actions[PlayAction]:
+    def _play_actions(self, p: int) -> Actions[FightAction]:
         hand = self.hands[p]
         if len(hand) == 1:
             return ListActions([(hand[0], -1)])
@@ -525,7 +538,7 @@ class FightState(State[Any]):
         only = off[0]
         return ListActions([(only, b) for b in hand if b != only] + [(m, only) for m in hand if m != only])
 
-    def _resolve_actions(self, p: int) -> Actions[int]:
+    def _resolve_actions(self, p: int) -> Actions[FightAction]:
         boost = self.boosts[p]
         if not self.game.chooses[boost]:
             return _ACTIVATE_OR_SCORE
@@ -555,7 +568,7 @@ class FightState(State[Any]):
             return self.mains[p] >= 0
         return e.selects(self.family(m), self.powers[q])
 
-    def _why_illegal(self, player: int, action: Any) -> str:
+    def _why_illegal(self, player: int, action: FightAction) -> str:
         if self.stage == ST_PLAY and isinstance(action, tuple):
             hand = self.hands[player]
             for c in action:
@@ -582,12 +595,12 @@ class FightState(State[Any]):
 
     # --- chance -------------------------------------------------------------
 
-    def chance_outcomes(self) -> list[tuple[Any, float]]:
+    def chance_outcomes(self) -> list[tuple[FightAction, float]]:
         if not self.queue:
             return []
         return list(self._chance_table())
 
-    def sample_chance(self, rng: random.Random) -> Any:
+    def sample_chance(self, rng: random.Random) -> FightAction:
         """One chance outcome drawn by its probability, exactly as :meth:`State.sample_chance`
         draws it from :meth:`chance_outcomes`, without making that table.
         """
@@ -638,7 +651,7 @@ class FightState(State[Any]):
                 last = family
         return last
 
-    def _chance_table(self) -> list[tuple[Any, float]]:
+    def _chance_table(self) -> list[tuple[FightAction, float]]:
         if self._outcomes is None:
             step = self.queue[0]
             if step == STEP_TOP:
@@ -677,7 +690,7 @@ class FightState(State[Any]):
         seen = self.arena_seq
         return [a for a in self.game.arena_numbers if a not in seen]
 
-    def is_legal(self, player: int, action: Any) -> bool:
+    def is_legal(self, player: int, action: FightAction) -> bool:
         queue = self.queue
         if player == CHANCE:
             if not queue or type(action) is not int:
@@ -709,10 +722,17 @@ class FightState(State[Any]):
 
     # --- applying -----------------------------------------------------------
 
-    def _apply(self, player: int, action: Any) -> None:
+    def _apply(self, player: int, action: FightAction) -> None:
         self._legal = None
         self._outcomes = None
-        if player == CHANCE:
+        if isinstance(action, tuple):  # a play (a seat's pair of Warriors)
+            self._play(player, action)
+        elif player != CHANCE:  # a Boost's fate
+            if action == SCORE:
+                self._score_boost(player)
+            else:
+                self._activate(player, action)
+        else:
             queue = self.queue
             step = queue[0]
             self._apply_chance(action)
@@ -721,16 +741,6 @@ class FightState(State[Any]):
             if step != STEP_TOP and (not queue or (queue[0] >= STEP_BUFFER and not self.reserves)):
                 self._advance()
             return
-        self._decide(player, action)
-
-    def _decide(self, player: int, action: Any) -> None:
-        """Apply a seat's legal decision: a play, or a Boost scored or activated; then play on."""
-        if self.stage == ST_PLAY:
-            self._play(player, action)
-        elif action == SCORE:
-            self._score_boost(player)
-        else:
-            self._activate(player, action)
         self._advance()
 
     def _play(self, p: int, action: PlayAction) -> None:
@@ -1117,7 +1127,7 @@ class FightState(State[Any]):
             return SCORE
         raise ActionError(f"{a_move(move.kind)}: activate or score your Boost now (kind activate or score)")
 
-    def _parse_action(self, player: int, text: str) -> Any:
+    def _parse_action(self, player: int, text: str) -> FightAction:
         if not isinstance(text, str):
             raise ActionError(f"{text!r} is not an action")
         words = text.split()
@@ -1264,7 +1274,7 @@ class FightState(State[Any]):
             return 1 << player
         return EVERYBODY if player == PUBLIC else 0
 
-    def observation(self, player: int) -> dict[str, Any]:
+    def observation(self, player: int) -> FightObservation:
         """What ``player`` sees: its own hand, everybody's families, the table.
 
         The public view (:data:`PUBLIC`) names only the Warriors shown to
@@ -1282,13 +1292,13 @@ class FightState(State[Any]):
         """
         return self._observe(player, self._mask(player))
 
-    def _card(self, c: int, mask: int) -> dict[str, Any]:
+    def _card(self, c: int, mask: int) -> CardJSON:
         w = self.deck.warriors[c]
         if self.known[c] & mask:
             return {"name": w.name, "family": FAMILIES[w.family], "power": w.power, "ability": w.text}
         return {"family": FAMILIES[w.family]}
 
-    def _hand(self, q: int, player: int, mask: int) -> list[dict[str, Any]]:
+    def _hand(self, q: int, player: int, mask: int) -> list[CardJSON]:
         """Seat ``q``'s hand as ``player`` sees it: its own in hand order, another's in one canonical order.
 
         Another player's hand is sorted by what the viewer sees of each card
@@ -1300,7 +1310,7 @@ class FightState(State[Any]):
             cards.sort(key=_back_order)
         return cards
 
-    def _arena_json(self, a: int) -> dict[str, Any]:
+    def _arena_json(self, a: int) -> ArenaJSON:
         arena = self.deck.arenas[a]
         return {
             "name": arena.name,
@@ -1309,10 +1319,10 @@ class FightState(State[Any]):
             "rule": arena.condition.to_json(),
         }
 
-    def _observe(self, player: int, mask: int) -> dict[str, Any]:
+    def _observe(self, player: int, mask: int) -> FightObservation:
         n = self.game.num_players
         warriors = self.deck.warriors
-        seats = []
+        seats: list[SeatJSON] = []
         for q in range(n):
             main = self.mains[q]
             boost = self.boosts[q]
@@ -1360,32 +1370,39 @@ class FightState(State[Any]):
             "result": result.to_json() if result is not None else None,
         }
 
-    def _public_card(self, c: int) -> dict[str, Any]:
+    def _public_card(self, c: int) -> CardJSON:
         w = self.deck.warriors[c]
         return {"name": w.name, "family": FAMILIES[w.family], "power": w.power, "ability": w.text}
 
-    def _last_fight_json(self, mask: int) -> dict[str, Any] | None:
+    def _last_fight_json(self, mask: int) -> LastFightJSON | None:
         """How the last Fight ended, as the viewer with ``mask`` may see it (a fresh copy)."""
         report = self.last_fight
         if report is None:
             return None
-        seats = []
+        seats: list[FoughtSeatJSON] = []
         for q, seat in enumerate(self.seat_reports(report)):
-            main = None
+            main: FoughtMainJSON | None = None
             if seat.main >= 0:
                 main = {**self._public_card(seat.main), "final_power": seat.power, "killed": seat.killed}
-            boost: dict[str, Any] | None = None
+            card: CardJSON | None = None
             if seat.pile >= 0:
                 # Still face down unless it was activated: only those who know it read its name.
-                boost = self._card(self.scored[seat.pile][seat.place], mask)
+                card = self._card(self.scored[seat.pile][seat.place], mask)
             elif seat.boost >= 0:
-                boost = self._public_card(seat.boost)
-            if boost is not None:
-                boost["activated"] = seat.activated
-                boost["scored_by"] = seat.pile if seat.pile >= 0 else None
-                if seat.activated:
-                    boost["target"] = seat.target if seat.target >= 0 else None
-                    boost["effects"] = [self._effect_json(e) for e in seat.effects]
+                card = self._public_card(seat.boost)
+            boost: FoughtBoostJSON | None = None
+            scored_by = seat.pile if seat.pile >= 0 else None
+            if card is not None and seat.activated:
+                boost = {
+                    **card,
+                    "activated": True,
+                    "scored_by": scored_by,
+                    "target": seat.target if seat.target >= 0 else None,
+                    "effects": [self._effect_json(e) for e in seat.effects],
+                }
+            elif card is not None:
+                # A CardJSON has no target or effects, which mypy cannot tell from its ** alone.
+                boost = cast(FoughtBoostJSON, {**card, "activated": False, "scored_by": scored_by})
             seats.append({"seat": q, "main": main, "boost": boost})
         arena = self._arena_json(report.arena)
         return {
@@ -1396,7 +1413,7 @@ class FightState(State[Any]):
             "seats": seats,
         }
 
-    def _effect_json(self, entry: LogEntry) -> dict[str, Any]:
+    def _effect_json(self, entry: LogEntry) -> EffectJSON:
         warriors = self.deck.warriors
         kind = entry[0]
         if kind == LOG_POWER:
@@ -1423,7 +1440,7 @@ class FightState(State[Any]):
         return render_observation(self._observe(PUBLIC, -1))  # nobody's seat, every card named
 
 
-class Pairs(Actions[PlayAction]):
+class Pairs(Actions[FightAction]):
     """Every (Main, Boost) of two different Warriors, the Main from ``mains``, the Boost from ``boosts``.
 
     In the order of ``[(m, b) for m in mains for b in boosts if m != b]``, each
@@ -1541,8 +1558,8 @@ def _uniform_totals(count: int) -> list[float]:
 _TOTALS: dict[int, list[float]] = {}
 _new_tuple = tuple.__new__
 #: The choices for a Boost whose ability chooses no opponent (or finds none), shared by every state.
-_ACTIVATE_OR_SCORE: ListActions[int] = ListActions([ACTIVATE, SCORE])
-_NONE: ListActions[Any] = ListActions(())
+_ACTIVATE_OR_SCORE: ListActions[FightAction] = ListActions([ACTIVATE, SCORE])
+_NONE: ListActions[FightAction] = ListActions(())
 _CHANCE_ONLY = (CHANCE,)
 #: _SEATS[p]: the players to act when seat p decides.
 _SEATS = tuple((p,) for p in range(8))
@@ -1551,6 +1568,6 @@ _ACTIVATE = Activate(None)
 _FAMILY_RANK = {name: i for i, name in enumerate(FAMILIES)}
 
 
-def _back_order(card: dict[str, Any]) -> tuple[int, str]:
+def _back_order(card: CardJSON) -> tuple[int, str]:
     """The canonical order of cards in another player's hand: family, then name where it shows."""
     return _FAMILY_RANK[card["family"]], card.get("name", "")
