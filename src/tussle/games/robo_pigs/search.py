@@ -17,18 +17,33 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tussle.errors import PositionError
-from tussle.game import PUBLIC, Game, State
-from tussle.games.robo_pigs.rules import programs_for
+from tussle.game import Game, State
+from tussle.games.robo_pigs.actions import DAMAGE, REPAIR_PROGRAM, SYMBOLS, Commands
+from tussle.games.robo_pigs.rules import FREE, SIZE, RoboPigsState, programs_for
 from tussle.search.policy import GamePolicy
 
-_PIG_FREE = ("^", "v", "\\", "/", "TL", "TR", "F", "H")
-_PIG_COST = (0.0, 1.0, 2.2, 3.6, 5.2)
-_PIG_DELTA = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
+#: How often a playout program draws each free command (in the order of FREE): attacks most.
+_WEIGHTS = (3, 2, 2, 2, 2, 2, 6, 3)
+#: The cost of having d damage points: each point is also an X in every later program.
+_DAMAGE_COST = (0.0, 1.0, 2.2, 3.6, 5.2)
+# A step in each facing (N E S W, the rules' facing numbers) as file and rank deltas.
+_DELTA = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+# The generic search builds a program piece by piece, and its pieces are text: each
+# command's symbol, the command's id in the program's structured form too. assemble
+# turns the symbols into the commands themselves, with no notation read.
+_FREE_SYMBOLS = tuple(SYMBOLS[c] for c in FREE)
+_COMMAND = {symbol: command for command, symbol in enumerate(SYMBOLS)}
 
 
-def _pig_in_line(x: int, y: int, facing: str, tx: int, ty: int) -> bool:
-    dx, dy = _PIG_DELTA[facing]
+def _in_line(square: int, facing: int, target: int) -> bool:
+    """Whether the square ``target`` lies straight ahead of a pig on ``square`` facing ``facing``.
+
+    >>> _in_line(59, 2, 3), _in_line(59, 0, 3)  # d8 facing south sees d1; facing north it does not
+    (True, False)
+    """
+    x, y, tx, ty = square % SIZE, square // SIZE, target % SIZE, target // SIZE
+    dx, dy = _DELTA[facing]
     if dx:
         return ty == y and (tx - x) * dx > 0
     return tx == x and (ty - y) * dy > 0
@@ -46,17 +61,7 @@ class RoboPigsPolicy(GamePolicy):
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         self.extra_x = bool(game.options["extra_x"])
-        self._parsed: dict[str, Any] = {}
-
-    @staticmethod
-    def pigs(state: State[Any]) -> list[tuple[int, int, str, int]]:
-        """Each pig's file, rank, facing and damage, read from the position (``d8S0 e1N0 1``)."""
-        try:
-            words = state.position().split()
-        except PositionError:  # a program is pending: positions are written between rounds
-            obs = state.observation(PUBLIC)
-            words = [f"{p['square']}{p['facing']}{p['damage']}" for p in obs["pigs"]]
-        return [("abcdefgh".index(w[0]), int(w[1]) - 1, w[2], int(w[3:])) for w in words[:2]]
+        self._assembled: dict[tuple[str, ...], Commands] = {}
 
     def _damage(self, state: State[Any], player: int) -> int:
         # The number of legal programs tells the damage without building an observation.
@@ -87,7 +92,7 @@ class RoboPigsPolicy(GamePolicy):
         x_left = damage - prefix.count("X")
         if x_left >= 5 - size:
             return ("X",)
-        options: tuple[str, ...] = _PIG_FREE
+        options: tuple[str, ...] = _FREE_SYMBOLS
         if x_left > 0 or self.extra_x:
             options += ("X",)
         if size == 0 and damage > 0:
@@ -95,32 +100,39 @@ class RoboPigsPolicy(GamePolicy):
         return options
 
     def assemble(self, state: State[Any], player: int, prefix: tuple[str, ...]) -> Any:
-        text = " ".join(prefix)
-        action = self._parsed.get(text)
+        action = self._assembled.get(prefix)
         if action is None:
-            action = self._parsed[text] = state.parse_action(player, text)
+            c = _COMMAND
+            action = self._assembled[prefix] = (
+                c[prefix[0]],
+                c[prefix[1]],
+                c[prefix[2]],
+                c[prefix[3]],
+                c[prefix[4]],
+            )
         return action
 
     def program(self, state: State[Any], player: int, rng: random.Random) -> Any:
         """A program weighted towards attacks, as the playout move."""
         damage = self._damage(state, player)
         if damage and rng.random() < 0.1 * damage:
-            return self.assemble(state, player, ("R",) * 5)
-        commands = rng.choices(_PIG_FREE, (3, 2, 2, 2, 2, 2, 6, 3), k=5 - damage)
+            return REPAIR_PROGRAM
+        commands = rng.choices(FREE, _WEIGHTS, k=5 - damage)
         for _ in range(damage):
-            commands.insert(rng.randrange(len(commands) + 1), "X")
-        return self.assemble(state, player, tuple(commands))
+            commands.insert(rng.randrange(len(commands) + 1), DAMAGE)
+        return (commands[0], commands[1], commands[2], commands[3], commands[4])
 
     def rollout_action(self, state: State[Any], player: int, rng: random.Random) -> Any:
         return self.program(state, player, rng)
 
     def evaluate(self, state: State[Any]) -> list[float]:
-        pigs = self.pigs(state)
-        (ax, ay, af, ad), (bx, by, bf, bd) = pigs
-        value = _PIG_COST[min(bd, 4)] - _PIG_COST[min(ad, 4)]
-        if _pig_in_line(ax, ay, af, bx, by):
+        # The state's own fields: where the pigs stand and their damage are public.
+        assert isinstance(state, RoboPigsState)
+        (sa, sb), (fa, fb), (da, db) = state.squares, state.facings, state.damage
+        value = _DAMAGE_COST[min(db, 4)] - _DAMAGE_COST[min(da, 4)]
+        if _in_line(sa, fa, sb):
             value += 0.25
-        if _pig_in_line(bx, by, bf, ax, ay):
+        if _in_line(sb, fb, sa):
             value -= 0.25
         v = math.tanh(value / 3.0)
         return [v, -v]
