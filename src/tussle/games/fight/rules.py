@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from typing import Any, NamedTuple, TypeAlias, cast
+from typing import Final, Literal, NamedTuple, TypeAlias, cast
 
 from tussle.errors import ActionError, OptionError
 from tussle.game import (
@@ -101,16 +101,27 @@ STEP_TOP = -4  # the family on the back of the Reserves' top card is revealed
 ST_SETUP, ST_PLAY, ST_RESOLVE, ST_ABILITY, ST_DRAW, ST_OVER = range(6)
 STAGE_NAMES = ("setup", "play", "resolve", "ability", "draw", "over")
 
-# The log of the current Fight: one tuple per event, kind first.
-LOG_SCORE = "score"  # (kind, seat, index of the Boost in its scored pile)
-LOG_ACTIVATE = "activate"  # (kind, seat, Boost, opponent chosen or -1)
-LOG_POWER = "power"  # (kind, seat, power before, power after)
-LOG_KILL = "kill"  # (kind, seat, Main Warrior, the power it fell to)
-LOG_DRAW = "draw"  # (kind, seat, Warriors scored, Warriors onto the Graveyard)
-LOG_STEAL = "steal"  # (kind, thief, victim, index in the thief's scored pile, whether it was face up)
-#: A tuple whose shape its kind gives (above): plain tuples, made at every effect, where a
-#: class per kind would cost; their readers (seat_reports, _effect_json) go by the kind.
-LogEntry: TypeAlias = tuple[Any, ...]
+# The log of the current Fight: one tuple per event, kind first (plain tuples: they are made
+# at every effect). A reader tests ``entry[0]`` against a kind, which tells mypy its shape.
+LOG_SCORE: Final = "score"
+LOG_ACTIVATE: Final = "activate"
+LOG_POWER: Final = "power"
+LOG_KILL: Final = "kill"
+LOG_DRAW: Final = "draw"
+LOG_STEAL: Final = "steal"
+#: (kind, seat, index of the Boost in its scored pile)
+ScoreEntry: TypeAlias = tuple[Literal["score"], int, int]
+#: (kind, seat, Boost, opponent chosen or -1)
+ActivateEntry: TypeAlias = tuple[Literal["activate"], int, int, int]
+#: (kind, seat, power before, power after)
+PowerEntry: TypeAlias = tuple[Literal["power"], int, int, int]
+#: (kind, seat, Main Warrior, the power it fell to)
+KillEntry: TypeAlias = tuple[Literal["kill"], int, int, int]
+#: (kind, seat, Warriors scored, Warriors onto the Graveyard)
+DrawEntry: TypeAlias = tuple[Literal["draw"], int, tuple[int, ...], tuple[int, ...]]
+#: (kind, thief, victim, index in the thief's scored pile, whether it was face up)
+StealEntry: TypeAlias = tuple[Literal["steal"], int, int, int, bool]
+LogEntry: TypeAlias = ScoreEntry | ActivateEntry | PowerEntry | KillEntry | DrawEntry | StealEntry
 
 
 class SeatReport(NamedTuple):
@@ -959,22 +970,21 @@ class FightState(State[FightAction]):
         effects: list[list[LogEntry]] = [[] for _ in range(n)]
         acting = -1  # whose activation the entries describe
         for entry in report.log:
-            kind = entry[0]
-            if kind == LOG_ACTIVATE:
+            if entry[0] == LOG_ACTIVATE:
                 acting = entry[1]
                 activated[acting] = True
                 boosts[acting] = entry[2]
                 targets[acting] = entry[3]
                 continue
-            if kind == LOG_SCORE:
+            if entry[0] == LOG_SCORE:
                 q = entry[1]
                 boosts[q], piles[q], places[q] = -1, q, entry[2]
                 acting = -1
                 continue
-            if kind == LOG_KILL:
+            if entry[0] == LOG_KILL:
                 q = entry[1]
                 mains[q], powers[q], killed[q] = entry[2], entry[3], True
-            elif kind == LOG_STEAL:
+            elif entry[0] == LOG_STEAL:
                 q = entry[2]
                 boosts[q], piles[q], places[q] = -1, entry[1], entry[3]
             if acting >= 0:
@@ -1415,17 +1425,18 @@ class FightState(State[FightAction]):
 
     def _effect_json(self, entry: LogEntry) -> EffectJSON:
         warriors = self.deck.warriors
-        kind = entry[0]
-        if kind == LOG_POWER:
+        if entry[0] == LOG_POWER:
             return {"kind": "power", "seat": entry[1], "from": entry[2], "to": entry[3]}
-        if kind == LOG_KILL:
+        if entry[0] == LOG_KILL:
             return {"kind": "killed", "seat": entry[1], "warrior": warriors[entry[2]].name, "power": entry[3]}
-        if kind == LOG_DRAW:
+        if entry[0] == LOG_DRAW:
             return {
                 "kind": "drew",
                 "scored": [warriors[c].name for c in entry[2]],
                 "graveyard": [warriors[c].name for c in entry[3]],
             }
+        # An activation's effects are these four kinds (seat_reports keeps no other).
+        assert entry[0] == LOG_STEAL, entry
         # The stolen Boost itself is shown, as the viewer may see it, in its owner's seat.
         return {"kind": "stole", "seat": entry[2], "face_up": entry[4]}
 
