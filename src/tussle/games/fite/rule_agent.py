@@ -19,7 +19,9 @@
   ``turn_dice=any``) wins (ties: the simplest choice).
 
 Everything goes through :class:`~tussle.agents.base.PlayerView`: the
-observation, notation and legal actions, and sampled states to try choices on.
+observation, the legal actions and sampled states to try choices on. Its
+choices are the rules' own values (:mod:`.notation`'s tuples), made without
+writing notation to parse.
 
 >>> from tussle import load_game
 >>> from tussle.agents.base import PlayerView
@@ -38,6 +40,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tussle.agents.base import Agent, PlayerView
+from tussle.games.fite.notation import PASS, STAY, TAC, PlaceAction, SplitAction, SwiftAction
 from tussle.games.fite.rules import FiteState
 
 #: The estimated gain (in dice) a super power's declaration must bring.
@@ -148,6 +151,12 @@ def split_strategy(
     return offs, weights, value
 
 
+#: Its placement (a die at the tactical location) and Swift choices, as the rules' values.
+_PLACE_TAC: PlaceAction = ("place", 5)
+_SWIFT_TAC: SwiftAction = ("swift", TAC)
+_STAY: SwiftAction = ("swift", STAY)
+
+
 def _location_mods(location: str | None) -> tuple[int, int]:
     return (int(location == "off"), int(location == "def"))
 
@@ -161,17 +170,16 @@ class FiteRuleAgent(Agent):
         obs = view.observation()
         phase = obs["phase"]
         if phase in ("setup", "place"):
-            return view.parse_action("tac 5")
+            return _PLACE_TAC
         if phase == "swift":
-            here = obs["fighters"][self.player]["location"]
-            return view.parse_action("stay" if here == "tac" else "swift tac")
+            return _STAY if obs["fighters"][self.player]["location"] == "tac" else _SWIFT_TAC
         if phase == "split":
-            return view.parse_action(self._split(obs))
+            return self._split(obs)
         return self._tactic(view)
 
     # --- the split ----------------------------------------------------------------
 
-    def _split(self, obs: Mapping[str, Any]) -> str:
+    def _split(self, obs: Mapping[str, Any]) -> SplitAction:
         me, them = obs["fighters"][self.player], obs["fighters"][1 - self.player]
         mine = list(_location_mods(me["location"]))
         theirs = list(_location_mods(them["location"]))
@@ -196,7 +204,7 @@ class FiteRuleAgent(Agent):
                     declare = True
                     splits, mix = with_power[0], with_power[1]
         off = self.rng.choices(splits, mix)[0]
-        return f"{off}/{me['dice'] - off}" + (" +power" if declare else "")
+        return ("split", off, me["dice"] - off, declare)
 
     # --- the tactical options -----------------------------------------------------
 
@@ -205,7 +213,7 @@ class FiteRuleAgent(Agent):
         base = view.sample_state(self.rng)
         if other in base.to_act():
             # Scored against the pools as rolled, so the opponent's choice does not matter here.
-            base.apply_str(other, "pass")
+            base.apply(other, PASS)
         best_action, best = None, None
         for action in view.legal_actions():
             trial = base.clone()

@@ -19,7 +19,17 @@ from typing import Any, cast
 
 from tussle.game import PUBLIC, Game, State
 from tussle.games.fite import rule_agent as fite_rule
-from tussle.games.fite.notation import DEF, OFF, Roll, TacticAction
+from tussle.games.fite.notation import (
+    DEF,
+    OFF,
+    STAY,
+    TAC,
+    PlaceAction,
+    Roll,
+    SplitAction,
+    SwiftAction,
+    TacticAction,
+)
 from tussle.games.fite.rules import (
     PLACE,
     SETUP,
@@ -35,6 +45,10 @@ from tussle.search.policy import GamePolicy
 
 #: The step each phase of a FITE state is, as :meth:`FitePolicy.step` names it.
 _STEPS = {SETUP: "place", PLACE: "place", SWIFT: "swift", SPLIT: "split", TACTICAL: "tactical"}
+#: The playouts' placement (the die at the tactical location) and Swift choices, as the rules' values.
+_PLACE_TAC: PlaceAction = ("place", 5)
+_SWIFT_TAC: SwiftAction = ("swift", TAC)
+_STAY: SwiftAction = ("swift", STAY)
 
 
 def _fite_strength(dice: int) -> float:
@@ -46,8 +60,8 @@ class FitePolicy(GamePolicy):
 
     The playout policy is the rule-of-thumb agent's: the tactical location,
     Swift to it, the rule's equilibrium split of the dice, the greedy tactical
-    option. The step is told by the notation of the first legal action, so that
-    an observation (costly here) is built only where its data is needed.
+    option. The step and the dice are read from the state's own public fields,
+    so that an observation (costly here) is built only where its data is needed.
     """
 
     default_depth = 12
@@ -55,7 +69,6 @@ class FitePolicy(GamePolicy):
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
-        self._parsed: dict[tuple[int, str], Any] = {}
         #: Under turn_dice=any a turn may reach the opponent's dice: choices are scored on both pools.
         self._turn_any = game.options["turn_dice"] == "any"
         self._best_any: dict[tuple[Any, ...], int] = {}
@@ -64,27 +77,11 @@ class FitePolicy(GamePolicy):
         #: The best tactical option's index, by both fighters' pools and modifiers and the options.
         self._best: dict[tuple[Any, ...], int] = {}
 
-    def _parse(self, state: State[Any], player: int, text: str) -> Any:
-        # Placement and split actions are plain values, the same in every state.
-        key = (player, text)
-        action = self._parsed.get(key)
-        if action is None:
-            action = self._parsed[key] = state.parse_action(player, text)
-        return action
-
     @staticmethod
     def step(state: State[Any], player: int) -> str:
-        """``place``, ``swift``, ``split`` or ``tactical``, from the legal actions' notation."""
-        if isinstance(state, FiteState):
-            return _STEPS[state.phase]  # what the notation tells, read directly
-        first = state.action_to_str(player, state.legal_actions(player)[0])
-        if first[0].isdigit():
-            return "split"
-        if first in ("stay",) or first.startswith("swift"):
-            return "swift"
-        if first.startswith(("off", "def", "tac")):
-            return "place"
-        return "tactical"
+        """``place``, ``swift``, ``split`` or ``tactical``: the step ``player`` acts in."""
+        assert isinstance(state, FiteState)
+        return _STEPS[state.phase]
 
     def evaluate(self, state: State[Any]) -> list[float]:
         if isinstance(state, FiteState):  # the dice left are public: no need for a whole observation
@@ -105,13 +102,9 @@ class FitePolicy(GamePolicy):
     def rollout_actions(self, state: State[Any], acting: tuple[int, ...], rng: random.Random) -> list[Any]:
         step = self.step(state, acting[0])
         if step == "place":
-            return [self._parse(state, p, "tac 5") for p in acting]
+            return [_PLACE_TAC for _ in acting]
         if step == "swift":
-            out = []
-            for p in acting:
-                texts = [state.action_to_str(p, a) for a in state.legal_actions(p)]
-                out.append(self._parse(state, p, "swift tac" if "swift tac" in texts else "stay"))
-            return out
+            return [_SWIFT_TAC if _SWIFT_TAC in state.legal_actions(p) else _STAY for p in acting]
         if step == "split" and len(acting) == 2:
             return [self._split(state, p, rng) for p in acting]
         if step == "split":
@@ -121,24 +114,18 @@ class FitePolicy(GamePolicy):
     def rollout_action(self, state: State[Any], player: int, rng: random.Random) -> Any:
         return self.rollout_actions(state, (player,), rng)[0]
 
-    def _split(self, state: State[Any], player: int, rng: random.Random) -> Any:
-        """The rule's split, both fighters splitting (each one's dice read from its split's notation).
+    def _split(self, state: State[Any], player: int, rng: random.Random) -> SplitAction:
+        """The rule's split, both fighters splitting (each one's dice read from the state's public fields).
 
         Playouts place at the tactical location, so no location bonus is assumed.
         """
-        dice = [self._dice(state, p) for p in (0, 1)]
+        assert isinstance(state, FiteState)
+        dice = state.dice
         offs, weights, _ = fite_rule.split_strategy(dice[player], dice[1 - player], (0, 0), (0, 0))
         off = rng.choices(offs, weights)[0]
-        return self._parse(state, player, f"{off}/{dice[player] - off}")
+        return ("split", off, dice[player] - off, False)
 
-    @staticmethod
-    def _dice(state: State[Any], player: int) -> int:
-        if isinstance(state, FiteState):
-            return state.dice[player]  # what the split's notation adds up to
-        off, _, dfn = state.action_to_str(player, state.legal_actions(player)[0]).partition("/")
-        return int(off) + int(dfn.split()[0])
-
-    def _observed_split(self, state: State[Any], player: int, rng: random.Random) -> Any:
+    def _observed_split(self, state: State[Any], player: int, rng: random.Random) -> SplitAction:
         assert isinstance(state, FiteState)
         me, them = state.location[player], state.location[1 - player]
         mine = (int(me == OFF), int(me == DEF))
@@ -146,7 +133,7 @@ class FitePolicy(GamePolicy):
         dice = state.dice[player]
         offs, weights, _ = fite_rule.split_strategy(dice, state.dice[1 - player], mine, theirs)
         off = rng.choices(offs, weights)[0]
-        return self._parse(state, player, f"{off}/{dice - off}")
+        return ("split", off, dice - off, False)
 
     def _tactic(self, state: State[Any], player: int) -> Any:
         """The tactical option that leaves the most hits dealt minus taken against the rolls as they are.
