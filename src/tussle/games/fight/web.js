@@ -1,3 +1,4 @@
+// @ts-check
 // Fight! in the browser: the Arena and what comes next, every seat's Main and Boost, the hand as cards
 // with their abilities, the scores, the last Fight's outcome and the Graveyard. Drawn from the
 // observation alone: another seat's hand and face-down Boost show only their family, as the
@@ -8,6 +9,56 @@
 // menu of its choices (activate, activate on an opponent, score); the same choices are buttons too,
 // and an opponent's Main is a target when the Boost chooses an opponent.
 import { chooseAmong, html, pointable } from "/web/board.js";
+
+// What the server sends, as the game declares it in Python (observation.py: FightObservation;
+// actions.py: MoveJSON): a drawing that reads a field the game does not send fails here.
+/**
+ * A Warrior as the viewer sees it: its back's family, the rest only where it knows the card.
+ * @typedef {{family: string, name?: string, power?: number, ability?: string}} Card
+ */
+/** @typedef {Card & {current_power: number}} MainCard */
+/** @typedef {Card & {activated: boolean}} BoostCard */
+/** @typedef {{name: string, glory: number, condition: string, rule: import("/web/types.js").JSONObject}} Arena */
+/**
+ * @typedef {{
+ *   seat: number, hand: Card[], main: MainCard | null, boost: BoostCard | null, scored: Card[],
+ *   arenas: Arena[], glory: number,
+ * }} SeatData
+ */
+/**
+ * What activating a Boost did.
+ * @typedef {{kind: "power", seat: number, from: number, to: number}
+ *   | {kind: "killed", seat: number, warrior: string, power: number}
+ *   | {kind: "drew", scored: string[], graveyard: string[]}
+ *   | {kind: "stole", seat: number, face_up: boolean}} Effect
+ */
+/** @typedef {Card & {final_power: number, killed: boolean}} FoughtMain */
+/** @typedef {Card & {activated: boolean, scored_by: number | null, target?: number | null, effects?: Effect[]}} FoughtBoost */
+/** @typedef {{seat: number, main: FoughtMain | null, boost: FoughtBoost | null}} FoughtSeat */
+/** @typedef {{fight: number, arena: Arena, winner: number | null, glory: number, seats: FoughtSeat[]}} LastFight */
+/**
+ * @typedef {{
+ *   game: string, player: number, num_players: number, fight: number, fights: number,
+ *   first_player: number, stage: string, to_act: number[], arena: Arena | null,
+ *   upcoming_arenas: Arena[], last_main_family: string | null, leader: number | null,
+ *   reserves: {count: number, top_family: string | null}, graveyard: Card[], drawn: Card[],
+ *   killed: string[], seats: SeatData[], last_fight: LastFight | null,
+ *   result: import("/web/types.js").ResultJSON | null,
+ * }} FightObservation
+ */
+/** @typedef {{kind: "play", main: string, boost: string | null}} PlayMove  a Main and a Boost by name; no Boost with one Warrior left */
+/** @typedef {{kind: "activate", target: number | null}} ActivateMove  the Boost's ability, on the opponent chosen where it chooses one */
+/** @typedef {{kind: "score"}} ScoreMove */
+/** @typedef {PlayMove | ActivateMove | ScoreMove} FightMove */
+/** @typedef {import("/web/types.js").View<FightObservation, FightMove>} View */
+/** @typedef {import("/web/types.js").UI<FightMove>} UI */
+/** @typedef {{move: PlayMove, main: string, boost: string | null, notation: string}} Play */
+/** @typedef {{move: ActivateMove | ScoreMove, notation: string}} Fate  a Boost's fate */
+/**
+ * A seat's name for the viewer: "You", or the player's name and seat; `mid` inside a sentence,
+ * `own` the possessive.
+ * @typedef {((q: number) => string) & {mid: (q: number) => string, own: (q: number) => string}} Who
+ */
 
 const FAMILIES = ["Human", "Animal", "Robot", "Demon", "Alien"];
 
@@ -98,15 +149,21 @@ const STYLE = `
 }
 `;
 
+/** @param {Card} card */
 function fam(card) {
   return FAMILIES.includes(card.family) ? card.family : "Human";
 }
 
+/** @param {Card} card */
 function cardWords(card) {
   return "name" in card ? `${card.name} (${card.family}, power ${card.power}): ${card.ability}` : `a face-down ${card.family}`;
 }
 
-/** A Warrior face up: family by colour and by word, power, name, ability. */
+/**
+ * A Warrior face up: family by colour and by word, power, name, ability.
+ * @param {Card} card
+ * @param {{small?: boolean, note?: string | null, now?: HTMLElement | null, killed?: boolean}} [options]
+ */
 function front(card, { small = false, note = null, now = null, killed = false } = {}) {
   return html("div", { class: `card fam-${fam(card)}${small ? " small" : ""}${killed ? " killed" : ""}` },
     html("div", { class: "band" }, html("span", { text: card.family }), html("span", { class: "power", text: String(card.power) })),
@@ -116,12 +173,18 @@ function front(card, { small = false, note = null, now = null, killed = false } 
     note ? html("div", { class: "note", text: note }) : null);
 }
 
-/** A Warrior face down: only its back, which shows its family (as the observation does). */
+/**
+ * A Warrior face down: only its back, which shows its family (as the observation does).
+ * @param {Card} card
+ * @param {"mini" | "big"} size
+ * @param {string} [mark]
+ */
 function back(card, size, mark) {
   return html("div", { class: `back ${size} fam-${fam(card)}`, "aria-label": `face-down card, ${card.family} back` },
     html("span", { text: card.family }), mark ? html("span", { class: "mark", text: mark }) : null);
 }
 
+/** @param {Arena} arena */
 function arenaText(arena) {
   return `${arena.name} (${arena.glory} Glory): ${arena.condition}`;
 }
@@ -130,26 +193,44 @@ function arenaText(arena) {
  * The legal actions by what they do, read from their structured forms (`view.moves`, index for
  * index with `view.legal`, whose notation is only shown): plays {move, main, boost, notation}, and
  * the Boost's fates {move, notation}, a move of kind activate (target: a seat or null) or score.
+ * @param {View} view
+ * @returns {{plays: Play[], resolve: Fate[]}}
  */
 function legalMoves(view) {
+  /** @type {Play[]} */
   const plays = [];
+  /** @type {Fate[]} */
   const resolve = [];
+  const legal = view.legal || [];
   (view.moves || []).forEach((move, i) => {
-    const notation = view.legal[i];
+    const notation = legal[i];
     if (move.kind === "play") plays.push({ move, main: move.main, boost: move.boost, notation });
     else resolve.push({ move, notation });
   });
   return { plays, resolve };
 }
 
+/**
+ * @param {View} view
+ * @param {UI} ui
+ * @returns {HTMLElement}
+ */
 export function draw(view, ui) {
   const root = html("div", { class: "fight" });
+  /** @type {string | null} */
   let chosenMain = null; // the Main picked in this view, waiting for its Boost
   const render = () => root.replaceChildren(...board(view, ui, chosenMain, (name) => { chosenMain = name; render(); }));
   render();
   return root;
 }
 
+/**
+ * @param {View} view
+ * @param {UI} ui
+ * @param {string | null} chosenMain
+ * @param {(name: string | null) => void} setMain
+ * @returns {Element[]}
+ */
 function board(view, ui, chosenMain, setMain) {
   const obs = view.observation;
   const me = typeof view.seat === "number" ? view.seat : null;
@@ -157,6 +238,7 @@ function board(view, ui, chosenMain, setMain) {
   const pointing = !view.replay && me !== null && Array.isArray(view.moves) && view.moves.length > 0;
   const { plays, resolve } = pointing ? legalMoves(view) : { plays: [], resolve: [] };
   const names = new Map((view.seats || []).map((s) => [s.seat, s.name]));
+  /** @type {Who} */
   const who = (q) => {
     if (q === me) return "You";
     const name = names.get(q);
@@ -166,6 +248,7 @@ function board(view, ui, chosenMain, setMain) {
   who.own = (q) => (q === me ? "your" : `${who(q)}'s`);
   const prev = view.previous;
 
+  /** @type {Element[]} */
   const out = [html("style", { text: STYLE })];
 
   // The Arena, the next one, the piles.
@@ -204,7 +287,7 @@ function board(view, ui, chosenMain, setMain) {
   if (obs.killed && obs.killed.length) facts.push(`killed this Fight: ${obs.killed.join(", ")}`);
   out.push(html("p", { class: "status", text: facts.join(" \u00b7 ") }));
 
-  if (obs.result) out.push(resultPanel(obs, who));
+  if (obs.result) out.push(resultPanel(obs, obs.result, who));
 
   // The seats: the viewer's first, then clockwise.
   const order = obs.seats.map((s) => s.seat);
@@ -230,15 +313,24 @@ function board(view, ui, chosenMain, setMain) {
   return out;
 }
 
-function resultPanel(obs, who) {
+/**
+ * @param {FightObservation} obs
+ * @param {import("/web/types.js").ResultJSON} result
+ * @param {Who} who
+ */
+function resultPanel(obs, result, who) {
   const ranked = [...obs.seats].sort((a, b) => b.glory - a.glory || b.scored.length - a.scored.length);
-  const winner = obs.result.winner;
+  const winner = result.winner;
   const head = winner === null || winner === undefined ? "A draw." : `${who(winner)} ${winner === obs.player ? "win" : "wins"}.`;
   return html("section", { class: "result", "aria-label": "result" },
-    html("div", { text: `${head} ${obs.result.reason || ""}` }),
+    html("div", { text: `${head} ${result.reason || ""}` }),
     html("div", { text: ranked.map((s) => `${who(s.seat)}: ${s.glory} Glory`).join(" \u00b7 ") }));
 }
 
+/**
+ * @param {SeatData} seat
+ * @param {{obs: FightObservation, me: number | null, who: Who, prev: FightObservation | null, resolve: Fate[], ui: UI}} context
+ */
 function seatPanel(seat, { obs, me, who, prev, resolve, ui }) {
   const q = seat.seat;
   const leads = obs.leader === q;
@@ -260,7 +352,7 @@ function seatPanel(seat, { obs, me, who, prev, resolve, ui }) {
   const wasMain = prev && prev.seats && prev.seats[q] && prev.seats[q].main;
   const mainCol = html("div", {}, html("div", { class: "slot", text: "Main" }));
   if (seat.main) {
-    const killed = obs.killed && obs.killed.includes(seat.main.name);
+    const killed = obs.killed && obs.killed.includes(seat.main.name || "");
     const changed = seat.main.current_power !== seat.main.power;
     const now = changed || killed
       ? html("div", { class: "now", text: killed ? `killed (power ${seat.main.current_power})` : `power now ${seat.main.current_power}` })
@@ -289,7 +381,10 @@ function seatPanel(seat, { obs, me, who, prev, resolve, ui }) {
       pointable(card, "pick", `your Boost ${boost.name}: activate or score`, () => {
         // The menu's items carry the notation (shown, never read); the choice is played as its move.
         const items = resolve.map((r) => ({ label: resolveLabel(r, boost, who), action: r.notation }));
-        chooseAmong(card, items, (notation) => ui.act(resolve.find((r) => r.notation === notation).move));
+        chooseAmong(card, items, (notation) => {
+          const fate = resolve.find((r) => r.notation === notation);
+          if (fate) ui.act(fate.move);
+        });
       });
     }
     boostCol.append(card);
@@ -312,20 +407,35 @@ function seatPanel(seat, { obs, me, who, prev, resolve, ui }) {
   return box;
 }
 
+/**
+ * @param {Fate} fate
+ * @param {Card | null} boost
+ * @param {Who} who
+ */
 function resolveLabel({ move, notation }, boost, who) {
   if (move.kind === "score") return `Score it: keep it face down for 1 Glory (${notation})`;
   if (move.target === null) return `Activate: ${boost ? boost.ability : "its ability"} (${notation})`;
   return `Activate on ${who(move.target)} (${notation})`;
 }
 
+/**
+ * @param {SeatData} seat
+ * @param {{
+ *   pointing: boolean, plays: Play[], resolve: Fate[], chosenMain: string | null,
+ *   setMain: (name: string | null) => void, ui: UI, prev: FightObservation | null, who: Who,
+ *   lastFamily: string | null,
+ * }} context
+ */
 function handPanel(seat, { pointing, plays, resolve, chosenMain, setMain, ui, prev, who, lastFamily }) {
   const box = html("section", { class: "hand", "aria-label": "your hand" });
+  /** @type {Map<string, Play[]>} */
   const byMain = new Map();
   for (const play of plays) {
-    if (!byMain.has(play.main)) byMain.set(play.main, []);
-    byMain.get(play.main).push(play);
+    const uses = byMain.get(play.main);
+    if (uses) uses.push(play);
+    else byMain.set(play.main, [play]);
   }
-  const boosts = chosenMain && byMain.has(chosenMain) ? byMain.get(chosenMain).filter((p) => p.boost) : [];
+  const boosts = ((chosenMain && byMain.get(chosenMain)) || []).filter((p) => p.boost);
   const choices = html("div", { class: "choices" });
   let prompt = `Your hand (${seat.hand.length})`;
   if (pointing && plays.length) {
@@ -354,8 +464,8 @@ function handPanel(seat, { pointing, plays, resolve, chosenMain, setMain, ui, pr
     const element = "name" in card ? front(card) : back(card, "big");
     element.setAttribute("aria-label", cardWords(card));
     if (prev && "name" in card && !before.has(card.name)) element.classList.add("fresh");
-    if (pointing && plays.length && "name" in card) {
-      const name = card.name;
+    const name = card.name;
+    if (pointing && plays.length && name !== undefined) {
       if (chosenMain) {
         const play = boosts.find((p) => p.boost === name);
         if (name === chosenMain) {
@@ -369,7 +479,7 @@ function handPanel(seat, { pointing, plays, resolve, chosenMain, setMain, ui, pr
           element.append(html("div", { class: "note", text: `not with ${chosenMain}` }));
         }
       } else if (byMain.has(name)) {
-        const uses = byMain.get(name);
+        const uses = byMain.get(name) || [];
         if (uses.length === 1 && !uses[0].boost) {
           pointable(element, "target", `play ${name} as your Main (${uses[0].notation})`, () => ui.act(uses[0].move));
         } else {
@@ -388,6 +498,10 @@ function handPanel(seat, { pointing, plays, resolve, chosenMain, setMain, ui, pr
   return box;
 }
 
+/**
+ * @param {LastFight} last
+ * @param {Who} who
+ */
 function lastFight(last, who) {
   const took = last.winner === null || last.winner === undefined
     ? "nobody took it"
@@ -407,7 +521,7 @@ function lastFight(last, who) {
         if (boost.scored_by !== null && boost.scored_by !== undefined) btext += `; then scored by ${who.mid(boost.scored_by)}`;
       } else if (boost.scored_by === seat.seat) {
         btext = `Boost ${name} scored`;
-      } else {
+      } else if (boost.scored_by !== null) {
         btext = `Boost ${name} taken by ${who.mid(boost.scored_by)}`;
       }
     }
@@ -419,6 +533,11 @@ function lastFight(last, who) {
     html("ul", {}, items));
 }
 
+/**
+ * @param {Effect} effect
+ * @param {Who} who
+ * @param {FoughtSeat[]} seats
+ */
 function effectText(effect, who, seats) {
   if (effect.kind === "power") return `${who.own(effect.seat)} Main ${effect.from} \u2192 ${effect.to}`;
   if (effect.kind === "killed") return `${who.own(effect.seat)} ${effect.warrior} killed`;
