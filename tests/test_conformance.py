@@ -401,7 +401,7 @@ class Playout:
         on the legal actions, actions legal at other moments or for other players, and junk."""
         state = self.state
         before = snapshot(state)
-        junk: list[Any] = [None, object(), [1, 2], "\x00not an action\x00", -98765, ("x", 3.5), True, 1.5]
+        junk: list[Any] = [None, object(), [1, 2], "\x00not an action\x00", -98765, ("x", 3.5), True, 1.5, 1.0, 0.0]
         candidates: list[Any] = list(junk)
         for p in acting:
             if p == CHANCE:

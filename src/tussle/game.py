@@ -835,7 +835,8 @@ class State(ABC, Generic[A]):
         >>> state.is_legal(CHANCE, 0), state.is_legal(0, 0)
         (True, False)
         """
-        if isinstance(action, bool):  # True == 1 and hashes alike: a bool is no game's action
+        # True and 1.0 equal 1 and hash alike: no game's action is a bool or a float.
+        if isinstance(action, bool | float):
             return False
         try:
             if player not in self.to_act():
