@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -114,6 +114,12 @@ class CoinState(State[Any]):
             return text
         raise ActionError(f"{text!r}: go, heads, tails or edge")
 
+    def action_to_json(self, player: int, action: Any) -> dict[str, object]:
+        return {"kind": action}
+
+    def _action_from_json(self, player: int, data: dict[str, object]) -> Any:
+        return self._parse_action(player, str(data.get("kind")))
+
     def result(self) -> Result | None:
         if self.coin is None:
             return None
@@ -130,8 +136,8 @@ class CoinState(State[Any]):
     def observation(self, player: int) -> dict[str, Any]:
         return {"said": self.said, "coin": self.coin}
 
-    def observation_text(self, player: int) -> str:
-        return self.render()
+    def observation_to_text(self, observation: Mapping[str, Any], player: int) -> str:
+        return f"said {observation['said']}, coin {observation['coin']}"
 
     def render(self) -> str:
         return f"said {self.said}, coin {self.coin}"

@@ -11,6 +11,7 @@ import io
 import json
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,14 @@ class TakeAwayState(State[Any]):
             raise ActionError(f"{text!r}: take 1 or 2 stones")
         return int(text)
 
+    def action_to_json(self, player: int, action: Any) -> dict[str, object]:
+        return {"take": action}
+
+    def _action_from_json(self, player: int, data: dict[str, object]) -> Any:
+        if set(data) != {"take"} or data["take"] not in (1, 2):
+            raise ActionError(f"{data!r}: take 1 or 2 stones")
+        return data["take"]
+
     def result(self) -> GameResult | None:
         return None if self.pile else GameResult.win(self.last, self.num_players, "took the last stone")
 
@@ -86,8 +95,8 @@ class TakeAwayState(State[Any]):
     def observation(self, player: int) -> dict[str, Any]:
         return {"pile": self.pile, "to_act": list(self.to_act())}
 
-    def observation_text(self, player: int) -> str:
-        return f"{self.pile} stones left"
+    def observation_to_text(self, observation: Mapping[str, Any], player: int) -> str:
+        return f"{observation['pile']} stones left"
 
     def render(self) -> str:
         return f"pile: {'o' * self.pile}"

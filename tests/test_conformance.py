@@ -4,7 +4,8 @@ Each variant of each game (every player count, and up to four non-default values
 of its boolean and choice options) is played out at random from a few seeds.
 Along the way the test checks, at every event, that the chosen action is legal
 and round-trips through its notation and its structured form, and at a sample of
-moments the costlier promises: observations are plain JSON data, clones are
+moments the costlier promises: observations are plain JSON data (and their text
+is theirs alone: another state renders it the same), clones are
 independent, resampling keeps what a player has seen (the no-leak check), a
 simultaneous submission is invisible to the other players, illegal or
 out-of-turn actions are refused without changing anything, and the game's fast
@@ -156,6 +157,7 @@ class Playout:
     game: Game = field(init=False)
     rng: random.Random = field(init=False)
     state: State[Any] = field(init=False)
+    blank: State[Any] = field(init=False)
     # Actions seen earlier, by player: tried later as likely-illegal actions.
     seen: dict[int, list[tuple[Any, str]]] = field(default_factory=dict)
     held: tuple[State[Any], tuple[Any, ...]] | None = None
@@ -164,6 +166,7 @@ class Playout:
         self.game = self.variant.load()
         self.rng = random.Random(f"{self.variant.label}/{self.seed}")
         self.state = self.game.new_initial_state()
+        self.blank = self.game.new_initial_state()  # renders other states' observations
 
     def where(self, events: int) -> str:
         return f"{self.variant.label} seed {self.seed}, after {events} events"
@@ -258,7 +261,12 @@ class Playout:
             assert isinstance(obs, dict), where
             assert is_plain_json(obs), f"{where}: observation({p}) is not plain JSON data: {obs!r}"
             assert json.loads(json.dumps(obs)) == obs, f"{where}: observation({p}) changes through JSON"
-            assert isinstance(state.observation_text(p), str), f"{where}: observation_text({p}) is not text"
+            text = state.observation_text(p)
+            assert isinstance(text, str), f"{where}: observation_text({p}) is not text"
+            # One definition of a view: the text is the observation's, whichever state renders it.
+            assert self.blank.observation_to_text(obs, p) == text, (
+                f"{where}: observation_text({p}) reads the state, not only its observation"
+            )
         assert state.public_observation() == state.observation(PUBLIC), where
         assert isinstance(state.render(), str), where
 
@@ -401,7 +409,18 @@ class Playout:
         on the legal actions, actions legal at other moments or for other players, and junk."""
         state = self.state
         before = snapshot(state)
-        junk: list[Any] = [None, object(), [1, 2], "\x00not an action\x00", -98765, ("x", 3.5), True, 1.5, 1.0, 0.0]
+        junk: list[Any] = [
+            None,
+            object(),
+            [1, 2],
+            "\x00not an action\x00",
+            -98765,
+            ("x", 3.5),
+            True,
+            1.5,
+            1.0,
+            0.0,
+        ]
         candidates: list[Any] = list(junk)
         for p in acting:
             if p == CHANCE:

@@ -913,6 +913,7 @@ class State(ABC, Generic[A]):
 
     # --- structured actions -----------------------------------------------
 
+    @abstractmethod
     def action_to_json(self, player: int, action: A) -> Mapping[str, JSON]:
         """The structured form of ``action`` by ``player`` (or CHANCE), as plain data.
 
@@ -922,7 +923,6 @@ class State(ABC, Generic[A]):
         parsing notation. Like :meth:`action_to_str`, it reads this state (the
         moment before the action).
         """
-        raise NotImplementedError(f"{self.game.info.id} has no structured form for its actions")
 
     def action_from_json(self, player: int, data: object) -> A:
         """The action whose structured form is ``data`` for ``player`` now.
@@ -942,9 +942,9 @@ class State(ABC, Generic[A]):
             )
         return action
 
+    @abstractmethod
     def _action_from_json(self, player: int, data: dict[str, object]) -> A:
         """Read a structured form into an action, raising ActionError if it is not one."""
-        raise NotImplementedError(f"{self.game.info.id} has no structured form for its actions")
 
     def _why_illegal(self, player: int, action: A) -> str:
         """Optional ': reason' suffix explaining why a well-formed action is illegal."""
@@ -1007,9 +1007,23 @@ class State(ABC, Generic[A]):
         resolves.
         """
 
-    @abstractmethod
+    @final
     def observation_text(self, player: int) -> str:
-        """What ``player`` sees now, as text for a terminal (:data:`PUBLIC`: the public view)."""
+        """What ``player`` sees now, as text for a terminal (:data:`PUBLIC`: the public view).
+
+        One definition of a view: the text is :meth:`observation_to_text` of
+        :meth:`observation`, so it shows nothing the observation does not (as the
+        codecs' arrays are written from the observation too).
+        """
+        return self.observation_to_text(self.observation(player), player)
+
+    @abstractmethod
+    def observation_to_text(self, observation: Mapping[str, JSON], player: int) -> str:
+        """``observation`` (``player``'s) written as text: the game's one renderer of a view.
+
+        It reads its arguments and the game's options, never the state itself:
+        the conformance test renders one state's observation from another state.
+        """
 
     def public_observation(self) -> Mapping[str, JSON]:
         """The public view: ``observation(PUBLIC)``, what every player and a spectator may see.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, Self
 
 from toy_game.rules import HOLD, ROLL, DiceRace, DiceRaceState
@@ -63,6 +64,15 @@ class _LostStructureState(DiceRaceState):
 
 class LostStructure(_BrokenGame):
     state_class = _LostStructureState
+
+
+class _PeekingTextState(DiceRaceState):
+    def observation_to_text(self, observation: Mapping[str, Any], player: int) -> str:
+        return f"{super().observation_to_text(observation, player)}; turns {self.turns}"  # not in the view
+
+
+class PeekingText(_BrokenGame):
+    state_class = _PeekingTextState
 
 
 class _HastyApplyState(DiceRaceState):
@@ -145,6 +155,7 @@ BROKEN: tuple[type[_BrokenGame], ...] = (
     HastyApply,
     LaxLegality,
     LostStructure,
+    PeekingText,
     TupleObservation,
     EarlyResult,
 )

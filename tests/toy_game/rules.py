@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Self
 
 from tussle import (
@@ -167,8 +168,10 @@ class DiceRaceState(State[str | int]):
             "winner": self.winner,
         }
 
-    def observation_text(self, player: int) -> str:
-        return self.render()
+    def observation_to_text(self, observation: Mapping[str, Any], player: int) -> str:
+        scores = " ".join(f"{p}:{s}" for p, s in enumerate(observation["scores"]))
+        rolling = " rolling" if observation["rolling"] else ""
+        return f"scores {scores}; player {observation['turn']} has {observation['pot']}{rolling}"
 
     def render(self) -> str:
         scores = " ".join(f"{p}:{s}" for p, s in enumerate(self.scores))

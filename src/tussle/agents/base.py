@@ -51,6 +51,10 @@ class PlayerView:
         """The structured form of ``action`` (what to read an action's parts from, not its notation)."""
         return self._state.action_to_json(self.player, action)
 
+    def action_from_json(self, data: object) -> Any:
+        """The action whose structured form is ``data``, checked; raises :class:`~tussle.errors.ActionError`."""
+        return self._state.action_from_json(self.player, data)
+
     def parse_action(self, text: str) -> Any:
         """Parse and check ``text``; raises :class:`~tussle.errors.ActionError`."""
         return self._state.parse_action(self.player, text)

@@ -34,12 +34,13 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Final, Literal, NamedTuple, TypeAlias, cast
 
 from tussle.errors import ActionError, OptionError
 from tussle.game import (
     CHANCE,
+    JSON,
     PUBLIC,
     Actions,
     ChanceMode,
@@ -720,7 +721,8 @@ class FightState(State[FightAction]):
             if step == STEP_ARENA:
                 return 0 <= action < len(self.deck.arenas) and action not in self.arena_seq
             return 0 <= action < len(FAMILIES) and self.backs[action] > 0
-        if queue or player < 0 or action is True or action is False:  # True == 1, but is no seat
+        # True and 1.0 equal 1 (an activation's target), but are no seat's action.
+        if queue or player < 0 or isinstance(action, bool | float):
             return False
         # The seat's actions, as legal_actions gives them: none when it is not to act.
         legal = self._legal
@@ -1440,10 +1442,10 @@ class FightState(State[FightAction]):
         # The stolen Boost itself is shown, as the viewer may see it, in its owner's seat.
         return {"kind": "stole", "seat": entry[2], "face_up": entry[4]}
 
-    def observation_text(self, player: int) -> str:
+    def observation_to_text(self, observation: Mapping[str, JSON], player: int) -> str:
         from tussle.games.fight.render import render_observation
 
-        return render_observation(self.observation(player))
+        return render_observation(cast(FightObservation, observation))  # a view this game made
 
     def render(self) -> str:
         from tussle.games.fight.render import render_observation

@@ -23,12 +23,13 @@ stalemate), and the option ``ply_limit`` ends it as a draw after that many plies
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 
 from tussle.errors import ActionError, PositionError
 from tussle.game import (
     CHANCE,
+    JSON,
     PUBLIC,
     Actions,
     ChanceMode,
@@ -732,10 +733,10 @@ class FightopiaState(State[int]):
             "result": result.to_json() if result else None,
         }
 
-    def observation_text(self, player: int) -> str:
+    def observation_to_text(self, observation: Mapping[str, JSON], player: int) -> str:
         from tussle.games.fightopia.render import render_observation
 
-        return render_observation(self.observation(player), flip=player == BLACK)
+        return render_observation(observation, flip=player == BLACK)
 
     def render(self) -> str:
         from tussle.games.fightopia.render import render_observation

@@ -27,7 +27,7 @@ Every ruling taken where the text is silent is in docs/games/fite.md.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations_with_replacement
 from math import factorial
 from typing import TypeAlias, TypedDict, cast
@@ -1369,10 +1369,10 @@ class FiteState(State[FiteAction]):
         # A copy of its own, made afresh, as an observation is the caller's to change.
         return self._fought.copy() if self._fought is not None else None
 
-    def observation_text(self, player: int) -> str:
+    def observation_to_text(self, observation: Mapping[str, JSON], player: int) -> str:
         from tussle.games.fite.render import render_observation
 
-        return render_observation(self.observation(player))
+        return render_observation(observation)
 
     def render(self) -> str:
         from tussle.games.fite.render import render_observation

@@ -29,13 +29,15 @@ game's documentation (docs/games/robo-pigs.md, "Rulings").
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import chain, combinations
 from operator import itemgetter
+from typing import cast
 
 from tussle.errors import PositionError
 from tussle.game import (
+    JSON,
     PUBLIC,
     Actions,
     ChanceMode,
@@ -832,8 +834,8 @@ class RoboPigsState(State[Commands]):
             "result": self._result.to_json() if self._result else None,
         }
 
-    def observation_text(self, player: int) -> str:
-        return render_observation(self.observation(player))
+    def observation_to_text(self, observation: Mapping[str, JSON], player: int) -> str:
+        return render_observation(cast(RoboPigsObservation, observation))  # a view this game made
 
     def render(self) -> str:
         pending = [format_program(p) if p is not None else None for p in self._pending]

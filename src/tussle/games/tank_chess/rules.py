@@ -25,10 +25,12 @@ from __future__ import annotations
 import bisect
 import functools
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import cast
 
 from tussle.errors import ActionError, OptionError, PositionError
 from tussle.game import (
+    JSON,
     PUBLIC,
     Actions,
     ChanceMode,
@@ -1345,10 +1347,10 @@ class TankChessState(State[int]):
             "fire": lines_of_fire(self.geo, self.board, square),
         }
 
-    def observation_text(self, player: int) -> str:
+    def observation_to_text(self, observation: Mapping[str, JSON], player: int) -> str:
         from tussle.games.tank_chess.render import render_observation
 
-        return render_observation(self.observation(player))
+        return render_observation(cast(TankChessObservation, observation))  # a view this game made
 
     def render(self) -> str:
         from tussle.games.tank_chess.render import render_observation
