@@ -52,7 +52,7 @@ class PlayerView:
         return self._state.action_to_json(self.player, action)
 
     def action_from_json(self, data: object) -> Any:
-        """The action whose structured form is ``data``, checked; raises :class:`~tussle.errors.ActionError`."""
+        """The action whose structured form is ``data``, checked (:class:`~tussle.errors.ActionError`)."""
         return self._state.action_from_json(self.player, data)
 
     def parse_action(self, text: str) -> Any:
