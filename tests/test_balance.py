@@ -96,8 +96,8 @@ class CoinState(State[Any]):
     def chance_outcomes(self) -> list[tuple[Any, float]]:
         if self.said < 2 or self.coin is not None:
             return []
-        edge = self.game.options["edge"] / 100
-        heads = (1 - edge) * self.game.options["heads"] / 100
+        edge = self.game.int_option("edge") / 100
+        heads = (1 - edge) * self.game.int_option("heads") / 100
         return [(c, p) for c, p in (("heads", heads), ("tails", 1 - edge - heads), ("edge", edge)) if p > 0]
 
     def _apply(self, player: int, action: Any) -> None:

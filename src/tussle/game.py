@@ -46,6 +46,8 @@ A = TypeVar("A", bound=Hashable)
 T = TypeVar("T")
 
 JSON = Any  # plain data: dict, list, str, int, float, bool, None
+#: An option's value, as Option.parse gives it (a bool, int or choice/str/document option).
+OptionValue = bool | int | str
 
 
 class Dynamics(enum.StrEnum):
@@ -94,7 +96,7 @@ class Option:
 
     name: str
     kind: str
-    default: Any
+    default: OptionValue
     help: str
     choices: tuple[str, ...] = ()
     minimum: int | None = None
@@ -124,7 +126,7 @@ class Option:
         except OptionError as exc:
             raise ValueError(f"bad default: {exc}") from None
 
-    def parse(self, value: Any) -> Any:
+    def parse(self, value: object) -> OptionValue:
         """Return ``value`` converted and checked, or raise :class:`OptionError`.
 
         >>> Option("extra_x", "bool", False, "allow more X").parse("yes")
@@ -368,7 +370,7 @@ class GameInfo:
     """Whether :meth:`Game.state_from_position` reads a position notation."""
     notation: str = ""
     """A one-paragraph hint on the action notation, shown to people typing moves."""
-    simulation_defaults: tuple[tuple[str, Any], ...] = ()
+    simulation_defaults: tuple[tuple[str, OptionValue], ...] = ()
     """Option values that simulations use unless told otherwise.
 
     People playing keep the plain defaults (a ply limit off, say); matches,
@@ -575,7 +577,7 @@ def draw_outcome(outcomes: Sequence[tuple[T, float]], pick: float) -> T:
     return outcomes[-1][0]
 
 
-def _rebuild_game(cls: type[Game], players: int, options: dict[str, Any]) -> Game:
+def _rebuild_game(cls: type[Game], players: int, options: dict[str, OptionValue]) -> Game:
     """A game made again from what :meth:`Game.__reduce__` kept of it."""
     return cls(players, **options)
 
@@ -650,7 +652,7 @@ class Game(ABC):
 
     # ``self`` positional-only: an option named "self" (from a record or a client) is an unknown
     # option, not a clash of arguments.
-    def __init__(self, /, players: int | None = None, **options: Any) -> None:
+    def __init__(self, /, players: int | None = None, **options: object) -> None:
         info = self.info
         count = info.min_players if players is None else _as_int(players)
         if count is None:
@@ -666,10 +668,10 @@ class Game(ABC):
         values = {opt.name: opt.default for opt in info.options}
         for name, value in options.items():
             values[name] = info.option(name).parse(value)
-        self.options: Mapping[str, Any] = MappingProxyType(values)
+        self.options: Mapping[str, OptionValue] = MappingProxyType(values)
         self._check_options()
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         # A game is its class, its players and its options: pickled as those, rebuilt by its own
         # checks (a state pickled to a worker process carries its game this way).
         return (_rebuild_game, (type(self), self.num_players, dict(self.options)))
@@ -681,7 +683,26 @@ class Game(ABC):
     def id(self) -> str:
         return self.info.id
 
-    def non_default_options(self) -> dict[str, Any]:
+    def int_option(self, name: str) -> int:
+        """The value of the int option ``name`` (typed: ``options`` holds every kind).
+
+        >>> from tussle import load_game
+        >>> load_game("fite", turn_limit=9).int_option("turn_limit")
+        9
+        """
+        value = self.options[name]
+        if type(value) is not int:
+            raise TypeError(f"{self.info.id}: option {name} is not an int option")  # a bug in the game
+        return value
+
+    def str_option(self, name: str) -> str:
+        """The value of the choice, str or document option ``name``."""
+        value = self.options[name]
+        if not isinstance(value, str):
+            raise TypeError(f"{self.info.id}: option {name} is not a text option")  # a bug in the game
+        return value
+
+    def non_default_options(self) -> dict[str, OptionValue]:
         """The options that differ from their defaults (what a record stores)."""
         return {
             opt.name: self.options[opt.name]

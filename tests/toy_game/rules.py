@@ -57,7 +57,7 @@ class DiceRace(Game):
 
     def length_bound(self) -> tuple[int, int] | None:
         # A turn is at most 99 rolls of a 2 and a hold before the target of at most 100.
-        limit = int(self.options["turn_limit"])
+        limit = self.int_option("turn_limit")
         return (51 * limit, 50 * limit) if limit else None
 
     def new_initial_state(self) -> DiceRaceState:
@@ -104,7 +104,7 @@ class DiceRaceState(State[str | int]):
         else:
             self.scores[player] += self.pot
             self.pot = 0
-            if self.scores[player] >= self.game.options["target"]:
+            if self.scores[player] >= self.game.int_option("target"):
                 self.winner = player
             else:
                 self._pass_turn()
@@ -112,7 +112,7 @@ class DiceRaceState(State[str | int]):
     def _pass_turn(self) -> None:
         self.turn = (self.turn + 1) % self.num_players
         self.turns += 1
-        limit = self.game.options["turn_limit"]
+        limit = self.game.int_option("turn_limit")
         self.drawn = bool(limit) and self.turns >= limit
 
     def action_to_str(self, player: int, action: Any) -> str:

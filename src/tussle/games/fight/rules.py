@@ -277,7 +277,7 @@ class Fight(Game):
     play_moves: dict[PlayAction, Move]
 
     def _check_options(self) -> None:
-        text = self.options["deck"]
+        text = self.str_option("deck")
         try:
             self.deck = load_deck(text, "option deck") if text else default_deck()
         except OptionError as exc:

@@ -941,7 +941,7 @@ class TankChess(Game):
     def _check_options(self) -> None:
         self.size = int(self.options["size"])
         self.geo = GEOMETRY[self.size]
-        text = self.options["setup"]
+        text = self.str_option("setup")
         if text in ("", "basic"):
             self.setup = basic_setup(self.size)
             return
@@ -959,7 +959,7 @@ class TankChess(Game):
         return setup
 
     def length_bound(self) -> tuple[int, int] | None:
-        limit = int(self.options["ply_limit"])
+        limit = self.int_option("ply_limit")
         return (limit, 0) if limit > 0 else None
 
     def new_initial_state(self) -> TankChessState:
@@ -1032,7 +1032,7 @@ class TankChessState(State[int]):
         self._result: Result | None = None
         self._legal: TankActions | None = None
         self._announce: tuple[bool, bool] | None = None
-        limit = game.options["ply_limit"]
+        limit = game.int_option("ply_limit")
         if limit and ply >= limit:
             self._result = Result.draw(2, f"ply limit of {limit} reached", Termination.LIMIT)
 
@@ -1124,7 +1124,7 @@ class TankChessState(State[int]):
         self._legal = None
         self._announce = None
         if result is None:
-            limit = self.game.options["ply_limit"]
+            limit = self.game.int_option("ply_limit")
             if limit and self.ply >= limit:
                 result = Result.draw(2, f"ply limit of {limit} reached", Termination.LIMIT)
         self._result = result
@@ -1303,7 +1303,7 @@ class TankChessState(State[int]):
             "player": player,
             "size": geo.size,
             "ply": self.ply,
-            "ply_limit": self.game.options["ply_limit"],
+            "ply_limit": self.game.int_option("ply_limit"),
             "to_move": SIDE_KEYS[self.turn] if self._result is None else None,
             "obstacles": [square_name(geo, s) for s, c in enumerate(board) if c == OBSTACLE],
             "wrecks": [square_name(geo, s) for s, c in enumerate(board) if c == WRECK],
