@@ -49,6 +49,9 @@ JSON = Any  # plain data: dict, list, str, int, float, bool, None
 #: An option's value, as Option.parse gives it (a bool, int or choice/str/document option).
 OptionValue = bool | int | str
 
+#: No game's action is one of these: True and 1.0 equal 1 and hash alike (a tuple, for a fast isinstance).
+NOT_ACTIONS = (bool, float)
+
 
 class Dynamics(enum.StrEnum):
     """How players take their turns."""
@@ -857,7 +860,7 @@ class State(ABC, Generic[A]):
         (True, False)
         """
         # True and 1.0 equal 1 and hash alike: no game's action is a bool or a float.
-        if isinstance(action, bool | float):
+        if isinstance(action, NOT_ACTIONS):
             return False
         try:
             if player not in self.to_act():

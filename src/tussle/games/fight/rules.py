@@ -41,6 +41,7 @@ from tussle.errors import ActionError, OptionError
 from tussle.game import (
     CHANCE,
     JSON,
+    NOT_ACTIONS,
     PUBLIC,
     Actions,
     ChanceMode,
@@ -722,7 +723,7 @@ class FightState(State[FightAction]):
                 return 0 <= action < len(self.deck.arenas) and action not in self.arena_seq
             return 0 <= action < len(FAMILIES) and self.backs[action] > 0
         # True and 1.0 equal 1 (an activation's target), but are no seat's action.
-        if queue or player < 0 or isinstance(action, bool | float):
+        if queue or player < 0 or isinstance(action, NOT_ACTIONS):
             return False
         # The seat's actions, as legal_actions gives them: none when it is not to act.
         legal = self._legal
@@ -738,22 +739,42 @@ class FightState(State[FightAction]):
     def _apply(self, player: int, action: FightAction) -> None:
         self._legal = None
         self._outcomes = None
-        if isinstance(action, tuple):  # a play (a seat's pair of Warriors)
-            self._play(player, action)
-        elif player != CHANCE:  # a Boost's fate
-            if action == SCORE:
-                self._score_boost(player)
-            else:
-                self._activate(player, action)
-        else:
+        if player == CHANCE:  # half of all events are draws: this path is written flat
             queue = self.queue
-            step = queue[0]
-            self._apply_chance(action)
-            # _advance would return at once after a top family (revealed by _advance as it
-            # stopped at a decision, which still waits) or with a chance step next that can be drawn.
-            if step != STEP_TOP and (not queue or (queue[0] >= STEP_BUFFER and not self.reserves)):
+            step = queue.pop(0)
+            if step == STEP_TOP:
+                self.top = action  # type: ignore[assignment]  # a chance outcome is an int
+                return  # _advance would return at once: the decision it stopped at still waits
+            if step == STEP_ARENA:
+                self.arena_seq.append(action)  # type: ignore[arg-type]
+            else:  # a Warrior drawn from the Reserves, for a hand, the Graveyard or the buffer
+                card: int = action  # type: ignore[assignment]
+                reserves = self.reserves
+                del reserves[bisect_left(reserves, card)]  # the Reserves are in card order
+                self.backs[self.game.families[card]] -= 1
+                self.top = -1
+                self.card_epoch[card] = self.epoch
+                if step >= 0:
+                    self.hands[step].append(card)
+                    self.known[card] = 1 << step
+                elif step == STEP_GRAVE:
+                    self.graveyard.append(card)
+                    self.known[card] = -1
+                else:
+                    self.buffer.append(card)
+                    self.known[card] = -1
+                if not reserves and self.graveyard:
+                    self._reshuffle()  # "if the Reserves are ever depleted": at once
+            # _advance would return at once with a chance step next that can be drawn.
+            if not queue or (queue[0] >= STEP_BUFFER and not self.reserves):
                 self._advance()
             return
+        if isinstance(action, tuple):  # a play (a seat's pair of Warriors)
+            self._play(player, action)
+        elif action == SCORE:  # a Boost's fate
+            self._score_boost(player)
+        else:
+            self._activate(player, action)
         self._advance()
 
     def _play(self, p: int, action: PlayAction) -> None:
@@ -769,34 +790,6 @@ class FightState(State[FightAction]):
             hand.remove(boost)
             self.boosts[p] = boost
         self.cursor += 1
-
-    def _apply_chance(self, outcome: int) -> None:
-        step = self.queue.pop(0)
-        if step == STEP_TOP:
-            self.top = outcome
-            return
-        if step == STEP_ARENA:
-            self.arena_seq.append(outcome)
-            return
-        self._take(step, outcome, bisect_left(self.reserves, outcome))  # the Reserves are in card order
-
-    def _take(self, step: int, card: int, index: int) -> None:
-        """Draw ``card``, at ``index`` in the Reserves, for the chance step ``step`` (off the queue)."""
-        del self.reserves[index]
-        self.backs[self.game.families[card]] -= 1
-        self.top = -1
-        self.card_epoch[card] = self.epoch
-        if step >= 0:
-            self.hands[step].append(card)
-            self.known[card] = 1 << step
-        elif step == STEP_GRAVE:
-            self.graveyard.append(card)
-            self.known[card] = -1
-        else:
-            self.buffer.append(card)
-            self.known[card] = -1
-        if not self.reserves and self.graveyard:
-            self._reshuffle()  # "if the Reserves are ever depleted": at once
 
     def _score_boost(self, p: int) -> None:
         self.scored[p].append(self.boosts[p])

@@ -945,7 +945,16 @@ class FiteState(State[FiteAction]):
         if self.phase != ROLL or self._result is not None:
             raise ActionError("no chance event is pending")
         draw = rng.random
-        faces = [int(draw() * 6) + 1 for _ in range(self._roll_size())]
+        size = self._size
+        # One die at a time, in the draw's order, then highest first; pools of one or two dice
+        # (most rolls) without building and sorting a list, the same faces from the same draws.
+        if size == 1:
+            return (int(draw() * 6) + 1,)
+        if size == 2:
+            a = int(draw() * 6) + 1
+            b = int(draw() * 6) + 1
+            return (a, b) if a >= b else (b, a)
+        faces = [int(draw() * 6) + 1 for _ in range(size)]
         faces.sort(reverse=True)
         return tuple(faces)
 
@@ -1016,14 +1025,12 @@ class FiteState(State[FiteAction]):
         return ""
 
     def _apply(self, player: int, action: FiteAction) -> None:
+        # No typing.cast here: it is a call, and this runs at every event.
         if player == CHANCE:
-            self._roll(cast(Roll, action))
+            self._roll(action)  # type: ignore[arg-type]  # a chance outcome is a roll
             return
-        self._submit(player, cast(PlayerAction, action))
-
-    def _submit(self, player: int, action: PlayerAction) -> None:
-        """Keep a fighter's legal action; the step resolves once both that act have chosen."""
-        self.pending[player] = action
+        # A fighter's legal action is kept; the step resolves once both that act have chosen.
+        self.pending[player] = action  # type: ignore[assignment]  # a fighter's action
         # Two fighters at most act at once, and player is one of them.
         if len(self._to_act) == 2:
             self._to_act = OTHER[player]
@@ -1035,7 +1042,7 @@ class FiteState(State[FiteAction]):
         phase = self.phase
         # The step's actions are all of one shape: the step's (every fighter to act has chosen).
         if phase in (SETUP, PLACE):
-            placed = cast("list[PlaceAction]", self.pending)
+            placed: list[PlaceAction] = self.pending  # type: ignore[assignment]  # the step's shape
             for p in (0, 1):
                 self.face[p] = placed[p][1]
                 self.location[p] = FACE_LOCATION[placed[p][1]]
@@ -1050,7 +1057,7 @@ class FiteState(State[FiteAction]):
                     return
             self._start_split()
         elif phase == SWIFT:
-            moved = cast("list[SwiftAction]", self.pending)
+            moved: list[SwiftAction] = self.pending  # type: ignore[assignment]  # the step's shape
             for p in self.acting:
                 to = moved[p][1]
                 if to != STAY:
@@ -1059,7 +1066,7 @@ class FiteState(State[FiteAction]):
                     self.declared[p] = "swift"
             self._start_split()
         elif phase == SPLIT:
-            chosen = cast("list[SplitAction]", self.pending)
+            chosen: list[SplitAction] = self.pending  # type: ignore[assignment]  # the step's shape
             for p in (0, 1):
                 _, off, dfn, declare = chosen[p]
                 self.split[p] = (off, dfn)
@@ -1069,7 +1076,7 @@ class FiteState(State[FiteAction]):
             self._size = chosen[0][1]
             self._start(ROLL, (CHANCE,))
         else:
-            tactics = cast("list[TacticAction]", self.pending)
+            tactics: list[TacticAction] = self.pending  # type: ignore[assignment]  # the step's shape
             for p in self.acting:
                 self.tactics[p] = tactics[p]
             self._fight()
