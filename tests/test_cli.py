@@ -215,6 +215,14 @@ def test_match_options_reach_the_games() -> None:
     summary = match_json("-n", "4", "-o", "round_limit=1")
     assert summary["mean_length"] == 2
     assert summary["options"] == {"round_limit": 1}
+    # Nobody reaches 5 damage in one round: the limit ends every game, and the summary says so.
+    assert summary["draws"] == 4 == summary["cut_by_limit"]
+
+
+def test_match_table_counts_the_games_a_limit_cut() -> None:
+    result = run("match", "robo-pigs", "random", "random", "-n", "3", "-o", "round_limit=1")
+    assert result.exit_code == 0, result.stderr
+    assert "cut by a limit: 3" in result.stdout
 
 
 def test_match_records_replay(records: list[Path]) -> None:

@@ -261,6 +261,8 @@ def saved_game(
             or record.result is None
         ):
             return None
-        return record, Result.from_json(record.result)
+        # The result the replay gives (checked against the stored one): with its termination.
+        result = record.final_state().result()
+        return (record, result) if result is not None else None
     except (TussleError, KeyError, TypeError, ValueError):
         return None

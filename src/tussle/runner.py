@@ -19,7 +19,7 @@ from tussle.agents import make_agent
 from tussle.agents.base import Agent, PlayerView
 from tussle.errors import TussleError
 from tussle.files import write_text
-from tussle.game import CHANCE, Game, Result, State
+from tussle.game import CHANCE, Game, Result, State, Termination
 from tussle.parallel import DEFAULT_CHUNK, Cluster, chunked, claim_folder, run_chunks
 from tussle.record import Record, saved_game
 from tussle.registry import load_game, simulation_options
@@ -94,6 +94,7 @@ class GameSummary:
     length: int
     record_path: str | None
     stored_before: bool = False  # taken from a record an earlier, stopped run saved
+    termination: str = "rules"  # how it ended: the rules, or a limit of the options (Termination)
 
 
 @dataclass
@@ -108,12 +109,17 @@ class MatchSummary:
     draws: int = 0
     total_length: int = 0
     returns: list[float] = field(default_factory=list)
+    #: Games a limit of the options ended (Termination.LIMIT), not the rules: a draw or a win on
+    #: the limit's terms, counted apart so that a table of wins does not pass them off as the rules'.
+    cut_by_limit: int = 0
 
     def add(self, g: GameSummary) -> None:
         if not self.wins:
             self.wins = [0] * len(self.agents)
             self.returns = [0.0] * len(self.agents)
         self.games += 1
+        if g.termination == Termination.LIMIT:
+            self.cut_by_limit += 1
         self.total_length += g.length
         firsts = [a for a, place in enumerate(g.ranking) if place == 1]
         if len(firsts) == 1:
@@ -136,6 +142,7 @@ class MatchSummary:
             "wins": {f"{i}:{a}": w for i, (a, w) in enumerate(zip(self.agents, self.wins, strict=True))},
             "wins_by_agent": self.wins,
             "draws": self.draws,
+            "cut_by_limit": self.cut_by_limit,
             "mean_length": round(self.mean_length, 3),
             "mean_returns": [round(r / self.games, 4) if self.games else 0.0 for r in self.returns],
         }
@@ -185,7 +192,9 @@ def _summary(
     for s, agent in enumerate(seats):
         ranking[agent] = result.ranking[s]
         returns[agent] = result.returns[s]
-    return GameSummary(index, seats, tuple(ranking), tuple(returns), length, path)
+    return GameSummary(
+        index, seats, tuple(ranking), tuple(returns), length, path, termination=str(result.termination)
+    )
 
 
 def _play_chunk(chunk: _Chunk) -> list[tuple[GameSummary, str | None]]:

@@ -143,6 +143,9 @@ def _show_match(summary: MatchSummary, shared_first: list[int], record_dir: str 
             )
         )
     console.print(table)
-    console.print(f"draws: {summary.draws}   mean length: {summary.mean_length:.1f} events", markup=False)
+    cut = f"   cut by a limit: {summary.cut_by_limit}" if summary.cut_by_limit else ""
+    console.print(
+        f"draws: {summary.draws}{cut}   mean length: {summary.mean_length:.1f} events", markup=False
+    )
     if record_dir is not None:
         console.print(f"records in {record_dir}", markup=False)
