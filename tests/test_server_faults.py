@@ -375,3 +375,37 @@ def test_a_process_that_missed_the_end_times_out_nobody_and_shows_the_final_posi
 
     asyncio.run(play())
     store.close()
+
+
+def test_an_agent_that_raises_any_exception_in_its_worker_leaves_the_seat_a_fallback(tmp_path: Path) -> None:
+    # Seen in CI: a worker re-raises the job's own exception (here a ValueError from an agent asked
+    # for a seat with no move); the hub caught only WorkerError, so the computer's task died with
+    # a traceback in the log. Any exception of an agent is now a failed choice with a fallback.
+    import asyncio
+
+    from tussle.server.hub import Hub, StaleMoveError
+    from tussle.server.workers import WorkerPool
+
+    store = Store.open(f"sqlite:///{tmp_path / 'agent.db'}")
+    seats = [Seat(0, "computer", "random", "R", None), Seat(1, "person", None, "B", "h1")]
+    game_id = store.create_game("fightopia", {}, 2, seats, seed="s")
+
+    async def play() -> None:
+        pool = WorkerPool(1)
+        hub = Hub(store, pool)
+        try:
+            live = await hub.get(game_id)
+            position = live.state.clone()
+            # A seat that is not to act has no legal move: the random agent raises ValueError in the worker.
+            idle = next(p for p in (0, 1) if p not in position.to_act())
+            with pytest.raises(StaleMoveError):
+                await hub._choose(live, position, len(live.events), idle, "random")
+            assert metric_value(hub, "failed") == 1
+        finally:
+            await hub.close()
+
+    def metric_value(hub: Any, outcome: str) -> float:
+        return float(hub.metrics.computer_moves.labels(outcome)._value.get())
+
+    asyncio.run(play())
+    store.close()

@@ -43,7 +43,7 @@ from tussle.registry import load_game
 from tussle.server import MOVE_TIME
 from tussle.server.observe import Metrics
 from tussle.server.store import WAITING_KINDS, EventClashError, GameRow, Seat, Store, StoreError, is_game_id
-from tussle.server.workers import WorkerDied, WorkerError, WorkerPool, WorkerTimeout
+from tussle.server.workers import WorkerDied, WorkerPool, WorkerTimeout
 
 log = logging.getLogger("tussle.server")
 
@@ -573,7 +573,13 @@ class Hub:
         task.add_done_callback(self._tasks.discard)
 
     async def _computer_turn(self, live: LiveGame, seat: int, spec: str) -> None:
+        # The position the move is chosen for, taken whole with its number of events, before any
+        # await: catching up changes live.state in place, and may do so while the lease is taken.
         seen = len(live.events)
+        position = live.state.clone()
+        if seat not in position.to_act():
+            live.thinking.discard(seat)
+            return
         lease = self.move_time + LEASE_MARGIN
         try:
             # Exactly one process computes each computer move: the one that takes its lease.
@@ -588,9 +594,10 @@ class Hub:
             log.warning("game %s: no lease for computer seat %d: %s", live.row.id, seat, exc)
             return
         try:
-            # The position the move is chosen for, kept whole: catching up changes live.state in place.
-            position = live.state.clone()
-            text = await self._choose(live, position, seen, seat, spec)
+            try:
+                text = await self._choose(live, position, seen, seat, spec)
+            except StaleMoveError:  # no move in that position: whatever moved the game on wakes it
+                return
             try:
                 await self.act(live.row.id, seat, text, after=seen)
             except StaleMoveError:
@@ -642,8 +649,10 @@ class Hub:
                 break
             except WorkerDied:
                 why = "its worker died twice"
-            except WorkerError as exc:
-                why = f"its agent failed: {exc}"
+            except Exception as exc:  # the agent's own exception, raised again here
+                # Whatever an agent raises, the seat still moves: no agent's bug may stick a game.
+                first_line = str(exc).split("\n", 1)[0]  # the worker's traceback stays out of the log
+                why = f"its agent failed: {type(exc).__name__}: {first_line}"
                 self.metrics.computer_moves.labels("failed").inc()
                 break
         log.warning("game %s: computer seat %d (%s) plays a random move: %s", live.row.id, seat, spec, why)
