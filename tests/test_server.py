@@ -670,3 +670,90 @@ def test_a_player_waiting_for_an_opponent_hears_when_the_game_starts(server: Ser
     assert view["seats"][1]["name"] == "Bo" and view["your_turn"]
     a.close()
     b.close()
+
+
+def latest_view(ws: ClientConnection) -> dict[str, Any]:
+    """The next view, and any that follow it within a moment: the latest of them."""
+    view = receive(ws)
+    while True:
+        try:
+            view = json.loads(ws.recv(timeout=0.3))
+        except TimeoutError:
+            assert view["type"] == "view", view
+            return view
+
+
+def until_over(ws: ClientConnection) -> dict[str, Any]:
+    view = receive(ws)
+    while view.get("type") != "view" or view["result"] is None:
+        view = receive(ws)
+    return view
+
+
+@pytest.mark.parametrize("game_id", ["fightopia", "fite", "robo-pigs", "tank-chess", "fight"])
+def test_a_game_is_aborted_before_every_player_has_moved_then_only_resigned(
+    server: Server, game_id: str
+) -> None:
+    rng = random.Random(game_id)
+    # Aborted before anybody moves: nobody wins, and the record says how it ended.
+    made = server.post("/api/games", {"game": game_id, "seats": [{"kind": "person"}] * 2})[1]
+    a = server.seat(made["id"], made["seats"][0]["token"])
+    b = server.seat(made["id"], made["seats"][1]["token"])
+    assert receive(a)["abortable"] is True
+    receive(b)
+    spectator = server.seat(made["id"], None)
+    receive(spectator)
+    spectator.send(json.dumps({"type": "abort"}))
+    assert "spectator cannot abort" in receive(spectator)["error"]
+    b.send(json.dumps({"type": "abort"}))
+    view = until_over(a)
+    assert view["result"]["termination"] == "aborted" and view["result"]["draw"]
+    assert view["result"]["reason"].startswith("aborted by")
+    assert until_over(spectator)["result"]["termination"] == "aborted"
+    record = Record.from_json(server.get(f"/api/games/{made['id']}/record")[1])
+    assert record.result is None and record.ended is not None and record.ended["termination"] == "aborted"
+    until_over(b)
+    b.send(json.dumps({"type": "resign"}))
+    assert receive(b)["error"] == "the game is over"
+    for ws in (a, b, spectator):
+        ws.close()
+
+    # Once every player has moved, abort is refused; resigning loses, and the other wins.
+    made = server.post("/api/games", {"game": game_id, "seats": [{"kind": "person"}] * 2})[1]
+    sockets = {s: server.seat(made["id"], made["seats"][s]["token"]) for s in (0, 1)}
+    views = {s: receive(ws) for s, ws in sockets.items()}
+    moved: set[int] = set()
+    while moved != {0, 1}:
+        acting = [s for s in (0, 1) if views[s]["your_turn"] and s not in moved]
+        assert acting, views
+        for s in acting:
+            sockets[s].send(json.dumps({"type": "action", "action": pick(views[s], rng)}))
+            moved.add(s)
+        views = {s: latest_view(ws) for s, ws in sockets.items()}
+    # Every seat's later views say it can no longer abort.
+    sockets[0].send(json.dumps({"type": "abort"}))
+    message = receive(sockets[0])
+    while message["type"] == "view":
+        assert message["abortable"] is False
+        message = receive(sockets[0])
+    assert message["error"] == "every player has moved: the game can only be resigned now"
+    sockets[0].send(json.dumps({"type": "resign"}))
+    view = until_over(sockets[1])
+    assert view["result"]["winner"] == 1 and view["result"]["termination"] == "resignation"
+    assert view["result"]["reason"].endswith("resigned")
+    record = Record.from_json(server.get(f"/api/games/{made['id']}/record")[1])
+    assert record.ended is not None and record.ended["winner"] == 1
+    for ws in sockets.values():
+        ws.close()
+
+
+def test_a_game_waiting_for_a_seat_can_be_aborted_not_resigned(server: Server) -> None:
+    made = server.post("/api/games", {"game": "fite", "seats": [{"kind": "person"}, {"kind": "open"}]})[1]
+    a = server.seat(made["id"], made["seats"][0]["token"])
+    receive(a)
+    a.send(json.dumps({"type": "resign"}))
+    assert receive(a)["error"] == "the game has not started: abort it instead"
+    a.send(json.dumps({"type": "abort"}))
+    assert until_over(a)["result"]["termination"] == "aborted"
+    assert made["id"] not in {g["id"] for g in server.get("/api/lobby")[1]["games"]}
+    a.close()

@@ -415,6 +415,7 @@ class Termination(enum.StrEnum):
     RESIGNATION = "resignation"  #: a player resigned
     AGREEMENT = "agreement"  #: the players agreed (a draw, or to abort)
     ABANDONMENT = "abandonment"  #: nobody played on
+    ABORTED = "aborted"  #: called off before every player had moved: it counts for nobody
 
 
 @dataclass(frozen=True)

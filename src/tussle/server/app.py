@@ -15,7 +15,8 @@
   ``{"type": "hello"}`` to watch; the server then sends a ``view`` (a table: a
   ``cover`` until a player to act sits down) after every event, and takes
   ``{"type": "action", "action": "tac 5"}`` (or ``"move"``: the structured form
-  of a legal action, as the view lists it in ``legal.moves``). Anything wrong gets
+  of a legal action, as the view lists it in ``legal.moves``), ``{"type": "resign"}``
+  and ``{"type": "abort"}`` (before every player has moved). Anything wrong gets
   ``{"type": "error", "error": "<one line>"}`` and changes nothing.
 - ``/healthz``, ``/readyz``, ``/metrics``: for the operator (docs/server.md).
 

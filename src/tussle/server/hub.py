@@ -199,13 +199,14 @@ class LiveGame:
     watchers: list[Watcher] = field(default_factory=list)
     thinking: set[int] = field(default_factory=set)
     clocks: Clocks | None = None
-    #: The result of a game that a clock ended (the rules did not: its events stop short of it).
-    time_result: dict[str, Any] | None = None
+    #: The result of a game that the rules did not end (a clock, a resignation, an abort,
+    #: abandonment): its events stop short of an end, and this says how it ended.
+    ended: dict[str, Any] | None = None
     timer: asyncio.TimerHandle | None = None
 
     def result_json(self) -> dict[str, Any] | None:
         result = self.state.result()
-        return result.to_json() if result is not None else self.time_result
+        return result.to_json() if result is not None else self.ended
 
     def applied(self, new: list[tuple[int, str]], states: list[tuple[int, ...]], at: float) -> None:
         """Note on the clocks events just applied (``states``: who was to act after each)."""
@@ -290,7 +291,7 @@ class Hub:
             if live.clocks is not None and row.started is not None:
                 live.clocks.moved(player, state.to_act(), times[i])
         if row.status == "finished" and state.result() is None:
-            live.time_result = row.result
+            live.ended = row.result
         return live
 
     async def refresh(self, game_id: str) -> LiveGame:
@@ -420,6 +421,47 @@ class Hub:
             self.metrics.actions.labels("chance").inc(chance)
         self._wake_computers(live)
 
+    async def resign(self, game_id: str, seat: int) -> None:
+        """``seat`` resigns: it loses, the others share the win (HubError if the game is not on)."""
+        await self._end_by(game_id, seat, abort=False)
+
+    async def abort(self, game_id: str, seat: int) -> None:
+        """``seat`` calls the game off before every player has made a move: nobody wins or loses."""
+        await self._end_by(game_id, seat, abort=True)
+
+    async def _end_by(self, game_id: str, seat: int, *, abort: bool) -> None:
+        live = await self.get(game_id)
+        async with live.lock:
+            await self._catch_up_locked(live)  # another process may have ended it, or moved on
+            if live.result_json() is not None:
+                raise HubError("the game is over")
+            n = live.row.players
+            if not 0 <= seat < n:
+                raise HubError("a spectator cannot end a game")
+            who = live.seats[seat].name or live.state.player_name(seat)
+            waiting = any(s.kind in WAITING_KINDS for s in live.seats)
+            if abort:
+                if not self._abortable(live):
+                    raise HubError("every player has moved: the game can only be resigned now")
+                result = Result.draw(
+                    n, f"aborted by {who} before every player had moved", Termination.ABORTED
+                )
+            else:
+                if waiting:
+                    raise HubError("the game has not started: abort it instead")
+                result = Result.loss(seat, n, f"{who} resigned", Termination.RESIGNATION)
+            if await asyncio.to_thread(self.store.finish, live.row.id, result.to_json()):
+                live.ended = result.to_json()
+                log.info("game %s: %s", live.row.id, result.reason)
+            await self._catch_up_locked(live)  # either way: what the store holds now
+        await self.broadcast(live)
+
+    @staticmethod
+    def _abortable(live: LiveGame) -> bool:
+        """Whether the game may still be aborted: on, and some player has not made a move yet."""
+        moved = {player for player, _ in live.events if player >= 0}
+        return live.result_json() is None and not all(p in moved for p in range(live.row.players))
+
     async def catch_up(self, game_id: str, *, force: bool = False) -> None:
         """Take what another server process stored for ``game_id`` (events, seats, its end) and tell
         this one's connections (``force``: tell them even if nothing seems changed)."""
@@ -455,14 +497,14 @@ class Hub:
             changed = changed or row.status != live.row.status
             live.row = row
             if row.status == "finished" and live.state.result() is None and row.result is not None:
-                live.time_result = row.result
+                live.ended = row.result
         return changed
 
     async def _act_locked(self, live: LiveGame, seat: int, text: str | dict[str, object]) -> None:
         if any(s.kind in WAITING_KINDS for s in live.seats):
             raise HubError("the game has not started: a seat is still to be taken")
         state = live.state
-        if state.is_terminal() or live.time_result is not None:
+        if state.is_terminal() or live.ended is not None:
             raise HubError("the game is over")
         if (
             live.clocks is not None
@@ -828,7 +870,7 @@ class Hub:
                 reason = f"{live.state.player_name(loser)} ran out of time"
                 result = Result.loss(loser, live.row.players, reason, Termination.TIME).to_json()
                 if await asyncio.to_thread(self.store.finish, live.row.id, result):
-                    live.time_result = result
+                    live.ended = result
                 # Read back either way: another process may have ended it first, by rule or clock.
                 await self._catch_up_locked(live)
         await self.broadcast(live)
@@ -877,6 +919,8 @@ class Hub:
             legal = state.legal_actions(seat) if seat in acting else None
             count = len(legal) if legal is not None else 0
             view["your_turn"] = seat in acting
+            # What the seat may do besides its move: abort before every player has moved, else resign.
+            view["abortable"] = self._abortable(live)
             listed = list(legal) if legal is not None and count <= LEGAL_LIST_LIMIT else None
             # Each legal action twice, as its notation (what a person reads, and may send) and as
             # its structured form (what a client reads to draw it: no client parses notation).
@@ -907,8 +951,8 @@ class Hub:
         # play stopped, and says how it ended.
         result = live.state.result()
         record.finish(result)
-        if result is None and live.time_result is not None:
-            record.ended = live.time_result
+        if result is None and live.ended is not None:
+            record.ended = live.ended
         return record
 
     async def close(self) -> None:

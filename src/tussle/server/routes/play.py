@@ -160,6 +160,16 @@ async def _play(
             if watcher.table and kind == "cover" and set(message) == {"type"}:
                 await hub.stand(game_id, watcher)
                 continue
+            if kind in ("resign", "abort") and set(message) == {"type"}:
+                if watcher.seat < 0:
+                    who = "a spectator" if watcher.seat == PUBLIC else "a covered screen"
+                    await refuse(f"{who} cannot {kind}: a player in a seat can")
+                    continue
+                try:
+                    await (hub.resign if kind == "resign" else hub.abort)(game_id, watcher.seat)
+                except HubError as exc:
+                    await refuse(str(exc))
+                continue
             if kind != "action" or set(message) not in ({"type", "action"}, {"type", "move"}):
                 await refuse(
                     'send {"type": "action", "action": "<notation>"} (or "move": <its structured form>)'
