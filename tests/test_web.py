@@ -390,3 +390,38 @@ def test_the_client_loads_nothing_from_elsewhere(web: Server, browser: Browser) 
     page.wait_for_selector("#board > *")
     assert asked and all(re.match(re.escape(web.url) + "|ws://127", url) for url in asked), asked
     page.close()
+
+
+def test_a_game_is_aborted_before_both_have_moved_and_resigned_after(web: Server, browser: Browser) -> None:
+    host = browser.new_page()
+    host.on("dialog", lambda dialog: dialog.accept())  # the page asks before it ends the game
+    new_game(host, web, "fite", opponent="friend")
+    friend_context = browser.new_context()
+    friend = friend_context.new_page()
+    accept(friend, invitation(host))
+    host.wait_for_function("document.querySelector('#status').textContent === 'Your move.'")
+    assert host.text_content("#end-game") == "Abort the game"
+    host.click("#end-game")
+    for page in (host, friend):
+        page.wait_for_function("document.querySelector('#status').textContent.startsWith('Game over')")
+        assert "aborted by" in status(page)
+        assert page.is_hidden("#ending")
+    friend_context.close()
+
+    # Against the computer: once both have moved, the button resigns.
+    new_game(host, web, "fightopia", opponent="computer", level="easy")
+    host.click("#all-legal summary")
+    while host.text_content("#end-game") != "Resign":
+        host.wait_for_function(
+            "document.querySelector('#status').textContent === 'Your move.'"
+            " || document.querySelector('#end-game').textContent === 'Resign'"
+        )
+        if host.text_content("#end-game") == "Resign":
+            break
+        moves = host.locator("#moves li").count()
+        host.locator("#legal button").first.click()
+        host.wait_for_function(f"document.querySelectorAll('#moves li').length > {moves}")
+    host.click("#end-game")
+    host.wait_for_function("document.querySelector('#status').textContent.startsWith('Game over')")
+    assert "resigned" in status(host)
+    host.close()

@@ -226,6 +226,9 @@ function show(view) {
       legal.textContent = `${view.legal.count} legal actions: write yours in the game's notation.`;
     }
   }
+  // A seat ends the game itself: it aborts before every player has moved, and resigns after.
+  $("ending").hidden = !!view.result || view.seat === null;
+  $("end-game").textContent = view.abortable ? "Abort the game" : "Resign";
   $("after").hidden = !view.result || (view.seat === null && !atTable);
   if (view.result) {
     $("replay-link", HTMLAnchorElement).href = `/replay/${gameId}`;
@@ -356,6 +359,16 @@ function seated(view) {
 }
 
 // --- the connection ------------------------------------------------------------------
+
+/** Resign, or abort while every player has not moved yet, once the player confirms it. */
+function endGame() {
+  const abort = !!(lastView && lastView.abortable);
+  const question = abort
+    ? "Abort the game? It ends now and counts for nobody."
+    : "Resign? You lose the game now.";
+  if (!confirm(question)) return;
+  send({ type: abort ? "abort" : "resign" });
+}
 
 /** @param {{type: string, [key: string]: unknown}} message */
 function send(message) {
@@ -552,6 +565,7 @@ $("act").addEventListener("submit", (event) => {
   input.value = "";
 });
 $("rematch").addEventListener("click", rematch);
+$("end-game").addEventListener("click", endGame);
 $("hide").addEventListener("click", hide);
 const turnBoard = $("turn-board", HTMLInputElement);
 turnBoard.checked = turnsBoard();

@@ -26,7 +26,7 @@ export interface Result {
   ranking: number[];
   returns: number[];
   reason: string;
-  termination: "rules" | "limit" | "time" | "resignation" | "agreement" | "abandonment";
+  termination: "rules" | "limit" | "time" | "resignation" | "agreement" | "abandonment" | "aborted";
 }
 
 /**
@@ -139,6 +139,8 @@ export interface ViewMessage {
   clocks?: Clock[];
   your_turn?: boolean;
   legal?: Legal;
+  /** a seat's view: whether it may still abort (before every player has moved); else it may resign */
+  abortable?: boolean;
 }
 
 /** What a covered table (a game at one screen) shows: who is to act, nothing any seat keeps to itself. */
