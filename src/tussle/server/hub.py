@@ -459,8 +459,17 @@ class Hub:
     @staticmethod
     def _abortable(live: LiveGame) -> bool:
         """Whether the game may still be aborted: on, and some player has not made a move yet."""
-        moved = {player for player, _ in live.events if player >= 0}
-        return live.result_json() is None and not all(p in moved for p in range(live.row.players))
+        if live.result_json() is not None:
+            return False
+        # Read until every player is seen: a few events into a game, not its whole length per view.
+        players = live.row.players
+        moved: set[int] = set()
+        for player, _ in live.events:
+            if player >= 0:
+                moved.add(player)
+                if len(moved) == players:
+                    return False
+        return True
 
     async def catch_up(self, game_id: str, *, force: bool = False) -> None:
         """Take what another server process stored for ``game_id`` (events, seats, its end) and tell
