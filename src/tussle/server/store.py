@@ -53,10 +53,16 @@ games_table = sa.Table(
     sa.Column("seed", sa.String(64), nullable=False),
     sa.Column("clock_base", sa.Float, nullable=True),  # seconds each player has, or None: no clock
     sa.Column("clock_increment", sa.Float, nullable=True),  # seconds added after each of a player's moves
+    # True: clock_base is the time each move may take (a correspondence game), given again at each move.
+    sa.Column("clock_per_move", sa.Boolean, nullable=True),
     sa.Column("started", sa.Float, nullable=True),  # when the last seat was taken and play began
     sa.Column("creator", sa.String(64), nullable=True),  # the client that made it (its address)
     # A hot-seat game's table handle (its SHA-256): it opens, at one screen, the person seat to act.
     sa.Column("table_hash", sa.String(64), nullable=True),
+    # A standing draw offer: its seat, and the number of events when it was made (it lapses once
+    # the other player acts after it).
+    sa.Column("offer_seat", sa.Integer, nullable=True),
+    sa.Column("offer_events", sa.Integer, nullable=True),
     sa.Index("ix_games_creator_status", "creator", "status"),
     sa.Index("ix_games_table_hash", "table_hash"),
 )
@@ -76,6 +82,8 @@ seats_table = sa.Table(
     sa.Column("joined_at", sa.Float, nullable=True),
     sa.Column("prior_kind", sa.String(16), nullable=True),
     sa.Column("prior_hash", sa.String(64), nullable=True),
+    # When a server process last held a connection of this seat's player (renewed while it lasts).
+    sa.Column("seen_at", sa.Float, nullable=True),
 )
 
 leases_table = sa.Table(
@@ -154,6 +162,8 @@ class GameRow:
     started: float | None = None
     table: bool = False
     """A hot-seat game: its person seats are played at one screen, through the table handle."""
+    clock_per_move: bool = False
+    """The clock's base is the time each move may take, given again at each move (days a move)."""
 
 
 @dataclass(frozen=True)
@@ -177,6 +187,7 @@ def _row(row: Any) -> GameRow:
         (row.clock_base, row.clock_increment or 0.0) if row.clock_base is not None else None,
         row.started,
         row.table_hash is not None,
+        clock_per_move=bool(row.clock_per_move),
     )
 
 
@@ -212,12 +223,14 @@ class Store:
         seed: str,
         rematch_of: str | None = None,
         clock: tuple[float, float] | None = None,
+        clock_per_move: bool = False,
         creator: str | None = None,
         table_hash: str | None = None,
     ) -> str:
         """A new game with its seats; returns its id.
 
-        ``creator``: the client that asked for it; ``table_hash``: a hot-seat game's table handle's hash.
+        ``creator``: the client that asked for it; ``table_hash``: a hot-seat game's table handle's hash;
+        ``clock_per_move``: the clock's base is each move's time, not the whole game's.
         """
         game_id = str(uuid.uuid4())
         status = "waiting" if any(s.kind in WAITING_KINDS for s in seats) else "playing"
@@ -235,6 +248,7 @@ class Store:
                     seed=seed,
                     clock_base=clock[0] if clock else None,
                     clock_increment=clock[1] if clock else None,
+                    clock_per_move=bool(clock and clock_per_move),
                     started=None if status == "waiting" else time.time(),
                     creator=creator,
                     table_hash=table_hash,
