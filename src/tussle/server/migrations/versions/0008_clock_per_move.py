@@ -3,8 +3,8 @@
 - ``games.clock_per_move``: true when ``clock_base`` is the time each move may take (days a move),
   rather than each player's time for the whole game; None or false for every older game.
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
