@@ -354,6 +354,9 @@ class Hooks:
     """The game's balance measures: a :class:`tussle.balance.measures.Measures` (``tussle balance``)."""
     web: str = ""
     """A JavaScript module of the game's folder that draws its observation in a browser (docs/web.md)."""
+    seat_names: tuple[str, ...] = ()
+    """What the players call the seats, seat 0 first, where the rules name them (White, Black): the
+    home page offers a seat by its name. Data only: messages still name seats by ``player_name``."""
 
 
 @dataclass(frozen=True)
@@ -387,6 +390,8 @@ class GameInfo:
         # A badly declared game is a bug, caught when it is imported.
         if not 1 <= self.min_players <= self.max_players:
             raise ValueError(f"{self.id}: players from {self.min_players} to {self.max_players}?")
+        if len(self.hooks.seat_names) not in (0, self.max_players):
+            raise ValueError(f"{self.id}: seat names {self.hooks.seat_names} for {self.max_players} seats?")
         names = [o.name for o in self.options]
         if len(set(names)) != len(names):
             raise ValueError(f"{self.id}: an option is declared twice: {names}")

@@ -7,9 +7,11 @@ these bounds, and a client's mistake is a 422 naming the field.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 #: The largest WebSocket message or request body the server reads, in bytes.
 MAX_MESSAGE = 16 * 1024
@@ -35,6 +37,31 @@ def body_limit(path: str) -> int:
     return MAX_CREATE if path == "/api/games" else MAX_MESSAGE
 
 
+#: The longest display name a person may choose (the pages ask for at most 30 characters).
+MAX_NAME = 60
+# Characters a name may not hold beyond PRINTABLE's: C1 controls, line and paragraph separators, and
+# the bidirectional overrides and isolates, which would turn the text after a name around on screen.
+_NOT_IN_NAMES = {*map(chr, range(0x80, 0xA0)), "\u2028", "\u2029", *map(chr, range(0x202A, 0x202F))}
+_NOT_IN_NAMES |= set(map(chr, range(0x2066, 0x206A)))
+
+
+def _display_name(value: str) -> str:
+    """A display name, trimmed: empty means none was given (the server names the seat); one that
+    trims to nothing, or holds a control character, is refused."""
+    bad = next((c for c in value if c in _NOT_IN_NAMES or unicodedata.category(c) == "Cc"), None)
+    if bad is not None:
+        raise PydanticCustomError("name", f"a name may not hold the control character U+{ord(bad):04X}")
+    trimmed = value.strip()
+    if value and not trimmed:
+        raise PydanticCustomError("name", "a name needs a visible character (or send none)")
+    return trimmed
+
+
+#: A person's display name, as a seat request or a join gives it (docs/server.md).
+DisplayName = Annotated[
+    str, Field(max_length=MAX_NAME, description="a display name"), AfterValidator(_display_name)
+]
+
 OptionName = Annotated[str, Field(max_length=64)]
 OptionValue = Annotated[str, Field(max_length=MAX_OPTION_CHARS)] | int | bool
 
@@ -53,7 +80,7 @@ class SeatRequest(BaseModel):
         description="a computer seat's player: a level (easy, medium, hard), random or rule "
         "(the catalog lists each game's)",
     )
-    name: str = Field("", max_length=60, pattern=PRINTABLE, description="a display name")
+    name: DisplayName = ""
 
 
 class ClockRequest(BaseModel):
@@ -83,6 +110,12 @@ class CreateRequest(BaseModel):
         "(one nobody else can join): any other draws from the server's secret",
     )
     clock: ClockRequest | None = Field(None, description="a time control: at zero the player loses")
+    shuffle: bool = Field(
+        False,
+        strict=True,
+        description="deal the seats in an order the server draws from its secret (not the seed): a maker "
+        "who asks for a random seat or colour gets one that no client chose; the answer says who sits where",
+    )
     table: bool = Field(
         False,
         description="a game at one screen (hot seat): instead of a token per person seat, the answer "
@@ -110,7 +143,7 @@ class JoinRequest(BaseModel):
     seat: int | None = Field(
         None, ge=0, lt=MAX_SEATS, description="the open seat to take (default: the first)"
     )
-    name: str = Field("", max_length=60, pattern=PRINTABLE)
+    name: DisplayName = ""
     invite: str | None = Field(
         None, max_length=100, pattern=PRINTABLE, description="an invite's secret: takes the seat it keeps"
     )

@@ -101,6 +101,12 @@ class GameService:
         # itself, which the game parses: nothing a client sends names a file.
         options = self.library.resolve(request.game, request.options)
         game = load_game(request.game, players=len(request.seats), **options)
+        if request.shuffle:
+            # Drawn here, from the system's secret randomness: neither the client nor a seed it
+            # fixes says who sits where.
+            order = list(request.seats)
+            secrets.SystemRandom().shuffle(order)
+            request = request.model_copy(update={"seats": order})
         seats, tokens, invites = _new_seats(request)
         table = new_token() if request.table else None
         most = self.limits.open_games
@@ -502,6 +508,7 @@ def describe(info: GameInfo, documents: dict[str, list[str]] | None = None) -> d
         "players": [info.min_players, info.max_players],
         "information": str(info.information),
         "levels": [level for level, _ in info.hooks.levels],
+        "seat_names": list(info.hooks.seat_names),
         "agents": computer_agents(info),
         "options": [
             {
