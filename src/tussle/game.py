@@ -354,6 +354,11 @@ class Hooks:
     """The game's balance measures: a :class:`tussle.balance.measures.Measures` (``tussle balance``)."""
     web: str = ""
     """A JavaScript module of the game's folder that draws its observation in a browser (docs/web.md)."""
+    story: str = ""
+    """A function that tells one event in plain words as one seat (or :data:`PUBLIC`) may know it:
+    ``story(before, player, action, after, viewer) -> list[str]``, the states either side of the
+    event. A line may say only what ``viewer``'s observation shows by then (docs/server.md, "The
+    story"); a game of perfect information needs none (the notation, with who played it)."""
     seat_names: tuple[str, ...] = ()
     """What the players call the seats, seat 0 first, where the rules name them (White, Black): the
     home page offers a seat by its name. Data only: messages still name seats by ``player_name``."""
@@ -383,6 +388,15 @@ class GameInfo:
     ladders, benchmarks and the conformance tests take these instead, so that
     every game between programs ends (see :func:`tussle.registry.simulation_options`).
     """
+    online_defaults: tuple[tuple[str, OptionValue], ...] = ()
+    """Option values that a game played on a server takes unless its maker chose otherwise.
+
+    A game whose rules can go on forever (no ply limit by default) gets a sensible end
+    online, where an absent or stubborn player must not hold others for ever; its rules
+    page says so. People playing locally keep the plain defaults.
+    """
+    draws: bool = True
+    """Whether the rules can end a game in a draw: two players may then agree to one online."""
     hooks: Hooks = Hooks()
     """The game's optional parts beyond its rules: computer players, encoding (see :class:`Hooks`)."""
 
@@ -395,7 +409,7 @@ class GameInfo:
         names = [o.name for o in self.options]
         if len(set(names)) != len(names):
             raise ValueError(f"{self.id}: an option is declared twice: {names}")
-        for name, value in self.simulation_defaults:
+        for name, value in self.simulation_defaults + self.online_defaults:
             if name not in names:
                 raise ValueError(f"{self.id}: simulation default for unknown option {name!r}")
             self.option(name).parse(value)

@@ -32,7 +32,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tussle.agents import make_agent
 from tussle.agents.base import PlayerView
@@ -43,7 +43,11 @@ from tussle.registry import load_game
 from tussle.server import MOVE_TIME
 from tussle.server.observe import Metrics
 from tussle.server.store import WAITING_KINDS, EventClashError, GameRow, Seat, Store, StoreError, is_game_id
+from tussle.server.story import StoryBook
 from tussle.server.workers import WorkerDied, WorkerPool, WorkerTimeout
+
+if TYPE_CHECKING:
+    from tussle.server.chat import Chat
 
 log = logging.getLogger("tussle.server")
 
@@ -51,6 +55,11 @@ log = logging.getLogger("tussle.server")
 JOIN_SECONDS = 60.0
 #: Seconds without an event after which a game ends as abandoned (default: 7 days).
 ABANDON_AFTER = 7 * 24 * 3600.0
+#: Seconds a player must have been away (no connection to any server process) before an opponent
+#: may claim the game.
+CLAIM_AFTER = 60.0
+#: Seconds a game may wait for a player to take a seat before it expires (called off).
+EXPIRE_AFTER = 3600.0
 #: Seconds between rounds of upkeep (unconfirmed joins, abandoned games, re-reading other processes').
 MAINTAIN_EVERY = 5.0
 #: Seconds a computer move's lease outlasts the move's cap.
@@ -75,6 +84,15 @@ class StaleMoveError(HubError):
 
 class UnknownGameError(HubError):
     """No game has that id (HTTP 404)."""
+
+
+def clock_json(row: GameRow) -> dict[str, Any] | None:
+    """A game's time control as clients read it (None: no clock): ``per_move`` says that ``base``
+    is each move's time (a correspondence game, given again at each move), not the whole game's."""
+    if row.clock is None:
+        return None
+    base, increment = row.clock
+    return {"base": round(base, 3), "increment": round(increment, 3), "per_move": row.clock_per_move}
 
 
 def token_hash(token: str) -> str:
@@ -149,11 +167,27 @@ class Clocks:
     >>> clocks.moved(0, (1,), 130.0)
     >>> round(clocks.remaining(0, 150.0), 1), round(clocks.remaining(1, 150.0), 1)
     (32.0, 40.0)
+
+    A correspondence clock (``per_move``) gives a player its whole ``base`` again at
+    each of its turns: what it used on earlier moves is not carried over.
+
+    >>> day = 86400.0
+    >>> mail = Clocks(3 * day, 0.0, 2, per_move=True)
+    >>> mail.start((0,), 0.0)
+    >>> mail.moved(0, (1,), 2 * day)
+    >>> mail.remaining(0, 2.5 * day) / day, mail.remaining(1, 2.5 * day) / day
+    (3.0, 2.5)
+    >>> mail.moved(1, (0,), 2.9 * day)
+    >>> player, when = mail.first_out(3.0 * day) or (None, 0.0)
+    >>> round(mail.remaining(0, 3.0 * day) / day, 6), player, round(when / day, 6)
+    (2.9, 0, 5.9)
     """
 
     base: float
     increment: float
     players: int
+    #: The base is each move's time, not the whole game's (days a move).
+    per_move: bool = False
     used: list[float] = field(default_factory=list)
     moves: list[int] = field(default_factory=list)
     since: dict[int, float] = field(default_factory=dict)
@@ -179,6 +213,8 @@ class Clocks:
 
     def remaining(self, player: int, now: float) -> float:
         running = now - self.since[player] if player in self.since else 0.0
+        if self.per_move:
+            return self.base - running
         return self.base + self.increment * self.moves[player] - self.used[player] - running
 
     def first_out(self, now: float) -> tuple[int, float] | None:
@@ -198,11 +234,23 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: list[Watcher] = field(default_factory=list)
     thinking: set[int] = field(default_factory=set)
+    #: When each computer seat of ``thinking`` began to think (time.time()), for the views' counter.
+    thinking_since: dict[int, float] = field(default_factory=dict)
     clocks: Clocks | None = None
     #: The result of a game that the rules did not end (a clock, a resignation, an abort,
     #: abandonment): its events stop short of an end, and this says how it ended.
     ended: dict[str, Any] | None = None
     timer: asyncio.TimerHandle | None = None
+    #: The ids of the game's latest chat messages that this process has sent its connections
+    #: (None until a connection arrives); see :mod:`tussle.server.chat`.
+    chat_seen: set[int] | None = None
+    chat_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: The game's story for each viewer, told when a view first needs it (tussle.server.story).
+    story: StoryBook | None = None
+    #: When each person seat's last connection to this process closed (time.time()), for claims.
+    left: dict[int, float] = field(default_factory=dict)
+    #: The id of this finished game's rematch, once one is made: its spectators follow it there.
+    rematch: str | None = None
 
     def result_json(self) -> dict[str, Any] | None:
         result = self.state.result()
@@ -230,6 +278,8 @@ class Hub:
         move_time: float = MOVE_TIME,
         abandon_after: float = ABANDON_AFTER,
         join_wait: float = JOIN_SECONDS,
+        claim_after: float = CLAIM_AFTER,
+        expire_after: float = EXPIRE_AFTER,
         metrics: Metrics | None = None,
     ) -> None:
         self.store = store
@@ -240,6 +290,13 @@ class Hub:
         self.abandon_after = abandon_after
         #: Seconds a joined seat waits for its token's first use before it is given back.
         self.join_wait = join_wait
+        #: Seconds a player must have been away before an opponent may claim the game.
+        self.claim_after = claim_after
+        #: Seconds a game may wait for a seat to be taken before it is called off (0: never).
+        self.expire_after = expire_after
+        #: Per game, the event count at each seat's last draw offer: it may offer again only after it
+        #: has acted since (one offer per move). Kept per process.
+        self._last_offer: dict[str, dict[int, int]] = {}
         self.live: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -248,6 +305,10 @@ class Hub:
         #: Whether every unfinished game was loaded after the start (in the background).
         self.resumed = False
         self.metrics = metrics or Metrics()
+        from tussle.server.chat import Chat  # built on this module: imported once it is loaded
+
+        #: The games' chat: what a connection says, what it is told, what it finds on arrival.
+        self.chat: Chat = Chat(self)
 
     # --- loading -----------------------------------------------------------------------
 
@@ -283,7 +344,7 @@ class Hub:
         live = LiveGame(row, self.store.seats(game_id), state, events)
         times = self.store.event_times(game_id) if row.clock is not None else []
         if row.clock is not None:
-            live.clocks = Clocks(row.clock[0], row.clock[1], row.players)
+            live.clocks = Clocks(row.clock[0], row.clock[1], row.players, per_move=row.clock_per_move)
             if row.started is not None:
                 live.clocks.start(state.to_act(), row.started)
         for i, (player, text) in enumerate(events):
@@ -292,6 +353,9 @@ class Hub:
                 live.clocks.moved(player, state.to_act(), times[i])
         if row.status == "finished" and state.result() is None:
             live.ended = row.result
+        if row.status == "finished":
+            rematch = self.store.rematch_of(game_id)
+            live.rematch = rematch.id if rematch is not None else None
         return live
 
     async def refresh(self, game_id: str) -> LiveGame:
@@ -346,9 +410,15 @@ class Hub:
                 ):
                     if game_id in self.live:
                         await self.catch_up(game_id, force=True)
-                if self.abandon_after and time.monotonic() - last_abandon > 60:
+                await self._renew_presence()
+                # Sweeps of the whole store: once a minute, or sooner when the limits are that short.
+                sweep = max(every, min(60.0, *(t / 2 for t in (self.abandon_after, self.expire_after) if t)))
+                if time.monotonic() - last_abandon > sweep:
                     last_abandon = time.monotonic()
-                    await self._abandon_idle()
+                    if self.abandon_after:
+                        await self._abandon_idle()
+                    if self.expire_after:
+                        await self._expire_waiting()
                 if self.store.engine.dialect.name == "postgresql":
                     await self._poll()
             except asyncio.CancelledError:
@@ -373,6 +443,28 @@ class Hub:
                     # A computer move whose lease holder died before it moved, with nothing new
                     # since to wake anyone: this process tries the lease (it is free once run out).
                     self._wake_computers(live)
+
+    async def _renew_presence(self) -> None:
+        """Note in the store that the players connected here are still here (for claims elsewhere)."""
+        here = [
+            (game_id, seat)
+            for game_id, live in list(self.live.items())
+            if live.result_json() is None
+            for seat in sorted(self._present(live))
+            if live.seats[seat].kind == "person"
+        ]
+        await asyncio.to_thread(self.store.seen, here, time.time())
+
+    async def _expire_waiting(self) -> None:
+        """Call off the games whose seats nobody took in time (a lobby game whose maker left, say)."""
+        minutes = self.expire_after / 60
+        for row in await asyncio.to_thread(self.store.stale_waiting, time.time() - self.expire_after):
+            reason = f"expired: no player took the waiting seat within {minutes:g} minutes"
+            result = Result.draw(row.players, reason, Termination.ABORTED).to_json()
+            if await asyncio.to_thread(self.store.finish, row.id, result):
+                log.info("game %s: %s", row.id, reason)
+                if row.id in self.live:
+                    await self.catch_up(row.id, force=True)
 
     async def _abandon_idle(self) -> None:
         hours = self.abandon_after / 3600
@@ -456,6 +548,156 @@ class Hub:
             await self._catch_up_locked(live)  # either way: what the store holds now
         await self.broadcast(live)
 
+    # --- agreement and absence ---------------------------------------------------------
+
+    @staticmethod
+    def _who(live: LiveGame, seat: int) -> str:
+        return live.seats[seat].name or live.state.player_name(seat)
+
+    @staticmethod
+    def _standing_offer(live: LiveGame) -> int | None:
+        """The seat whose draw offer stands: made, and the other player has not acted since."""
+        if live.row.offer is None or live.result_json() is not None:
+            return None
+        by, at = live.row.offer
+        if any(player == 1 - by for player, _ in live.events[at:]):
+            return None  # the other player moved on: that declines it
+        return by
+
+    def _offer_problem(self, live: LiveGame, seat: int) -> str | None:
+        """Why ``seat`` may not offer a draw now (None: it may)."""
+        game = live.state.game.info
+        if live.result_json() is not None:
+            return "the game is over"
+        if any(s.kind in WAITING_KINDS for s in live.seats):
+            return "the game has not started"
+        if live.row.players != 2:
+            return "draw offers are for two-player games: resign, or claim when the others have gone"
+        if not game.draws:
+            return f"the rules of {game.name} have no draw"
+        if live.row.table:
+            return "at one screen there is nobody to send an offer to: resign, or agree and abort"
+        if live.seats[1 - seat].kind != "person":
+            return "a computer does not take draw offers"
+        if self._standing_offer(live) == seat:
+            return "your draw offer stands: the other player accepts it, declines it or moves on"
+        last = self._last_offer.get(live.row.id, {}).get(seat)
+        if last is not None and not any(player == seat for player, _ in live.events[last:]):
+            return "one draw offer per move: offer again after your next move"
+        return None
+
+    async def offer_draw(self, game_id: str, seat: int) -> None:
+        """``seat`` offers a draw, or accepts the other player's standing offer (the game is drawn)."""
+        live = await self.get(game_id)
+        async with live.lock:
+            await self._catch_up_locked(live)
+            if not 0 <= seat < live.row.players:
+                raise HubError("a spectator cannot offer a draw")
+            if self._standing_offer(live) == 1 - seat:
+                names = f"{self._who(live, 0)} and {self._who(live, 1)}"
+                result = Result.draw(2, f"{names} agreed to a draw", Termination.AGREEMENT)
+                if await asyncio.to_thread(self.store.finish, live.row.id, result.to_json()):
+                    live.ended = result.to_json()
+                    log.info("game %s: %s", live.row.id, result.reason)
+            else:
+                problem = self._offer_problem(live, seat)
+                if problem is not None:
+                    raise HubError(problem)
+                replaces = live.row.offer[0] if live.row.offer is not None else None
+                made = await asyncio.to_thread(
+                    self.store.offer_draw, live.row.id, seat, len(live.events), replaces=replaces
+                )
+                if not made:
+                    await self._catch_up_locked(live)
+                    raise HubError("the game changed as you offered: look again, and offer again")
+                self._last_offer.setdefault(live.row.id, {})[seat] = len(live.events)
+            await self._catch_up_locked(live)
+        await self.broadcast(live)
+
+    async def decline_draw(self, game_id: str, seat: int) -> None:
+        """``seat`` declines the other player's standing draw offer."""
+        live = await self.get(game_id)
+        async with live.lock:
+            await self._catch_up_locked(live)
+            if not 0 <= seat < live.row.players or self._standing_offer(live) != 1 - seat:
+                raise HubError("there is no draw offer to decline")
+            await asyncio.to_thread(
+                self.store.offer_draw, live.row.id, None, len(live.events), replaces=1 - seat
+            )
+            await self._catch_up_locked(live)
+        await self.broadcast(live)
+
+    def _away(self, live: LiveGame, seats: list[Seat], now: float) -> dict[int, float]:
+        """How long each person seat's player has been away, in seconds (0: connected here)."""
+        present = self._present(live)
+        since = live.row.started or live.row.created
+        away: dict[int, float] = {}
+        for s in seats:
+            if s.kind != "person":
+                continue
+            left_here = live.left.get(s.seat)
+            if s.seat in present:
+                away[s.seat] = 0.0
+            elif left_here is not None and (s.seen_at is None or s.seen_at <= left_here):
+                away[s.seat] = now - left_here  # this process saw them go, and nobody saw them since
+            else:
+                # Last seen by another process (or before this one held the game), which renews what
+                # it sees every upkeep round: the player may be there still until two rounds pass.
+                away[s.seat] = max(0.0, now - (s.seen_at or since) - 2 * MAINTAIN_EVERY)
+        return away
+
+    def _claim(self, live: LiveGame, seat: int, seats: list[Seat], now: float) -> tuple[float, bool] | None:
+        """Whether ``seat`` may claim: in how many seconds, and whether the win (else only a draw);
+        None when there is nothing to claim (no other person seat, a table, a game not on)."""
+        if live.result_json() is not None or live.row.table:
+            return None
+        if any(s.kind in WAITING_KINDS for s in seats):
+            return None
+        away = self._away(live, seats, now)
+        others = [p for p in away if p != seat]
+        if not others or any(away[p] == 0.0 for p in others):
+            return None
+        wait = max(0.0, self.claim_after - min(away[p] for p in others))
+        win = all(s.kind == "person" for s in seats)
+        return wait, win
+
+    async def claim(self, game_id: str, seat: int, *, win: bool) -> None:
+        """``seat`` ends a game its opponents left: it wins (``win``), or the game is drawn."""
+        live = await self.get(game_id)
+        async with live.lock:
+            await self._catch_up_locked(live)
+            if not 0 <= seat < live.row.players:
+                raise HubError("a spectator cannot claim a game")
+            if live.result_json() is not None:
+                raise HubError("the game is over")
+            # The seats as the store holds them now: another process may have seen a player since.
+            seats = await asyncio.to_thread(self.store.seats, live.row.id)
+            claim = self._claim(live, seat, seats, time.time())
+            if claim is None:
+                raise HubError("nobody has left: a claim is for a game whose other players have gone")
+            wait, may_win = claim
+            if wait > 0:
+                raise HubError(f"the others left only lately: you may claim in {wait:.0f} s")
+            if win and not may_win:
+                raise HubError("a computer plays on here: you may end the game as a draw, not claim the win")
+            gone = " and ".join(
+                self._who(live, s.seat) for s in seats if s.kind == "person" and s.seat != seat
+            )
+            n = live.row.players
+            who = self._who(live, seat)
+            result = (
+                Result.win(seat, n, f"{gone} left the game; {who} claimed the win", Termination.ABANDONMENT)
+                if win
+                else Result.draw(
+                    n, f"{gone} left the game; {who} ended it as a draw", Termination.ABANDONMENT
+                )
+            )
+            if await asyncio.to_thread(self.store.finish, live.row.id, result.to_json()):
+                live.ended = result.to_json()
+                log.info("game %s: %s", live.row.id, result.reason)
+            await self._catch_up_locked(live)
+        await self.broadcast(live)
+
     @staticmethod
     def _abortable(live: LiveGame) -> bool:
         """Whether the game may still be aborted: on, and some player has not made a move yet."""
@@ -503,7 +745,7 @@ class Hub:
         if row is not None:
             if live.clocks is not None and live.row.started is None and row.started is not None:
                 live.clocks.start(live.state.to_act(), row.started)
-            changed = changed or row.status != live.row.status
+            changed = changed or row.status != live.row.status or row.offer != live.row.offer
             live.row = row
             if row.status == "finished" and live.state.result() is None and row.result is not None:
                 live.ended = row.result
@@ -616,6 +858,7 @@ class Hub:
             info = live.seats[seat] if 0 <= seat < len(live.seats) else None
             if info is not None and info.kind == "computer" and seat not in live.thinking:
                 live.thinking.add(seat)
+                live.thinking_since[seat] = time.time()
                 self._spawn(self._computer_turn(live, seat, info.agent or "random"))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
@@ -735,6 +978,10 @@ class Hub:
         watcher = Watcher(COVERED if table else seat, send, table)
         arrived = seat != PUBLIC and not (self._present(live) >= self._arriving(live, watcher))
         live.watchers.append(watcher)
+        if arrived:
+            for p in self._arriving(live, watcher):
+                live.left.pop(p, None)
+            await self._note_seen(live, self._arriving(live, watcher), time.time())
         await send(self.cover(live) if table else self.view(live, seat, history=True))
         if arrived:  # the others see that this seat's player is here
             await self._send_views(live, skip=watcher)
@@ -763,9 +1010,25 @@ class Hub:
         live = self.live.get(game_id)
         if live is not None and watcher in live.watchers:
             live.watchers.remove(watcher)
-            if watcher.seat != PUBLIC and not self._present(live) >= self._arriving(live, watcher):
+            gone = set() if watcher.seat == PUBLIC else self._arriving(live, watcher) - self._present(live)
+            if gone:
+                now = time.time()
+                for p in gone:
+                    live.left[p] = now
+                await self._note_seen(live, gone, now)
                 await self._send_views(live)  # ... and that the player has gone
         self._forget_if_done(live)
+
+    async def _note_seen(self, live: LiveGame, seats: set[int], at: float) -> None:
+        """Write down that these seats' players are (or were, until now) here; a store fault is no
+        reason to refuse or drop a connection: presence is renewed again by the upkeep."""
+        if live.result_json() is not None:
+            return
+        try:
+            people = [(live.row.id, p) for p in sorted(seats) if 0 <= p < len(live.seats)]
+            await asyncio.to_thread(self.store.seen, people, at)
+        except Exception as exc:
+            log.warning("game %s: presence not noted: %s", live.row.id, exc)
 
     @staticmethod
     def _arriving(live: LiveGame, watcher: Watcher) -> set[int]:
@@ -773,6 +1036,11 @@ class Hub:
         if watcher.table:
             return {s.seat for s in live.seats if s.kind == "person"}
         return {watcher.seat}
+
+    @staticmethod
+    def spectators(live: LiveGame) -> int:
+        """How many spectators' connections this process holds for the game (a table is a player)."""
+        return sum(1 for w in live.watchers if w.seat == PUBLIC and not w.table)
 
     @staticmethod
     def _present(live: LiveGame) -> set[int]:
@@ -911,11 +1179,16 @@ class Hub:
             "observation": state.observation(seat),
             "text": state.observation_text(seat),
             "last": self._visible_events(live, seat)[None if history else -LAST_EVENTS :],
+            "story": self.story(live).entries(seat, 0 if history else len(live.events) - LAST_EVENTS),
             "result": result_json,
+            # The seat whose draw offer stands (everybody sees an offer, as across a real table).
+            "draw_offer": self._standing_offer(live),
+            # The finished game's rematch, once made (a spectator's page follows it there).
+            "rematch": live.rematch,
         }
         if live.clocks is not None:
             now = time.time()
-            view["clock"] = {"base": round(live.clocks.base, 3), "increment": round(live.clocks.increment, 3)}
+            view["clock"] = clock_json(live.row)
             view["clocks"] = [
                 {
                     "seat": p,
@@ -924,12 +1197,32 @@ class Hub:
                 }
                 for p in range(live.row.players)
             ]
+        # The computer seats to act, with how long each has thought (0 until its worker starts): a
+        # count since the view was made, so that the page's counter needs no clock of the server's.
+        # Who is to act is in `to_act` already: this tells nothing more that the rules hide.
+        now_thinking = time.time()
+        view["thinking"] = [
+            {
+                "seat": p,
+                "seconds": round(max(0.0, now_thinking - live.thinking_since.get(p, now_thinking)), 1)
+                if p in live.thinking
+                else 0.0,
+            }
+            for p in acting
+            if p != CHANCE and 0 <= p < len(live.seats) and live.seats[p].kind == "computer"
+        ]
         if seat != PUBLIC:
             legal = state.legal_actions(seat) if seat in acting else None
             count = len(legal) if legal is not None else 0
             view["your_turn"] = seat in acting
             # What the seat may do besides its move: abort before every player has moved, else resign.
             view["abortable"] = self._abortable(live)
+            # A draw: the other player's standing offer to accept, or whether this seat may offer one.
+            view["can_offer_draw"] = self._offer_problem(live, seat) is None
+            # A claim: when every other person has gone (seconds until it may be made, and whether
+            # the win may be claimed or only a draw); None while somebody is here.
+            claim = self._claim(live, seat, live.seats, time.time())
+            view["claim"] = None if claim is None else {"in": round(claim[0], 1), "win": claim[1]}
             listed = list(legal) if legal is not None and count <= LEGAL_LIST_LIMIT else None
             # Each legal action twice, as its notation (what a person reads, and may send) and as
             # its structured form (what a client reads to draw it: no client parses notation).
@@ -939,6 +1232,39 @@ class Hub:
                 "moves": None if listed is None else [state.action_to_json(seat, a) for a in listed],
             }
         return view
+
+    @staticmethod
+    def story(live: LiveGame) -> StoryBook:
+        """The game's story, told up to its latest event."""
+        if live.story is None:
+            live.story = StoryBook(live.state.game)
+        live.story.follow(live.events)
+        return live.story
+
+    def look(self, live: LiveGame, seat: int, at: int) -> dict[str, Any]:
+        """What ``seat`` (or a spectator) was shown after event ``at``: its observation and text then.
+
+        Its cost is bounded whatever the game's length (at most a few dozen events replayed from a
+        kept position); a position chance was to act in was shown to nobody, so the next one is given.
+        """
+        if seat == COVERED:
+            raise HubError("the screen is covered: the player to act sits down first")
+        if not live.events:
+            raise HubError("nothing has been played yet: there is nothing to look back at")
+        if not 0 <= at < len(live.events):
+            raise HubError(f"look at an event from 0 to {len(live.events) - 1}, not {at}")
+        book = self.story(live)
+        shown, state = book.position(live.events, at)
+        return {
+            "type": "look",
+            "game": live.row.id,
+            "at": shown,
+            "events": len(live.events),
+            "seat": None if seat == PUBLIC else seat,
+            "observation": state.observation(seat),
+            "text": state.observation_text(seat),
+            "story": book.entries(seat, shown, shown + 1)[0],
+        }
 
     def _visible_events(self, live: LiveGame, seat: int) -> list[dict[str, Any]]:
         def shown(number: int, player: int, text: str) -> dict[str, Any]:

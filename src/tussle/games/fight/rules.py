@@ -233,6 +233,7 @@ class Fight(Game):
             rules="rules.md",
             balance=".balance:measures",
             web="web.js",
+            story=".story:story",
             # Chosen by measurement: docs/strength.md has the ladders.
             levels=(
                 ("easy", "ismcts:iterations=60"),

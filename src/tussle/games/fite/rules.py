@@ -773,6 +773,7 @@ class Fite(Game):
             rules="rules.md",
             balance=".balance:measures",
             web="web.js",
+            story=".story:story",
             # Chosen by measurement: docs/strength.md has the ladders.
             levels=(
                 ("easy", "smmcts:iterations=30"),

@@ -497,6 +497,7 @@ class RoboPigs(Game):
             rules="rules.md",
             balance=".balance:measures",
             web="web.js",
+            story=".story:story",
             # Chosen by measurement: docs/strength.md has the ladders.
             levels=(
                 ("easy", "smmcts:iterations=1000"),

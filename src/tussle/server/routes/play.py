@@ -21,6 +21,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from tussle.errors import shorten
 from tussle.game import PUBLIC
+from tussle.server.chat import SHAPE as CHAT_SHAPE
+from tussle.server.chat import chat_bucket
 from tussle.server.guard import client_of
 from tussle.server.hub import Hub, HubError, token_hash
 from tussle.server.limits import Clients
@@ -40,6 +42,16 @@ HELLO = (
 Refuse = Callable[[str], Awaitable[None]]
 
 router = APIRouter()
+
+
+#: The messages that end a game, or offer to, other than by a move: each with its one right shape.
+ENDINGS = {
+    "resign": 'resign with {"type": "resign"}',
+    "abort": 'abort with {"type": "abort"}',
+    "draw": 'offer a draw, or accept the standing offer, with {"type": "draw"}',
+    "decline": 'decline the standing draw offer with {"type": "decline"}',
+    "claim": 'claim a game the others left with {"type": "claim", "result": "win"} (or "draw")',
+}
 
 
 @router.websocket("/ws/games/{game_id}")
@@ -88,6 +100,7 @@ async def _play(
 ) -> None:
     """A seat's (or a spectator's) connection once it is let in: views out, actions in."""
     bucket = clients.message_bucket()
+    chatting = chat_bucket()
 
     async def refuse(message: str) -> None:
         await outbox.send({"type": "error", "error": message})
@@ -138,6 +151,7 @@ async def _play(
         except HubError as exc:
             await shut(str(exc))
             return
+        await hub.chat.welcome(game_id, watcher)
         while True:
             message = await _receive(websocket, refuse)
             if not bucket.take():
@@ -160,13 +174,53 @@ async def _play(
             if watcher.table and kind == "cover" and set(message) == {"type"}:
                 await hub.stand(game_id, watcher)
                 continue
-            if kind in ("resign", "abort") and set(message) == {"type"}:
+            if kind == "chat":
+                if set(message) != {"type", "text"}:
+                    await refuse(CHAT_SHAPE)
+                elif not chatting.take():
+                    metrics.refusals.labels("chat").inc()
+                    await refuse("too many chat messages: a few at once, then one every 2 seconds; that one was not sent")
+                else:
+                    try:
+                        await hub.chat.post(game_id, watcher, message["text"])
+                    except HubError as exc:
+                        await refuse(str(exc))
+                continue
+            if kind in ENDINGS:
+                claim = message.get("result") if kind == "claim" else None
+                if set(message) != ({"type", "result"} if kind == "claim" else {"type"}) or claim not in (
+                    ("win", "draw") if kind == "claim" else (None,)
+                ):
+                    await refuse(ENDINGS[kind])
+                    continue
                 if watcher.seat < 0:
                     who = "a spectator" if watcher.seat == PUBLIC else "a covered screen"
                     await refuse(f"{who} cannot {kind}: a player in a seat can")
                     continue
                 try:
-                    await (hub.resign if kind == "resign" else hub.abort)(game_id, watcher.seat)
+                    if kind == "claim":
+                        await hub.claim(game_id, watcher.seat, win=claim == "win")
+                    else:
+                        ending = {
+                            "resign": hub.resign,
+                            "abort": hub.abort,
+                            "draw": hub.offer_draw,
+                            "decline": hub.decline_draw,
+                        }[kind]
+                        await ending(game_id, watcher.seat)
+                except HubError as exc:
+                    await refuse(str(exc))
+                continue
+            if kind == "look":
+                # Looking back costs a few dozen replayed events at most (tussle.server.story), and
+                # counts against the connection's message rate like any other message.
+                at = message.get("at")
+                if set(message) != {"type", "at"} or not isinstance(at, int) or isinstance(at, bool):
+                    await refuse('look back with {"type": "look", "at": <an event number>}')
+                    continue
+                try:
+                    live = await hub.get(game_id)
+                    await outbox.send(hub.look(live, watcher.seat, at))
                 except HubError as exc:
                     await refuse(str(exc))
                 continue
