@@ -130,7 +130,7 @@ const STYLE = `
 .rp button.rp-cmd.repair { grid-column: span 2; background: #2e5e2e; }
 .rp button.rp-cmd.extra { background: #5b5b5b; }
 .rp-tools { display: flex; flex-wrap: wrap; gap: .35rem; margin: .5rem 0 0; }
-.rp button.rp-tool { background: #fff; color: #0b2a4a; border: 1px solid #0b4f9c; padding: .3rem .55rem; font-size: .92rem; }
+.rp button.rp-tool { background: #fff; color: #0b2a4a; border: 1px solid #0b4f9c; padding: .3rem .55rem; font-size: .92rem; min-height: 2.25rem; }
 .rp button:disabled, .rp button.rp-send:disabled { opacity: 1; background: #d6d6d6; color: #444; border-color: #aaa; cursor: not-allowed; }
 .rp button.rp-send { font-size: 1.1rem; font-weight: 700; padding: .5rem 1rem; background: #0a6b26; }
 .rp-send-row { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin-top: .6rem; }

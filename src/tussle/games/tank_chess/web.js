@@ -4,7 +4,7 @@
 // focused, and turns played by pointing: pick a tank, then a highlighted square (a small menu
 // chooses the facing or the shot where several turns end there). The lines of fire, the armour and
 // the gun come from the observation (the engine computes them); nothing here re-implements a rule.
-import { svg, html, canvas, pointable, chooseAmong, closeMenu, parseSquare } from "/web/board.js";
+import { svg, html, canvas, pointable, chooseAmong, closeMenu, menuButton, parseSquare, scrollable, showMenu } from "/web/board.js";
 
 // What the server sends, as the game declares it in Python (observation.py: TankChessObservation;
 // notation.py: TurnJSON): a drawing that reads a field the game does not send fails here.
@@ -42,6 +42,11 @@ import { svg, html, canvas, pointable, chooseAmong, closeMenu, parseSquare } fro
 
 const CELL = 40;
 const MARGIN = 30;
+// The fewest screen pixels per board unit: a square's target (CELL - 3 units) stays at least 32 px
+// wide for a finger; a board that would be smaller (16x16 or 20x20 on a phone) scrolls instead.
+const FINGER = 0.9;
+// Where each facing's button sits in the compass (row, column of a 3x3 grid), by its screen angle.
+const COMPASS = [[1, 2], [1, 3], [2, 3], [3, 3], [3, 2], [3, 1], [2, 1], [1, 1]];
 const FACINGS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
 /** @type {Record<string, string>} */
 const TYPE_NAMES = { L: "Light", M: "Medium", H: "Heavy", C: "Command", D: "Tank Destroyer", R: "Heavy Mortar" };
@@ -190,7 +195,12 @@ export function draw(view, ui) {
 .tank-chess .tc-tank.pick { cursor: pointer; }
 .tank-chess .tc-tank:hover .tc-hull, .tank-chess .tc-tank:focus .tc-hull { filter: drop-shadow(0 0 3px #c25e00); }
 .tank-chess .tc-overlay { pointer-events: none; }
-.tank-chess .target:hover > *:first-child { stroke: #c25e00; stroke-width: 3; }`,
+.tank-chess .target:hover > *:first-child { stroke: #c25e00; stroke-width: 3; }
+.menu.tc-compass { position: fixed; left: 50%; top: auto; bottom: .5rem; transform: translateX(-50%); display: grid;
+  grid-template-columns: repeat(3, minmax(4.5rem, 7.5rem)); gap: .3rem; max-width: calc(100vw - 1rem); }
+.tc-compass button { min-height: 3.2rem; font-family: system-ui, sans-serif; font-size: .8rem; line-height: 1.15; padding: .2rem; }
+.tc-compass .tc-facing::before { content: "↑"; display: block; font-size: 1.3rem; transform: rotate(var(--angle)); }
+.tc-compass .tc-shot { grid-column: 1 / -1; min-height: 2.5rem; }`,
   }));
 
   // --- the squares and coordinates -----------------------------------------------------------
@@ -446,6 +456,26 @@ export function draw(view, ui) {
     const items = (list) => list.slice().sort(byFacingThenShot).map((t) => ({ label: turnLabel(t, tanksAt), action: t.move }));
     /** @param {TankChessMove} move */
     const play = (move) => ui.act(move);
+    // The turns that end on one square: a compass of facings, fixed on the screen (a menu under
+    // the square would run off a phone's screen), and each shot in words under it.
+    /**
+     * @param {Element} anchor
+     * @param {Turn[]} list
+     */
+    const chooseFacing = (anchor, list) => {
+      const sorted = list.slice().sort(byFacingThenShot);
+      if (sorted.length === 1 || sorted.some((t) => !t.facing)) { chooseAmong(anchor, items(list), play); return; }
+      const box = html("div", { class: "tc-compass", role: "menu", "aria-label": "choose the facing" });
+      for (const turn of sorted) {
+        const item = { label: turnLabel(turn, tanksAt), action: turn.move };
+        if (turn.victim) { box.append(menuButton(item, play, { class: "tc-shot" })); continue; }
+        const screen = ((angle(turn.facing || "N") % 360) + 360) % 360;
+        const [row, col] = COMPASS[Math.round(screen / 45) % 8];
+        box.append(menuButton(item, play, { class: "tc-facing", style: `grid-area: ${row} / ${col}; --angle: ${screen}deg` }));
+      }
+      box.append(html("button", { type: "button", class: "cancel", text: "cancel", style: "grid-area: 2 / 2", onclick: closeMenu }));
+      showMenu(anchor, box);
+    };
     for (const [key, list] of byDestination) {
       const shots = list.some((t) => t.victim);
       /** @type {SVGGElement} */
@@ -468,7 +498,7 @@ export function draw(view, ui) {
       }
       const label = list.length === 1 ? turnLabel(list[0], tanksAt)
         : key === "off" ? "drive off the board" : key === square ? `turn on ${key}: ${list.length} choices` : `drive to ${key}: ${list.length} choices`;
-      pointable(element, "target", label, () => chooseAmong(element, items(list), play));
+      pointable(element, "target", label, () => chooseFacing(element, list));
       moveLayer.append(element);
     }
     for (const [victim, list] of byVictim) {
@@ -517,7 +547,7 @@ export function draw(view, ui) {
     element.animate([{ transform: `translate(${fx - tx}px, ${fy - ty}px)` }, { transform: "translate(0px, 0px)" }], { duration: 320, easing: "ease-out" });
   }
 
-  return html("div", { class: "tank-chess-view" }, board, lines.length ? summary : null, details, legend);
+  return html("div", { class: "tank-chess-view" }, scrollable(board, width * FINGER), lines.length ? summary : null, details, legend);
 }
 
 /**

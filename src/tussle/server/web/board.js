@@ -88,6 +88,23 @@ export function canvas(width, height, label, ...children) {
 }
 
 /**
+ * A drawing that must not shrink below `minWidth` pixels, so that what it holds to point at stays
+ * large enough for a finger (a big board on a phone): on a narrower screen it scrolls sideways
+ * inside this box (and the page pinch-zooms as ever); the page keeps where it was scrolled.
+ * @param {SVGSVGElement} drawing  from canvas()
+ * @param {number} minWidth
+ * @returns {HTMLDivElement}
+ */
+export function scrollable(drawing, minWidth) {
+  const width = Math.round(minWidth);
+  const box = drawing.viewBox.baseVal;
+  const height = box && box.width ? Math.ceil((width * box.height) / box.width) : width;
+  // Never capped shorter than that width makes it: a cap would shrink the drawing inside its box.
+  drawing.setAttribute("style", `min-width: ${width}px; max-height: max(82vh, ${height}px)`);
+  return html("div", { class: "board-scroll" }, drawing);
+}
+
+/**
  * Make an element something to point at: a click, or Enter or Space when it has the focus, calls
  * `then`. `kind` is "pick" (a piece whose moves it shows) or "target" (where a picked piece may go);
  * the browser tests and the stylesheet find them by that class.
@@ -121,13 +138,172 @@ export function pointable(element, kind, label, then) {
  * @param {UI} ui
  */
 export function drawInto(container, drawing, view, ui) {
+  steer(container);
+  const focused = focusOnBoard(container);
+  const scrolled = [...container.querySelectorAll(".board-scroll")].map((box) => [box.scrollLeft, box.scrollTop]);
   try {
     container.replaceChildren(drawing.draw(view, ui));
   } catch (error) {
     console.error(error);
     container.replaceChildren(html("pre", { text: view.text }));
   }
+  // A board larger than the screen stays where the player scrolled it; at first, its middle shows.
+  container.querySelectorAll(".board-scroll").forEach((box, i) => {
+    const [left, top] = scrolled[i] || [(box.scrollWidth - box.clientWidth) / 2, 0];
+    box.scrollLeft = left;
+    box.scrollTop = top;
+  });
+  rove(container, focused);
+  // The keyboard's place survives the new drawing: on the same thing if it is still there to
+  // point at, else on the board itself, whose arrow keys lead back in (never the page's start).
+  if (focused !== null) {
+    const same = pointables(container).find((item) => itemName(item) === focused);
+    /** @type {HTMLElement | SVGElement} */ (same || container).focus({ preventScroll: true });
+  }
 }
+
+// --- the keyboard on a board: one tab stop, arrow keys between the things to point at -------------
+
+const POINTABLE = ".pick, .target";
+/** @type {string | null} what was last focused on a board (or in its menu), while the focus is there */
+let boardFocus = null;
+
+/**
+ * What a thing to point at is known by across drawings: its kind and label.
+ * @param {Element} item
+ * @returns {string}
+ */
+function itemName(item) {
+  return `${item.classList.contains("pick") ? "pick" : "target"}:${item.getAttribute("aria-label") || ""}`;
+}
+
+/**
+ * The things to point at on a board, as shown (a hidden one is skipped).
+ * @param {Element} container
+ * @returns {HTMLElement[]}
+ */
+function pointables(container) {
+  return /** @type {HTMLElement[]} */ ([...container.querySelectorAll(POINTABLE)]).filter((item) => item.getClientRects().length > 0);
+}
+
+/**
+ * Where the keyboard was on the board before it is drawn again: the name of the thing focused
+ * (`""` for the board itself), or null when the focus is elsewhere. A move chosen from a menu
+ * leaves the focus nowhere (the menu is gone): the board had it last, so it counts.
+ * @param {Element} container
+ * @returns {string | null}
+ */
+function focusOnBoard(container) {
+  const active = document.activeElement;
+  if (active && active !== document.body && container.contains(active)) {
+    return active.matches(POINTABLE) ? itemName(active) : "";
+  }
+  if ((!active || active === document.body) && boardFocus !== null) return boardFocus;
+  return null;
+}
+
+/**
+ * One tab stop for the whole board (a roving tabindex): the thing focused last, else the one
+ * named, else the first in reading order; every other thing to point at is reached by arrow keys.
+ * @param {Element} container
+ * @param {string | null} [wanted]
+ */
+function rove(container, wanted) {
+  const items = pointables(container);
+  if (!items.length) return;
+  const active = document.activeElement;
+  const current = items.find((item) => item === active)
+    || items.find((item) => item.getAttribute("tabindex") === "0" && item.dataset.rove === "current")
+    || (wanted ? items.find((item) => itemName(item) === wanted) : undefined)
+    || readingOrder(items)[0];
+  for (const item of container.querySelectorAll(POINTABLE)) {
+    const here = item === current;
+    item.setAttribute("tabindex", here ? "0" : "-1");
+    if (here) /** @type {HTMLElement} */ (item).dataset.rove = "current";
+    else delete /** @type {HTMLElement} */ (item).dataset.rove;
+  }
+}
+
+/**
+ * @param {HTMLElement[]} items
+ * @returns {HTMLElement[]}  top to bottom, then left to right
+ */
+function readingOrder(items) {
+  const at = new Map(items.map((item) => [item, item.getBoundingClientRect()]));
+  return items.slice().sort((a, b) => {
+    const ra = /** @type {DOMRect} */ (at.get(a));
+    const rb = /** @type {DOMRect} */ (at.get(b));
+    return Math.abs(ra.top - rb.top) > Math.min(ra.height, rb.height) / 2 ? ra.top - rb.top : ra.left - rb.left;
+  });
+}
+
+/** @type {Record<string, [number, number]>} */
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+/**
+ * The nearest thing to point at from `from` in the arrow's direction, as they are on the screen
+ * (whatever the drawing: a board turned round, cards in a row), or null when there is none.
+ * @param {HTMLElement} from
+ * @param {HTMLElement[]} items
+ * @param {[number, number]} direction
+ * @returns {HTMLElement | null}
+ */
+function nextInDirection(from, items, [dx, dy]) {
+  const centre = (/** @type {Element} */ element) => {
+    const r = element.getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2];
+  };
+  const [fx, fy] = centre(from);
+  let best = null;
+  let bestScore = Infinity;
+  for (const item of items) {
+    if (item === from) continue;
+    const [x, y] = centre(item);
+    const along = (x - fx) * dx + (y - fy) * dy;
+    const across = Math.abs((x - fx) * dy) + Math.abs((y - fy) * dx);
+    if (along < 1) continue;
+    // Straight ahead is nearer than aside: a step to the right goes along the row first.
+    const score = along + 2.5 * across;
+    if (score < bestScore) { best = item; bestScore = score; }
+  }
+  return best;
+}
+
+/**
+ * Give a board its keyboard once: arrow keys between the things to point at, the tab stop kept
+ * on the one last focused, also when a drawing adds some (the targets of a piece just picked).
+ * @param {Element} container
+ */
+function steer(container) {
+  if (!(container instanceof HTMLElement) || container.dataset.steered) return;
+  container.dataset.steered = "1";
+  container.setAttribute("tabindex", "-1");
+  container.addEventListener("keydown", (event) => {
+    const direction = ARROWS[event.key];
+    if (!direction || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const from = /** @type {Element} */ (event.target);
+    const items = pointables(container);
+    let next = null;
+    if (from === container) next = items.find((item) => item.dataset.rove === "current") || readingOrder(items)[0] || null;
+    else if (from instanceof HTMLElement || from instanceof SVGElement) {
+      if (!from.matches(POINTABLE)) return;
+      next = nextInDirection(/** @type {HTMLElement} */ (from), items, direction);
+    }
+    event.preventDefault();
+    if (next) next.focus();
+  });
+  container.addEventListener("focusin", (event) => {
+    if (event.target instanceof Element && event.target.matches(POINTABLE)) rove(container);
+  });
+  new MutationObserver(() => rove(container)).observe(container, { childList: true, subtree: true });
+}
+
+document.addEventListener("focusin", (event) => {
+  const target = event.target instanceof Element ? event.target : null;
+  const board = target && target.closest("[data-steered]");
+  if (board) boardFocus = target && target.matches(POINTABLE) ? itemName(target) : "";
+  else if (!(target && target.closest(".menu"))) boardFocus = null;
+});
 
 /**
  * The page's element of that id, checked to be a `type` (an HTMLElement unless told): the pages'
@@ -145,10 +321,52 @@ export function byId(id, type) {
 
 /** @type {HTMLElement | null} */
 let openMenu = null;
+/** @type {Element | null} what the open menu was opened from */
+let menuAnchor = null;
 
-/** Close the menu of actions, if one is open. */
+/** Close the menu of actions, if one is open; the keyboard goes back to what opened it. */
 export function closeMenu() {
-  if (openMenu) { openMenu.remove(); openMenu = null; }
+  if (!openMenu) return;
+  const hadFocus = openMenu.contains(document.activeElement);
+  openMenu.remove();
+  openMenu = null;
+  if (hadFocus && (menuAnchor instanceof HTMLElement || menuAnchor instanceof SVGElement) && menuAnchor.isConnected) {
+    menuAnchor.focus({ preventScroll: true });
+  }
+  menuAnchor = null;
+}
+
+/**
+ * Show `box` as the open menu, under `anchor` and inside the screen's width (a phone's too), or
+ * where its own class puts it (a fixed box stays where it is); its first button takes the focus,
+ * the arrow keys move between its buttons and Escape closes it.
+ * @param {Element} anchor
+ * @param {HTMLElement} box
+ * @returns {HTMLElement}
+ */
+export function showMenu(anchor, box) {
+  closeMenu();
+  box.classList.add("menu");
+  box.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") { closeMenu(); return; }
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    if (!step) return;
+    const buttons = [...box.querySelectorAll("button")];
+    const here = buttons.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
+    event.preventDefault();
+    buttons[(here + step + buttons.length) % buttons.length].focus();
+  });
+  document.body.append(box);
+  if (getComputedStyle(box).position === "absolute") {
+    const rect = anchor.getBoundingClientRect();
+    const room = document.documentElement.clientWidth - box.offsetWidth - 4;
+    box.style.left = `${Math.max(4, Math.min(rect.left, room)) + window.scrollX}px`;
+    box.style.top = `${rect.bottom + window.scrollY + 4}px`;
+  }
+  openMenu = box;
+  menuAnchor = anchor;
+  box.querySelector("button")?.focus({ preventScroll: getComputedStyle(box).position === "fixed" });
+  return box;
 }
 
 /**
@@ -162,23 +380,25 @@ export function closeMenu() {
  * @returns {HTMLElement}
  */
 export function menu(anchor, items, choose) {
-  closeMenu();
   const box = html("div", { class: "menu", role: "menu", "aria-label": "choose one" });
-  for (const item of items) {
-    box.append(html("button", {
-      type: "button", role: "menuitem", "data-action": actionName(item.action), text: item.label,
-      onclick: () => { closeMenu(); choose(item.action); },
-    }));
-  }
+  for (const item of items) box.append(menuButton(item, choose));
   box.append(html("button", { type: "button", class: "cancel", text: "cancel", onclick: closeMenu }));
-  box.addEventListener("keydown", (event) => { if (event.key === "Escape") closeMenu(); });
-  const rect = anchor.getBoundingClientRect();
-  box.style.left = `${Math.max(4, rect.left + window.scrollX)}px`;
-  box.style.top = `${rect.bottom + window.scrollY + 4}px`;
-  document.body.append(box);
-  openMenu = box;
-  box.querySelector("button")?.focus();
-  return box;
+  return showMenu(anchor, box);
+}
+
+/**
+ * A menu's button for one action (what `menu` holds, and what a game's own menu may hold).
+ * @template A
+ * @param {MenuItem<A>} item
+ * @param {(action: A) => void} choose
+ * @param {Attributes} [attrs]  more attributes (a class, a title)
+ * @returns {HTMLButtonElement}
+ */
+export function menuButton(item, choose, attrs) {
+  return html("button", {
+    type: "button", role: "menuitem", ...attrs, "data-action": actionName(item.action), text: item.label,
+    onclick: () => { closeMenu(); choose(item.action); },
+  });
 }
 
 /**

@@ -14,11 +14,14 @@
 // nothing to hide, so the next player is seated at once and the board keeps one orientation.
 import { byId as $, closeMenu, drawInto, html } from "/web/board.js";
 import { invitesOf, keep, seatsOf, tableOf } from "/web/seats.js";
+import { forgetStory, lookingBack, looked, startStory, tellStory } from "/web/story.js";
+import { askName } from "/web/name.js";
+import { confirmsSecrets, dropChoice, holdChoice, offerConfirm, showThinking } from "/web/hands.js";
+import { followClocks, stopClocks } from "/web/clock.js";
 
 /** @typedef {import("/web/types.js").ViewMessage} ViewMessage */
 /** @typedef {import("/web/types.js").CoverMessage} CoverMessage */
 /** @typedef {import("/web/types.js").ServerMessage} ServerMessage */
-/** @typedef {import("/web/types.js").GameEvent} GameEvent */
 /** @typedef {import("/web/types.js").Move} Move */
 /** @typedef {import("/web/types.js").Player} Player */
 /** @typedef {import("/web/types.js").Refusal} Refusal */
@@ -51,8 +54,6 @@ let kept = false;
 let sitting = null;
 let perfect = false;
 let fresh = 0;
-/** @type {Map<number, GameEvent>} */
-const moves = new Map();
 
 function gameName() {
   return info ? info.name : kind || "a game";
@@ -69,15 +70,6 @@ function seatName(view, seat) {
   const row = view.seats.find((s) => s.seat === seat);
   const name = row && row.name ? row.name : `seat ${seat}`;
   return seat === view.seat && !atTable ? `${name} (you)` : name;
-}
-
-/**
- * @param {number} seconds
- * @returns {string}  minutes:seconds
- */
-function clock(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
 /**
@@ -126,20 +118,14 @@ function showPlayers(view) {
     list.append(html("li", { class: acting ? "acting" : "" },
       html("span", { class: `dot ${seat.connected ? "on" : "off"}`, "aria-hidden": "true" }),
       `${seatName(view, seat.seat)}${seat.kind === "computer" ? " (computer)" : ""}: ${here}`,
-      row ? html("span", { class: `clock${row.running ? " running" : ""}`, text: ` ${clock(row.remaining)}` }) : null,
+      row ? html("span", { class: "clock", "data-clock-seat": seat.seat }) : null,  // clock.js fills it
       acting && !view.result ? html("span", { class: "to-act", text: " \u2014 to act" }) : null));
   }
 }
 
 /** @param {ViewMessage} view */
 function showMoves(view) {
-  for (const event of view.last) moves.set(event.number, event);
-  const list = $("moves");
-  list.replaceChildren();
-  for (const [, event] of [...moves].sort(([a], [b]) => a - b)) {
-    list.append(html("li", { text: `${seatName(view, event.player)}: ${event.action}` }));
-  }
-  list.scrollTop = list.scrollHeight;
+  tellStory(view);  // story.js: the plain-words lines, numbered, each a look back
 }
 
 function turnsBoard() {
@@ -148,7 +134,7 @@ function turnsBoard() {
 
 /** @param {ViewMessage} view */
 function draw(view) {
-  if (!drawing) return;
+  if (!drawing || lookingBack()) return;  // a past position stays drawn until "Back to the game"
   // The legal actions twice, index for index: their notation (to show and send) and their
   // structured form (to draw them: a game's drawing never parses notation).
   const legal = view.your_turn && view.legal && view.legal.actions ? view.legal.actions : null;
@@ -162,8 +148,23 @@ function draw(view) {
     previous, result: view.result, seats: view.seats, replay: false,
   };
   closeMenu();
-  drawInto($("board"), drawing, context, { act });
+  drawInto($("board"), drawing, context, { act: choose });
   previous = view.observation;
+}
+
+/**
+ * A past position, as the server says this seat saw it then: drawn with nothing to play.
+ * @param {import("/web/types.js").LookMessage} look
+ */
+function drawLook(look) {
+  if (!drawing || !lastView) return;
+  const bottom = atTable && perfect && !turnsBoard() ? 0 : look.seat;
+  closeMenu();
+  drawInto($("board"), drawing, {
+    observation: look.observation, text: look.text, seat: look.seat, bottom, legal: null, moves: null,
+    your_turn: false, legal_count: 0, previous: null, result: null, seats: lastView.seats, replay: false,
+  }, { act: () => {} });
+  $("board-text").textContent = look.text;
 }
 
 /** @param {ViewMessage} view */
@@ -205,8 +206,12 @@ function show(view) {
   $("title").textContent = `${gameName()}${atTable ? " at one screen" : ""}: ${who}`;
   document.title = `tussle: ${gameName()}`;
   $("status").textContent = statusLine(view);
+  showThinking(view, (seat) => seatName(view, seat));
+  if (!view.your_turn) dropChoice();  // a choice held for confirming stays while it may still be sent
+  offerConfirm(!!info && info.information !== "perfect" && view.seat !== null);
   $("board-text").textContent = view.text;
   showPlayers(view);
+  followClocks(view);
   showMoves(view);
   showInvites(view);
   draw(view);
@@ -219,7 +224,7 @@ function show(view) {
   if (view.your_turn && view.legal) {
     if (view.legal.actions) {
       for (const action of view.legal.actions.slice(0, 300)) {
-        legal.append(html("button", { type: "button", text: action, onclick: () => act(action) }));
+        legal.append(html("button", { type: "button", text: action, onclick: () => choose(action) }));
         options.append(html("option", { value: action }));
       }
     } else {
@@ -246,9 +251,11 @@ function show(view) {
 // Everything of the last seat's view leaves the page: what is drawn, listed, typed and kept.
 function wipe() {
   closeMenu();
+  stopClocks();
+  dropChoice();
   lastView = null;
   previous = null;
-  moves.clear();
+  forgetStory();
   for (const id of ["board", "moves", "players", "legal", "legal-list", "board-text", "status", "error", "invites"]) {
     $(id).replaceChildren();
   }
@@ -383,6 +390,17 @@ function say(text) {
 }
 
 /**
+ * An action chosen by pointing (on the board, or among all legal actions): held for the player to
+ * confirm first in a game with secrets, when the player asks for that (hands.js).
+ * @param {Move | string} action
+ */
+function choose(action) {
+  if (confirmsSecrets() && info && info.information !== "perfect" && lastView && lastView.seat !== null) {
+    holdChoice(action, lastView, () => act(action));
+  } else act(action);
+}
+
+/**
  * Send an action: its notation (a string), or its structured form (an object from `moves`).
  * @param {Move | string} action
  */
@@ -414,6 +432,7 @@ function connect() {
     } else if (message.type === "cover" && atTable) covered(message);
     else if (message.type === "error") say(message.error);
     else if (message.type === "rematch") offerRematch();
+    else if (message.type === "look") looked(message);
   });
   opened.addEventListener("close", () => {
     if (leaving) return;
@@ -470,12 +489,13 @@ async function rematch() {
  * @returns {Promise<string | null>}  why it opens no seat, or null when it did
  */
 async function acceptInvitation(invitation) {
+  const name = await askName();  // asked first: a reload meanwhile still holds the invitation
   // The secret leaves the address at once, whatever the answer: a reload must not use it again.
   history.replaceState(null, "", `/play/${gameId}`);
   if (!SECRET.test(invitation)) return "this invitation link is cut short: ask for it again";
   const answer = await fetch(`/api/games/${gameId}/join`, {
     method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ invite: invitation, name: "friend" }),
+    body: JSON.stringify({ invite: invitation, name }),
   });
   const data = await answer.json();
   if (!answer.ok) return /** @type {Refusal} */ (data).error || answer.statusText;
@@ -590,4 +610,11 @@ if (atTable) {
   });
   window.addEventListener("pageshow", (event) => { if (event.persisted) location.reload(); });
 }
+startStory({ send, drawPast: drawLook, drawPresent: () => {
+  previous = null;
+  if (lastView) {
+    draw(lastView);
+    $("board-text").textContent = lastView.text;
+  }
+} });
 start();

@@ -101,6 +101,14 @@ export interface GameEvent {
   action: string;
 }
 
+/** A game's time control: each player's seconds for the whole game plus an increment a move, or
+ * (per_move, a correspondence game) the seconds each move may take, given whole again at each move. */
+export interface TimeControl {
+  base: number;
+  increment: number;
+  per_move: boolean;
+}
+
 /** A seat's clock in a game with a time control. */
 export interface Clock {
   seat: number;
@@ -135,12 +143,14 @@ export interface ViewMessage {
   /** the latest events this seat may see (all of them in a connection's first view) */
   last: GameEvent[];
   result: Result | null;
-  clock?: { base: number; increment: number };
+  clock?: TimeControl;
   clocks?: Clock[];
   your_turn?: boolean;
   legal?: Legal;
   /** a seat's view: whether it may still abort (before every player has moved); else it may resign */
   abortable?: boolean;
+  /** the computer seats to act, and how long each had thought when the view was made */
+  thinking?: { seat: number; seconds: number }[];
 }
 
 /** What a covered table (a game at one screen) shows: who is to act, nothing any seat keeps to itself. */
@@ -205,6 +215,8 @@ export interface CatalogGame {
   players: [number, number];
   information: string;
   levels: string[];
+  /** what the rules call each seat, seat 0 first (White, Black); empty where they are numbered */
+  seat_names: string[];
   options: GameOption[];
 }
 
