@@ -44,11 +44,11 @@ from tussle.errors import TussleError, shorten
 from tussle.server import MOVE_TIME
 from tussle.server.documents import DocumentLibrary
 from tussle.server.guard import AllowedHosts, Guard, client_of
-from tussle.server.hub import ABANDON_AFTER, JOIN_SECONDS, Hub, UnknownGameError
+from tussle.server.hub import ABANDON_AFTER, CLAIM_AFTER, EXPIRE_AFTER, JOIN_SECONDS, Hub, UnknownGameError
 from tussle.server.limits import RENEW_SECONDS, Clients, Limits
 from tussle.server.models import MAX_CREATE, MAX_MESSAGE, MAX_RECORD, body_limit
 from tussle.server.observe import AccessLog, Metrics
-from tussle.server.routes import error_response, games, operator, pages, play, replays
+from tussle.server.routes import error_response, games, lobby, operator, pages, play, replays
 from tussle.server.service import GameService, LimitError
 from tussle.server.store import CHANNEL, Store
 from tussle.server.workers import WorkerPool
@@ -70,6 +70,8 @@ def create_app(
     move_time: float = MOVE_TIME,
     documents: DocumentLibrary | None = None,
     abandon_after: float = ABANDON_AFTER,
+    claim_after: float = CLAIM_AFTER,
+    expire_after: float = EXPIRE_AFTER,
     join_wait: float = JOIN_SECONDS,
 ) -> FastAPI:
     """The server's ASGI application over the database at ``db_url``.
@@ -98,6 +100,8 @@ def create_app(
             pool,
             move_time=move_time,
             abandon_after=abandon_after,
+            claim_after=claim_after,
+            expire_after=expire_after,
             join_wait=join_wait,
             metrics=metrics,
         )
@@ -115,6 +119,7 @@ def create_app(
         finally:
             for task in background:
                 task.cancel()
+            app.state.service.feed.close()
             await hub.close()
             await clients.close()
             store.close()
@@ -144,6 +149,7 @@ def create_app(
     app.include_router(games.router)
     app.include_router(replays.router)
     app.include_router(play.router)
+    app.include_router(lobby.router)
     return app
 
 
@@ -185,10 +191,13 @@ async def _listen(db_url: str, hub: Hub) -> None:
                 # What was announced while this process was not listening is in the database.
                 for game_id in list(hub.live):
                     await hub.catch_up(game_id, force=True)
+                    await hub.chat.arrived(game_id)
                 async for notice in connection.notifies():
+                    # "<game> <origin>", and " chat" after them for a chat message.
                     game_id, _, origin = notice.payload.partition(" ")
+                    origin, _, what = origin.partition(" ")
                     if origin != hub.store.origin:
-                        await hub.catch_up(game_id)
+                        await (hub.chat.arrived(game_id) if what == "chat" else hub.catch_up(game_id))
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the database went away: listen again in a moment

@@ -63,6 +63,8 @@ class Limits:
     """Games made and not finished yet."""
     outbox: int = 200
     """Messages waiting to be sent on one WebSocket: a client further behind is closed (code 4008)."""
+    lobby_connections: int = 4
+    """Live lobby WebSockets open at once (each counts among ``connections`` too): a few tabs."""
 
 
 @dataclass
@@ -145,10 +147,16 @@ class Clients:
         rate = self.limits.messages_per_second
         return Bucket(rate, 2 * rate)
 
-    async def connect(self, client: str) -> tuple[str | None, str | None]:
-        """(a handle for :meth:`disconnect`, None), or (None, why ``client`` may open no more)."""
-        most = self.limits.connections
-        refused = f"too many connections: at most {most} open at once"
+    async def connect(
+        self, client: str, *, kind: str = "", most: int | None = None
+    ) -> tuple[str | None, str | None]:
+        """(a handle for :meth:`disconnect`, None), or (None, why ``client`` may open no more).
+
+        ``kind`` names connections counted apart, against ``most`` of them (the live lobby's).
+        """
+        most = self.limits.connections if most is None else most
+        refused = f"too many {kind + ' ' if kind else ''}connections: at most {most} open at once"
+        client = f"{kind}:{client}" if kind else client
         if self._redis is None:
             if self._connections[client] >= most:
                 return None, refused

@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 #: The largest WebSocket message or request body the server reads, in bytes.
@@ -84,10 +84,28 @@ class SeatRequest(BaseModel):
 
 
 class ClockRequest(BaseModel):
+    """A live clock (``minutes`` for the whole game, plus an increment) or a correspondence one
+    (``days`` for each move), never both."""
+
     model_config = ConfigDict(extra="forbid")
 
-    minutes: float = Field(gt=0, le=24 * 60, description="each player's time for the whole game")
+    minutes: float | None = Field(None, gt=0, le=24 * 60, description="each player's time for the whole game")
     increment: float = Field(0.0, ge=0, le=600, description="seconds added after each of a player's moves")
+    days: int | None = Field(
+        None,
+        ge=1,
+        le=14,
+        description="a correspondence game: the days each move may take, given whole again at each move "
+        "(instead of minutes and increment)",
+    )
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> ClockRequest:
+        if (self.minutes is None) == (self.days is None):
+            raise ValueError("give either minutes (a live clock) or days (a move), not both or neither")
+        if self.days is not None and self.increment:
+            raise ValueError("a clock of days a move has no increment")
+        return self
 
 
 class CreateRequest(BaseModel):
@@ -154,3 +172,19 @@ class ReplayRequest(BaseModel):
 
     record: dict[str, Any] = Field(description="a tussle record, as `tussle play --record` writes it")
     seat: str | int = Field("0", description="whose view to show: a seat number, or public")
+
+
+class SeekRequest(BaseModel):
+    """Play anyone now: a seat in the oldest lobby game with the same game, options and clock, or
+    a new one that waits for the next person who asks the same. No seed: chance is the server's."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(max_length=64, description="a game id, as `tussle games` lists them")
+    options: dict[OptionName, OptionValue] = Field(
+        default_factory=dict,
+        max_length=MAX_OPTIONS,
+        description="game options (only games with the same options are paired)",
+    )
+    clock: ClockRequest | None = Field(None, description="a time control (only the same is paired)")
+    name: DisplayName = ""

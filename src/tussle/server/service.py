@@ -26,9 +26,10 @@ from tussle.game import MAX_DOCUMENT_CHARS, PUBLIC, GameInfo
 from tussle.record import Record
 from tussle.registry import game_ids, game_info, load_game
 from tussle.server.documents import DocumentLibrary
-from tussle.server.hub import Hub, HubError, LiveGame, new_token, token_hash
+from tussle.server.hub import Hub, HubError, LiveGame, clock_json, new_token, token_hash
 from tussle.server.limits import Limits
-from tussle.server.models import CreateRequest
+from tussle.server.lobby import LOBBY_GAMES, PLAYING_GAMES, LobbyFeed
+from tussle.server.models import CreateRequest, SeekRequest
 from tussle.server.store import WAITING_KINDS, Seat
 
 #: The most events an uploaded record may have to be replayed here.
@@ -83,6 +84,8 @@ class GameService:
         # One replay at a time: a replay is pure Python work, and several at once would hold the
         # interpreter from every other request.
         self._replaying = asyncio.Semaphore(1)
+        #: The live lobby's lists, pushed to every page that shows them (tussle.server.lobby).
+        self.feed = LobbyFeed(self.lobby_lists)
 
     # --- what the server offers ------------------------------------------------------------
 
@@ -100,6 +103,9 @@ class GameService:
         # A name of a document the server offers becomes its text; any other value is the text
         # itself, which the game parses: nothing a client sends names a file.
         options = self.library.resolve(request.game, request.options)
+        # A game that could go on for ever gets the end its rules page states for play online,
+        # unless the maker chose otherwise (the home page shows it as the option's default).
+        options = {**dict(game_info(request.game).online_defaults), **options}
         game = load_game(request.game, players=len(request.seats), **options)
         if request.shuffle:
             # Drawn here, from the system's secret randomness: neither the client nor a seed it
@@ -113,14 +119,17 @@ class GameService:
         if await asyncio.to_thread(store.games_in_play_of, client) >= most:
             raise LimitError(f"too many games in play: at most {most} at once; finish some first", 60)
         seed = request.seed if request.seed is not None else secrets.token_hex(16)
-        clock = (request.clock.minutes * 60.0, request.clock.increment) if request.clock is not None else None
+        clock, per_move = _clock(request)
         game_id = await asyncio.to_thread(
             partial(
                 store.create_game,
                 seed=seed,
                 clock=clock,
+                clock_per_move=per_move,
                 creator=client,
                 table_hash=token_hash(table) if table is not None else None,
+                # A game with a seat for anyone is anyone's to watch too.
+                listed=any(s.kind == "open" for s in seats),
             ),
             request.game,
             game.non_default_options(),
@@ -130,6 +139,7 @@ class GameService:
         await self.hub.get(game_id)
         if not any(s.kind in WAITING_KINDS for s in seats):
             await self.hub.start(game_id)
+        self.feed.poke()
         answer: dict[str, Any] = {
             "id": game_id,
             "game": request.game,
@@ -221,7 +231,63 @@ class GameService:
             await hub.start(game_id)
         else:
             await hub.broadcast(live)
+        self.feed.poke()
         return {"id": game_id, "seat": seat, "token": token, "link": link(game_id, token)}
+
+    async def seek(self, request: SeekRequest, client: str) -> dict[str, Any]:
+        """Play anyone now: a seat in the oldest lobby game of the same game, options and time
+        control, or else a new game with a seat open for the next who seeks the same (its maker's
+        seat drawn by the server). The answer is the seat's token, as a join's (confirmed by its
+        first use), and ``paired``: whether it joined a game rather than made one.
+
+        The store pairs or makes in one locked transaction: two who seek at once are paired.
+        The game's chance comes from the server's secret: a seek takes no seed.
+        """
+        if request.game not in game_ids():
+            raise HubError(f"unknown game {shorten(request.game)} (games: {', '.join(game_ids())})")
+        players = game_info(request.game).min_players
+        mine = secrets.randbelow(players)
+        asked = CreateRequest.model_validate(
+            {
+                "game": request.game,
+                "options": request.options,
+                "seats": [
+                    {"kind": "person", "name": request.name} if n == mine else {"kind": "open"}
+                    for n in range(players)
+                ],
+                "clock": request.clock,
+            }
+        )
+        self._check_create(asked)
+        options = self.library.resolve(request.game, request.options)
+        game = load_game(request.game, players=players, **options)
+        seats, tokens, _ = _new_seats(asked)
+        most = self.limits.open_games
+        store = self.hub.store
+        if await asyncio.to_thread(store.games_in_play_of, client) >= most:
+            raise LimitError(f"too many games in play: at most {most} at once; finish some first", 60)
+        clock, per_move = _clock(asked)
+        game_id, seat, made = await asyncio.to_thread(
+            partial(
+                store.seek,
+                seed=secrets.token_hex(16),
+                clock=clock,
+                clock_per_move=per_move,
+                creator=client,
+                name=request.name,
+            ),
+            request.game,
+            game.non_default_options(),
+            seats,
+            mine,
+        )
+        if made:
+            await self.hub.get(game_id)
+        else:
+            await self.hub.broadcast(await self.hub.refresh(game_id))
+        self.feed.poke()
+        token = tokens[mine]
+        return {"id": game_id, "seat": seat, "token": token, "link": link(game_id, token), "paired": not made}
 
     # --- rematches -------------------------------------------------------------------------
 
@@ -288,13 +354,17 @@ class GameService:
                 seed=secrets.token_hex(16),
                 rematch_of=old.row.id,
                 clock=old.row.clock,
+                clock_per_move=old.row.clock_per_move,
                 table_hash=token_hash(table) if table is not None else None,
+                listed=old.row.listed,
             ),
             old.row.game,
             old.row.options,
             old.row.players,
             seats,
         )
+        # Its spectators follow it there (a spectator who comes later reads it in the view).
+        old.rematch = new_id
         await self.hub.broadcast_message(old, {"type": "rematch", "game": new_id})
         return new_id
 
@@ -330,6 +400,7 @@ class GameService:
                     ),
                     "created": live.row.created,
                     "result": live.result_json(),
+                    "clock": clock_json(live.row),
                 }
             )
         out.sort(key=lambda g: -g["created"])
@@ -338,7 +409,7 @@ class GameService:
     async def lobby(self) -> dict[str, Any]:
         """Games waiting for players, newest first."""
         store = self.hub.store
-        rows = await asyncio.to_thread(store.open_games)
+        rows = await asyncio.to_thread(store.open_games, LOBBY_GAMES)
         # Read from the stored seats, in one query: listing a game replays none of its events.
         seats_of = await asyncio.to_thread(store.seats_of_games, [row.id for row in rows])
         out = []
@@ -352,10 +423,38 @@ class GameService:
                     "game": row.game,
                     "options": {k: _summary(v) for k, v in row.options.items()},
                     "open_seats": [s.seat for s in seats if s.kind == "open"],
-                    "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name} for s in seats],
+                    "clock": clock_json(row),
+                    "seats": [_seat_entry(s) for s in seats],
+                    "created": round(row.created, 3),
                 }
             )
         return {"games": out}
+
+    async def playing(self) -> dict[str, Any]:
+        """Games being played that anyone may watch (made for the lobby), the latest started first,
+        each with how many spectators this process counts."""
+        store = self.hub.store
+        rows = await asyncio.to_thread(store.games_in_play, PLAYING_GAMES)
+        seats_of = await asyncio.to_thread(store.seats_of_games, [row.id for row in rows])
+        out = []
+        for row in rows:
+            live = self.hub.live.get(row.id)
+            out.append(
+                {
+                    "id": row.id,
+                    "game": row.game,
+                    "options": {k: _summary(v) for k, v in row.options.items()},
+                    "clock": clock_json(row),
+                    "seats": [_seat_entry(s) for s in seats_of.get(row.id, [])],
+                    "started": round(row.started or row.created, 3),
+                    "spectators": self.hub.spectators(live) if live is not None else 0,
+                }
+            )
+        return {"games": out}
+
+    async def lobby_lists(self) -> dict[str, Any]:
+        """What the live lobby shows: the games waiting for anyone (``open``), and those being played."""
+        return {"open": (await self.lobby())["games"], "playing": (await self.playing())["games"]}
 
     async def public_view(self, game_id: str) -> dict[str, Any]:
         """What a spectator sees: the public view of the game."""
@@ -409,6 +508,16 @@ class GameService:
             self._replaying.release()
 
 
+def _clock(request: CreateRequest) -> tuple[tuple[float, float] | None, bool]:
+    """A request's time control as the store keeps it: (seconds, increment), and whether per move."""
+    if request.clock is None:
+        return None, False
+    if request.clock.days is not None:
+        return (request.clock.days * 86400.0, 0.0), True
+    assert request.clock.minutes is not None  # the model asks for one of the two
+    return (request.clock.minutes * 60.0, request.clock.increment), False
+
+
 def _new_seats(request: CreateRequest) -> tuple[list[Seat], dict[int, str], dict[int, str]]:
     """The seats of a new game as the request asks them, with the secret token of each person seat
     and of each invite, by seat number (only their hashes are stored)."""
@@ -433,6 +542,14 @@ def _new_seats(request: CreateRequest) -> tuple[list[Seat], dict[int, str], dict
         else:
             seats.append(Seat(number, "open", None, "", None))
     return seats, tokens, invites
+
+
+def _seat_entry(seat: Seat) -> dict[str, Any]:
+    """A seat as the lobby lists it: who sits there (a computer's level too), nothing secret."""
+    entry: dict[str, Any] = {"seat": seat.seat, "kind": seat.kind, "name": seat.name}
+    if seat.kind == "computer":
+        entry["agent"] = seat.agent
+    return entry
 
 
 def _summary(value: Any) -> Any:
@@ -514,7 +631,7 @@ def describe(info: GameInfo, documents: dict[str, list[str]] | None = None) -> d
             {
                 "name": o.name,
                 "kind": o.kind,
-                "default": o.default,
+                "default": dict(info.online_defaults).get(o.name, o.default),
                 "help": o.help,
                 "choices": list(o.choices),
                 "minimum": o.minimum,

@@ -21,12 +21,13 @@ opening a store upgrades an older database to the current schema.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,8 @@ games_table = sa.Table(
     # the other player acts after it).
     sa.Column("offer_seat", sa.Integer, nullable=True),
     sa.Column("offer_events", sa.Integer, nullable=True),
+    # Made for anyone (an open seat, "play anyone now"): listed among the games being played, to watch.
+    sa.Column("listed", sa.Boolean, nullable=True),
     sa.Index("ix_games_creator_status", "creator", "status"),
     sa.Index("ix_games_table_hash", "table_hash"),
 )
@@ -107,6 +110,22 @@ events_table = sa.Table(
 )
 
 
+chat_table = sa.Table(
+    "chat",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),  # orders a game's messages
+    sa.Column("game_id", sa.String(36), sa.ForeignKey("games.id"), nullable=False),
+    sa.Column("room", sa.String(16), nullable=False),  # players or spectators
+    sa.Column("seat", sa.Integer, nullable=True),  # the writer's seat; None: a spectator
+    sa.Column("name", sa.String(100), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Index("ix_chat_game_room_id", "game_id", "room", "id"),
+)
+
+#: How many messages the store keeps of each game's room (the older ones are deleted).
+CHAT_KEEP = 200
+
 #: What a game's id looks like (a UUID, as :meth:`Store.create_game` makes them): anything else is no game.
 GAME_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
@@ -122,6 +141,9 @@ def is_game_id(text: str) -> bool:
 
 #: The PostgreSQL channel on which a server process announces a game's new events to the others.
 CHANNEL = "tussle_events"
+
+#: The PostgreSQL advisory lock a seek holds while it pairs or makes a game ("seek" in ASCII).
+SEEK_LOCK = 0x7365656B
 
 #: Seats a game waits for before it starts: open to anyone, kept for whoever holds an invite,
 #: kept for a player of the game it rematches, or taken by a join whose token was not used yet.
@@ -143,6 +165,8 @@ class Seat:
     agent: str | None
     name: str
     token_hash: str | None
+    seen_at: float | None = field(default=None, compare=False)
+    """When a server process last held a connection of this seat's player (None: never)."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +188,10 @@ class GameRow:
     """A hot-seat game: its person seats are played at one screen, through the table handle."""
     clock_per_move: bool = False
     """The clock's base is the time each move may take, given again at each move (days a move)."""
+    offer: tuple[int, int] | None = None
+    """A standing draw offer: the seat that made it, and how many events the game had then."""
+    listed: bool = False
+    """Made for anyone (an open seat): listed among the games being played, for anyone to watch."""
 
 
 @dataclass(frozen=True)
@@ -171,6 +199,27 @@ class Event:
     number: int
     player: int
     action: str
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """A chat message as stored: who wrote it (a seat and its name, or a spectator), when, and what."""
+
+    id: int
+    room: str
+    seat: int | None
+    name: str
+    at: float
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "seat": self.seat,
+            "name": self.name,
+            "at": round(self.at, 3),
+            "text": self.text,
+        }
 
 
 def _row(row: Any) -> GameRow:
@@ -188,6 +237,8 @@ def _row(row: Any) -> GameRow:
         row.started,
         row.table_hash is not None,
         clock_per_move=bool(row.clock_per_move),
+        offer=(row.offer_seat, row.offer_events) if row.offer_seat is not None else None,
+        listed=bool(row.listed),
     )
 
 
@@ -226,15 +277,19 @@ class Store:
         clock_per_move: bool = False,
         creator: str | None = None,
         table_hash: str | None = None,
+        listed: bool = False,
+        within: sa.Connection | None = None,
     ) -> str:
         """A new game with its seats; returns its id.
 
         ``creator``: the client that asked for it; ``table_hash``: a hot-seat game's table handle's hash;
-        ``clock_per_move``: the clock's base is each move's time, not the whole game's.
+        ``clock_per_move``: the clock's base is each move's time, not the whole game's; ``listed``:
+        made for anyone, so listed among the games being played; ``within``: a transaction to make it in
+        (else one of its own).
         """
         game_id = str(uuid.uuid4())
         status = "waiting" if any(s.kind in WAITING_KINDS for s in seats) else "playing"
-        with self.engine.begin() as db:
+        with contextlib.nullcontext(within) if within is not None else self.engine.begin() as db:
             db.execute(
                 games_table.insert().values(
                     id=game_id,
@@ -252,6 +307,7 @@ class Store:
                     started=None if status == "waiting" else time.time(),
                     creator=creator,
                     table_hash=table_hash,
+                    listed=listed,
                 )
             )
             db.execute(
@@ -280,7 +336,7 @@ class Store:
             rows = db.execute(
                 sa.select(seats_table).where(seats_table.c.game_id == game_id).order_by(seats_table.c.seat)
             ).all()
-        return [Seat(r.seat, r.kind, r.agent, r.name, r.token_hash) for r in rows]
+        return [Seat(r.seat, r.kind, r.agent, r.name, r.token_hash, r.seen_at) for r in rows]
 
     def seats_of_games(self, game_ids: Sequence[str]) -> dict[str, list[Seat]]:
         """The seats of several games, in one query, by game."""
@@ -294,7 +350,9 @@ class Store:
             ).all()
         out: dict[str, list[Seat]] = {}
         for r in rows:
-            out.setdefault(str(r.game_id), []).append(Seat(r.seat, r.kind, r.agent, r.name, r.token_hash))
+            out.setdefault(str(r.game_id), []).append(
+                Seat(r.seat, r.kind, r.agent, r.name, r.token_hash, r.seen_at)
+            )
         return out
 
     def seat_of(self, token_hash: str) -> tuple[str, int] | None:
@@ -424,10 +482,54 @@ class Store:
                 .values(status="playing", started=time.time())
             )
 
-    def _notify(self, db: sa.Connection, game_id: str) -> None:
-        """Tell the other server processes on this database that ``game_id`` changed (on commit)."""
+    def _notify(self, db: sa.Connection, game_id: str, what: str = "") -> None:
+        """Tell the other server processes on this database that ``game_id`` changed (on commit);
+        ``what``: ``chat`` for a new chat message (else its events, seats or row)."""
         if self.engine.dialect.name == "postgresql":
-            db.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{game_id} {self.origin}")))
+            payload = f"{game_id} {self.origin}" + (f" {what}" if what else "")
+            db.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
+
+    # --- chat ---------------------------------------------------------------------------
+
+    def add_chat(self, game_id: str, room: str, seat: int | None, name: str, text: str) -> int:
+        """Store a chat message of ``room`` and keep only the room's last :data:`CHAT_KEEP`; its id.
+
+        Every process on the database hears of it (see :meth:`_notify`).
+        """
+        with self.engine.begin() as db:
+            inserted = db.execute(
+                chat_table.insert().values(
+                    game_id=game_id, room=room, seat=seat, name=name, at=time.time(), text=text
+                )
+            )
+            key = inserted.inserted_primary_key
+            assert key is not None
+            oldest_kept = db.execute(
+                sa.select(chat_table.c.id)
+                .where(chat_table.c.game_id == game_id, chat_table.c.room == room)
+                .order_by(chat_table.c.id.desc())
+                .offset(CHAT_KEEP - 1)
+                .limit(1)
+            ).scalar()
+            if oldest_kept is not None:
+                db.execute(
+                    chat_table.delete().where(
+                        chat_table.c.game_id == game_id,
+                        chat_table.c.room == room,
+                        chat_table.c.id < oldest_kept,
+                    )
+                )
+            self._notify(db, game_id, "chat")
+        return int(key[0])
+
+    def chat(self, game_id: str, room: str | None = None, limit: int = CHAT_KEEP) -> list[ChatLine]:
+        """The last ``limit`` chat messages of a game's ``room`` (None: of both rooms), oldest first."""
+        query = sa.select(chat_table).where(chat_table.c.game_id == game_id)
+        if room is not None:
+            query = query.where(chat_table.c.room == room)
+        with self.engine.connect() as db:
+            rows = db.execute(query.order_by(chat_table.c.id.desc()).limit(limit)).all()
+        return [ChatLine(r.id, r.room, r.seat, r.name, r.at, r.text) for r in reversed(rows)]
 
     # --- computer moves -----------------------------------------------------------------
 
@@ -476,6 +578,108 @@ class Store:
             ).all()
         return [_row(r) for r in rows]
 
+    def seek(
+        self,
+        game: str,
+        options: dict[str, Any],
+        seats: Sequence[Seat],
+        mine: int,
+        *,
+        seed: str,
+        clock: tuple[float, float] | None = None,
+        clock_per_move: bool = False,
+        creator: str | None = None,
+        name: str = "",
+    ) -> tuple[str, int, bool]:
+        """Play anyone now: take an open seat of the oldest lobby game of ``game`` with the same
+        ``options``, number of seats and clock, or else make one with ``seats`` (``mine`` is the
+        seeker's, holding its token's hash; the others open; ``name``: the seeker's, if it joins a
+        game). (game id, seat, whether it was made).
+
+        One seek at a time on the whole database (a write lock on SQLite, an advisory lock on
+        PostgreSQL, held until the seat is taken or the game made): two people who seek the same at
+        once are paired, never left waiting in two games. A seat taken is ``joining``, as by
+        :meth:`take_seat`.
+        """
+        g, c = games_table.c, seats_table.c
+        clock_matches = (
+            [g.clock_base.is_(None)]
+            if clock is None
+            else [
+                g.clock_base == clock[0],
+                sa.func.coalesce(g.clock_increment, 0.0) == clock[1],
+                sa.func.coalesce(g.clock_per_move, False) == clock_per_move,
+            ]
+        )
+        open_seat = (
+            sa.select(sa.func.min(c.seat))
+            .where(c.game_id == g.id, c.kind == "open")
+            .correlate(games_table)
+            .scalar_subquery()
+        )
+        oldest = (
+            sa.select(g.id, open_seat.label("seat"))
+            .where(
+                g.status == "waiting",
+                g.game == game,
+                g.options == json.dumps(options, sort_keys=True),
+                g.players == len(seats),
+                g.table_hash.is_(None),
+                open_seat.is_not(None),
+                *clock_matches,
+            )
+            .order_by(g.created, g.id)
+            .limit(1)
+        )
+        with self.engine.begin() as db:
+            if self.engine.dialect.name == "postgresql":
+                db.execute(sa.select(sa.func.pg_advisory_xact_lock(SEEK_LOCK)))
+            else:
+                # A write that changes nothing takes SQLite's one write lock now, before the search
+                # reads (a read first could not be upgraded once another seek has written).
+                db.execute(games_table.update().where(g.id == "").values(status=g.status))
+            found = db.execute(oldest).first()
+            if found is None:
+                made = self.create_game(
+                    game,
+                    options,
+                    len(seats),
+                    seats,
+                    seed=seed,
+                    clock=clock,
+                    clock_per_move=clock_per_move,
+                    creator=creator,
+                    listed=True,
+                    within=db,
+                )
+                return made, mine, True
+            db.execute(
+                seats_table.update()
+                .where(c.game_id == found.id, c.seat == found.seat, c.kind == "open")
+                .values(
+                    kind="joining",
+                    token_hash=seats[mine].token_hash,
+                    name=name or f"player {found.seat}",
+                    joined_at=time.time(),
+                    prior_kind="open",
+                    prior_hash=None,
+                )
+            )
+            self._notify(db, found.id)
+        return str(found.id), int(found.seat), False
+
+    def games_in_play(self, limit: int = 20) -> list[GameRow]:
+        """Listed games being played (made for anyone), the latest started first."""
+        g = games_table.c
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(games_table)
+                .where(g.status == "playing", g.listed.is_(True))
+                .order_by(sa.func.coalesce(g.started, g.created).desc())
+                .limit(limit)
+            ).all()
+        return [_row(r) for r in rows]
+
     def games_in_play_of(self, creator: str) -> int:
         """How many games ``creator`` made that are not finished (by every process on this database)."""
         with self.engine.connect() as db:
@@ -514,8 +718,49 @@ class Store:
                 self._notify(db, game_id)
         return bool(done)
 
+    def offer_draw(self, game_id: str, seat: int | None, events: int, *, replaces: int | None) -> bool:
+        """Make ``seat``'s draw offer the game's standing one (None: withdraw the standing one), made
+        after ``events`` events; only if the standing offer is still ``replaces``'s (None: none) and
+        the game is on. False if another process changed either first."""
+        g = games_table.c
+        standing = g.offer_seat.is_(None) if replaces is None else g.offer_seat == replaces
+        with self.engine.begin() as db:
+            done = db.execute(
+                games_table.update()
+                .where(g.id == game_id, g.status == "playing", standing)
+                .values(offer_seat=seat, offer_events=events if seat is not None else None)
+            ).rowcount
+            if done:
+                self._notify(db, game_id)
+        return bool(done)
+
+    def seen(self, seats: Sequence[tuple[str, int]], at: float) -> None:
+        """Note that this process holds a connection of each (game, seat)'s player at ``at``."""
+        if not seats:
+            return
+        c = seats_table.c
+        with self.engine.begin() as db:
+            for game_id, seat in seats:
+                db.execute(
+                    seats_table.update().where(c.game_id == game_id, c.seat == seat).values(seen_at=at)
+                )
+
+    def stale_waiting(self, before: float, limit: int = 500) -> list[GameRow]:
+        """Games still waiting for a player that were made before ``before`` (they expire)."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(games_table)
+                .where(games_table.c.status == "waiting", games_table.c.created < before)
+                .limit(limit)
+            ).all()
+        return [_row(r) for r in rows]
+
     def idle_games(self, before: float, limit: int = 500) -> list[GameRow]:
-        """Unfinished games nobody has touched since ``before``: no event, join or start after it."""
+        """Unfinished games nobody has touched since ``before``: no event, join or start after it.
+
+        A correspondence game in play is never one: a move may take longer (up to 14 days), and its
+        clock ends the game when a player's time is up.
+        """
         last_event = (
             sa.select(events_table.c.game_id, sa.func.max(events_table.c.at).label("last"))
             .group_by(events_table.c.game_id)
@@ -527,6 +772,7 @@ class Store:
                 sa.select(games_table)
                 .outerjoin(last_event, last_event.c.game_id == games_table.c.id)
                 .where(games_table.c.status != "finished", touched < before)
+                .where(sa.or_(games_table.c.status != "playing", games_table.c.clock_per_move.is_not(True)))
                 .limit(limit)
             ).all()
         return [_row(r) for r in rows]
