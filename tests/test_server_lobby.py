@@ -37,7 +37,7 @@ def until(
     """The first lobby message that passes ``check`` (the ones before it are read and dropped)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        message = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        message: dict[str, Any] = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
         assert message["type"] == "lobby", message
         if check(message):
             return message
@@ -133,7 +133,8 @@ def test_lobby_connections_are_bounded_per_client_and_read_nothing(server: Serve
 def seek(server: Server, body: dict[str, Any]) -> dict[str, Any]:
     status, answer = server.post("/api/seek", body)
     assert status == 200, answer
-    return answer
+    made: dict[str, Any] = answer
+    return made
 
 
 def test_seek_refuses_a_seed_and_pairs_only_the_same(server: Server) -> None:
