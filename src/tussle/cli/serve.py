@@ -102,6 +102,22 @@ def _check_free(host: str, port: int) -> None:
     help="Hours without a move after which an unfinished game ends as abandoned (0: never).",
 )
 @click.option(
+    "--claim-after",
+    type=click.FloatRange(1, 24 * 3600),
+    default=60.0,
+    show_default=True,
+    envvar="TUSSLE_CLAIM_AFTER",
+    help="Seconds a player must have been disconnected before an opponent may claim the game.",
+)
+@click.option(
+    "--expire-after",
+    type=click.FloatRange(0, 60 * 24 * 30),
+    default=60.0,
+    show_default=True,
+    envvar="TUSSLE_EXPIRE_AFTER",
+    help="Minutes a game may wait for a player to take a seat before it is called off (0: never).",
+)
+@click.option(
     "--join-wait",
     type=click.FloatRange(1, 3600),
     default=60.0,
@@ -186,6 +202,8 @@ def serve(
     workers: int | None,
     move_time: float,
     abandon_after: float,
+    claim_after: float,
+    expire_after: float,
     join_wait: float,
     allowed_hosts: tuple[str, ...],
     proxies: tuple[str, ...],
@@ -242,6 +260,8 @@ def serve(
                 move_time=move_time,
                 documents=documents,
                 abandon_after=abandon_after * 3600,
+                claim_after=claim_after,
+                expire_after=expire_after * 60,
                 join_wait=join_wait,
             ),
             host=host,

@@ -268,6 +268,9 @@ class Fightopia(Game):
             "Ta1a2-a3a4 (a Tank moves), Ta1a2-a2b2 (a Tank pivots about a2), Ta1a2xa6 (a Tank shoots)"
         ),
         simulation_defaults=(("ply_limit", DEFAULT_PLY_LIMIT),),
+        # Online a game must end (nobody holds the others for ever): 200 turns each, unless its maker
+        # sets a limit.
+        online_defaults=(("ply_limit", 400),),
         hooks=Hooks(
             rule_agent=".rule_agent:FightopiaRuleAgent",
             search=".search:FightopiaPolicy",

@@ -911,6 +911,9 @@ class TankChess(Game):
         ),
         has_position=True,
         simulation_defaults=(("ply_limit", 1000),),
+        # Online a game must end (nobody holds the others for ever): 200 turns each, unless its maker
+        # sets a limit.
+        online_defaults=(("ply_limit", 400),),
         # A format, not examples: examples with squares would be illegal in most positions
         # (the prompt's help lists real ones, drawn from the legal turns).
         notation=(

@@ -21,6 +21,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from tussle.errors import shorten
 from tussle.game import PUBLIC
+from tussle.server.chat import RATE as CHAT_RATE
 from tussle.server.chat import SHAPE as CHAT_SHAPE
 from tussle.server.chat import chat_bucket
 from tussle.server.guard import client_of
@@ -179,7 +180,7 @@ async def _play(
                     await refuse(CHAT_SHAPE)
                 elif not chatting.take():
                     metrics.refusals.labels("chat").inc()
-                    await refuse("too many chat messages: a few at once, then one every 2 seconds; that one was not sent")
+                    await refuse(CHAT_RATE)
                 else:
                     try:
                         await hub.chat.post(game_id, watcher, message["text"])
