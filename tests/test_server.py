@@ -593,7 +593,7 @@ def test_a_clock_runs_out_and_that_player_loses(server: Server) -> None:
     created = server.post("/api/games", body)[1]
     a = server.seat(created["id"], created["seats"][0]["token"])
     view = receive(a)
-    assert view["clock"] == {"base": 1.8, "increment": 0.0}
+    assert view["clock"] == {"base": 1.8, "increment": 0.0, "per_move": False}
     assert all(c["running"] and 0 < c["remaining"] <= 1.8 for c in view["clocks"])
     a.send(json.dumps({"type": "action", "action": "tac 5"}))  # A places; B does not, and runs out
     view = receive(a)

@@ -4,6 +4,7 @@
 // seats to another browser (export, import).
 import { byId as $, html } from "/web/board.js";
 import { exported, held, imported, keep, secretOf, seatsOf } from "/web/seats.js";
+import { clockRequest } from "/web/clock.js";
 
 /** @typedef {import("/web/types.js").CatalogGame} CatalogGame */
 /** @typedef {import("/web/types.js").GameOption} GameOption */
@@ -180,14 +181,11 @@ async function create(event) {
   }
   const first = { kind: "person", name: "player 1" };
   try {
-    /** @type {{game: string, options: object, seats: object[], table?: boolean, clock?: {minutes: number, increment: number}}} */
+    /** @type {{game: string, options: object, seats: object[], table?: boolean, clock?: object}} */
     const body = { game: game.id, options: options(), seats: [first, ...others] };
     if (opponent === "hotseat") body.table = true;
-    const clock = form.get("clock");
-    if (typeof clock === "string" && clock) {
-      const [minutes, increment] = clock.split("+").map(Number);
-      body.clock = { minutes, increment };
-    }
+    const clock = clockRequest(String(form.get("clock") || ""));
+    if (clock) body.clock = clock;
     /** @type {import("/web/types.js").MadeGame} */
     const made = await post("/api/games", body);
     if (made.table) {

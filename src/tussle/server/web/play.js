@@ -18,6 +18,7 @@ import { forgetStory, lookingBack, looked, startStory, tellStory } from "/web/st
 import { askName } from "/web/name.js";
 import { confirmsSecrets, dropChoice, holdChoice, offerConfirm, showThinking } from "/web/hands.js";
 import { followClocks, stopClocks } from "/web/clock.js";
+import { showEndings } from "/web/endings.js";
 
 /** @typedef {import("/web/types.js").ViewMessage} ViewMessage */
 /** @typedef {import("/web/types.js").CoverMessage} CoverMessage */
@@ -197,6 +198,7 @@ async function copy(input) {
 
 /** @param {ViewMessage} view */
 function show(view) {
+  if (view.rematch && !token && !atTable && !invitation && followRematch(view.rematch, !!lastView && !lastView.result)) return;
   lastView = view;
   if (token && view.seat !== null && !kept) {
     keep({ game: gameId, seat: view.seat, token });  // a seat opened from a link is kept too
@@ -209,7 +211,7 @@ function show(view) {
   showThinking(view, (seat) => seatName(view, seat));
   if (!view.your_turn) dropChoice();  // a choice held for confirming stays while it may still be sent
   offerConfirm(!!info && info.information !== "perfect" && view.seat !== null);
-  $("board-text").textContent = view.text;
+  if (!lookingBack()) $("board-text").textContent = view.text;
   showPlayers(view);
   followClocks(view);
   showMoves(view);
@@ -231,9 +233,8 @@ function show(view) {
       legal.textContent = `${view.legal.count} legal actions: write yours in the game's notation.`;
     }
   }
-  // A seat ends the game itself: it aborts before every player has moved, and resigns after.
-  $("ending").hidden = !!view.result || view.seat === null;
-  $("end-game").textContent = view.abortable ? "Abort the game" : "Resign";
+  // A seat ends the game itself: abort or resign, a draw offer or its answer, a claim.
+  showEndings(view, send, (seat) => seatName(view, seat));
   $("after").hidden = !view.result || (view.seat === null && !atTable);
   if (view.result) {
     $("replay-link", HTMLAnchorElement).href = `/replay/${gameId}`;
@@ -431,6 +432,7 @@ function connect() {
       else show(message);
     } else if (message.type === "cover" && atTable) covered(message);
     else if (message.type === "error") say(message.error);
+    else if (message.type === "rematch" && !token && !atTable && !invitation) followRematch(message.game, true);
     else if (message.type === "rematch") offerRematch();
     else if (message.type === "look") looked(message);
   });
@@ -451,6 +453,26 @@ function connect() {
     if (tries++ < 60) setTimeout(connect, Math.min(5000, 500 * tries));
     else (atTable && !perfect ? $("pass-text") : $("status")).textContent = "The connection is lost; reload the page to try again.";
   });
+}
+
+/**
+ * A spectator who watched the game go to its end follows it to its rematch; one who came later is
+ * offered a link to it.
+ * @param {string} id  the rematch's
+ * @param {boolean} watched
+ * @returns {boolean} whether the page leaves
+ */
+function followRematch(id, watched) {
+  if (watched) {
+    leaving = true;
+    if (socket) socket.close();
+    location.href = `/play/${id}`;
+    return true;
+  }
+  if (!document.getElementById("rematch-link")) {
+    $("status").after(html("p", { id: "rematch-link" }, html("a", { href: `/play/${id}`, text: "Watch the rematch" })));
+  }
+  return false;
 }
 
 function offerRematch() {

@@ -109,6 +109,28 @@ export interface TimeControl {
   per_move: boolean;
 }
 
+/** One event of the game's story, in plain words as the receiver may know it (a reveal adds a line). */
+export interface StoryEntry {
+  /** its place among the game's events, from 0 (the page shows it counted from 1) */
+  number: number;
+  player: Player;
+  lines: string[];
+}
+
+/** The answer to {"type": "look", "at": n}: what this seat (or a spectator) was shown after event `at`. */
+export interface LookMessage {
+  type: "look";
+  game: string;
+  /** the event looked back at (a position chance was to act in moves on to the next one shown) */
+  at: number;
+  /** the game's events now */
+  events: number;
+  seat: number | null;
+  observation: JSONObject;
+  text: string;
+  story: StoryEntry;
+}
+
 /** A seat's clock in a game with a time control. */
 export interface Clock {
   seat: number;
@@ -142,13 +164,23 @@ export interface ViewMessage {
   text: string;
   /** the latest events this seat may see (all of them in a connection's first view) */
   last: GameEvent[];
+  /** the game's story as this seat may know it: all of it in a connection's first view, else the latest events */
+  story: StoryEntry[];
   result: Result | null;
+  /** the finished game's rematch, once one is made (a spectator's page follows it there) */
+  rematch?: string | null;
   clock?: TimeControl;
   clocks?: Clock[];
   your_turn?: boolean;
   legal?: Legal;
   /** a seat's view: whether it may still abort (before every player has moved); else it may resign */
   abortable?: boolean;
+  /** the seat whose draw offer stands (a spectator sees it too), or null */
+  draw_offer?: number | null;
+  /** a seat's view: whether it may offer a draw now (or accept the other's, by offering back) */
+  can_offer_draw?: boolean;
+  /** a seat's view: when every other person has left, in how many seconds it may claim, and whether the win */
+  claim?: { in: number; win: boolean } | null;
   /** the computer seats to act, and how long each had thought when the view was made */
   thinking?: { seat: number; seconds: number }[];
 }
@@ -182,7 +214,7 @@ export interface RematchMessage {
   game: string;
 }
 
-export type ServerMessage = ViewMessage | CoverMessage | ErrorMessage | RematchMessage;
+export type ServerMessage = ViewMessage | CoverMessage | ErrorMessage | RematchMessage | LookMessage;
 
 // --- HTTP answers the pages read ---------------------------------------------------------------------
 
@@ -259,9 +291,41 @@ export type Rematch = JoinedSeat | { id: string; table: string };
 export interface LobbyGame {
   id: string;
   game: string;
+  /** the options that differ from the game's defaults (a long document by its length) */
   options: { [name: string]: JSONValue };
   open_seats: number[];
-  seats: Seat[];
+  seats: LobbySeat[];
+  clock: TimeControl | null;
+  /** when it was made, in the server's seconds since 1970 */
+  created: number;
+}
+
+/** A seat as the lobby lists it: a computer's level too. */
+export interface LobbySeat extends Seat {
+  agent?: string | null;
+}
+
+/** A game being played, to watch, in the live lobby. */
+export interface PlayingGame {
+  id: string;
+  game: string;
+  options: { [name: string]: JSONValue };
+  seats: LobbySeat[];
+  clock: TimeControl | null;
+  /** when play began, in the server's seconds since 1970 */
+  started: number;
+  /** spectators' connections, as the server process this page is connected to counts them */
+  spectators: number;
+}
+
+/** What WS /ws/lobby sends whenever its lists change (or an error). */
+export type LobbyMessage =
+  | { type: "lobby"; open: LobbyGame[]; playing: PlayingGame[]; now: number }
+  | ErrorMessage;
+
+/** A seek answered (POST /api/seek): a seat, in a game joined (`paired`) or made to wait. */
+export interface SoughtSeat extends JoinedSeat {
+  paired: boolean;
 }
 
 /** A game of POST /api/my-games: one of the seats (or tables) a browser holds. */
