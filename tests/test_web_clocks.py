@@ -1,0 +1,92 @@
+"""Clocks players can see, in a real Chromium: a running clock counts down between views, warns at low
+time (colour and one sound), correspondence games are made from the home page, and replays play
+themselves, follow the current step and show only what the chosen seat saw."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page
+
+from test_server import Server
+from web_support import Watched, needs_chromium, new_game, screenshot, status
+
+pytestmark = needs_chromium
+
+PERSONS = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}]
+
+
+def views_in(frames: list[str]) -> int:
+    return sum(1 for f in frames if f.startswith("{") and json.loads(f).get("type") == "view")
+
+
+def clock_text(page: Page, seat: int) -> str:
+    return page.text_content(f'[data-clock-seat="{seat}"]') or ""
+
+
+def seconds(text: str) -> float:
+    """A live clock's text as seconds: " 0:17", " 0:09.4"."""
+    minutes, rest = text.strip().split(":")
+    return int(minutes) * 60 + float(rest)
+
+
+def test_a_running_clock_counts_down_between_views_and_warns_once_at_low_time(
+    web: Server, browser: Browser, tmp_path: Path
+) -> None:
+    # 18 s each: the warning comes under 5 s (a tenth of the base is less than that).
+    made = web.post("/api/games", {"game": "tank-chess", "clock": {"minutes": 0.3}, "seats": PERSONS})[1]
+    context = browser.new_context()
+    context.add_init_script("localStorage.setItem('tussle.sound', 'on')")  # Ann turned sound on
+    page = context.new_page()
+    watched = Watched(page)
+    page.goto(web.url + made["seats"][0]["link"])
+    page.wait_for_selector('[data-clock-seat="0"]:not(:empty)')
+    assert page.text_content("#time-control") == "Time control: 18 s"
+    first = clock_text(page, 0)
+    heard = views_in(watched.frames)
+    assert heard >= 1 and 5 < seconds(first) <= 18, first
+    # Ann's clock runs (she is to move): its text goes down with no view arriving; Bo's stays.
+    page.wait_for_function(
+        f"(document.querySelector('[data-clock-seat=\"0\"]').textContent || '') !== {json.dumps(first)}"
+    )
+    assert seconds(clock_text(page, 0)) < seconds(first)
+    assert views_in(watched.frames) == heard
+    assert (
+        seconds(clock_text(page, 1)) == 18 and page.get_attribute('[data-clock-seat="1"]', "class") == "clock"
+    )
+    # Under 5 s: the warning colour, tenths of a second, and one sound for Ann's own clock.
+    page.wait_for_selector('[data-clock-seat="0"].clock.low')
+    assert re.fullmatch(r" 0:0\d\.\d", clock_text(page, 0)), clock_text(page, 0)
+    assert views_in(watched.frames) == heard  # still no view: the page counted down by itself
+    assert page.evaluate("document.documentElement.dataset.soundsPlayed") == "1"
+    screenshot(page, "web-clock-low-time", tmp_path)
+    # The server ends the game at zero; the page stops at 0:00.0 and plays no second sound.
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Game over')")
+    assert status(page).endswith("White ran out of time; Bo wins.")  # Ann plays White
+    assert clock_text(page, 0) == " 0:00.0"
+    assert page.evaluate("document.documentElement.dataset.soundsPlayed") == "1"
+    assert not page.locator('[data-clock-seat="1"].low').count()
+    assert not watched.errors
+    context.close()
+
+
+def test_the_home_page_makes_a_correspondence_game_in_days_a_move(web: Server, browser: Browser) -> None:
+    page = browser.new_page()
+    watched = Watched(page)
+    page.goto(web.url + "/")
+    page.select_option("#clock", "3d")
+    new_game(page, web, "tank-chess", opponent="friend", keep_form=True)
+    page.wait_for_selector('[data-clock-seat="0"]:not(:empty)')
+    assert page.text_content("#time-control") == "Time control: 3 days a move"
+    game_id = page.url.split("/play/")[1].split("#")[0]
+    assert web.get(f"/api/games/{game_id}")[1]["clock"] == {
+        "base": 259200.0,
+        "increment": 0.0,
+        "per_move": True,
+    }
+    # The game waits for the friend: nobody's clock runs, each shows its three days.
+    assert [clock_text(page, s) for s in (0, 1)] == [" 3 d 0 h", " 3 d 0 h"]
+    assert not watched.errors
+    page.close()
