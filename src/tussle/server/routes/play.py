@@ -21,9 +21,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from tussle.errors import shorten
 from tussle.game import PUBLIC
-from tussle.server.chat import RATE as CHAT_RATE
 from tussle.server.chat import SHAPE as CHAT_SHAPE
-from tussle.server.chat import chat_bucket
+from tussle.server.chat import ChatRateError, chat_bucket
 from tussle.server.guard import client_of
 from tussle.server.hub import Hub, HubError, token_hash
 from tussle.server.limits import Clients
@@ -178,14 +177,13 @@ async def _play(
             if kind == "chat":
                 if set(message) != {"type", "text"}:
                     await refuse(CHAT_SHAPE)
-                elif not chatting.take():
-                    metrics.refusals.labels("chat").inc()
-                    await refuse(CHAT_RATE)
-                else:
-                    try:
-                        await hub.chat.post(game_id, watcher, message["text"])
-                    except HubError as exc:
-                        await refuse(str(exc))
+                    continue
+                try:
+                    await hub.chat.post(game_id, watcher, message["text"], chatting)
+                except HubError as exc:
+                    if isinstance(exc, ChatRateError):
+                        metrics.refusals.labels("chat").inc()
+                    await refuse(str(exc))
                 continue
             if kind in ENDINGS:
                 claim = message.get("result") if kind == "claim" else None
