@@ -5,6 +5,7 @@
 import { byId as $, html } from "/web/board.js";
 import { exported, held, imported, keep, secretOf, seatsOf } from "/web/seats.js";
 import { clockRequest } from "/web/clock.js";
+import { startLobby } from "/web/lobby.js";
 
 /** @typedef {import("/web/types.js").CatalogGame} CatalogGame */
 /** @typedef {import("/web/types.js").GameOption} GameOption */
@@ -220,8 +221,8 @@ async function join(gameId) {
     keep({ game: joined.id, seat: joined.seat, token: joined.token });
     location.href = joined.link;
   } catch (error) {
+    // The live lobby lists the game no longer once it is taken: nothing to reload.
     say(`Could not join: ${messageOf(error)}`);
-    lobby();
   }
 }
 
@@ -232,18 +233,6 @@ async function join(gameId) {
 function gameName(id) {
   const game = catalog.find((g) => g.id === id);
   return game ? game.name : id;
-}
-
-async function lobby() {
-  const list = $("lobby");
-  /** @type {{games: import("/web/types.js").LobbyGame[]}} */
-  const data = await fetch("/api/lobby").then((r) => r.json());
-  list.replaceChildren();
-  if (!data.games.length) list.append(html("li", { text: "No game is waiting. Make one above and pick \u201canyone in the lobby\u201d." }));
-  for (const game of data.games) {
-    list.append(html("li", {}, html("button", { type: "button", "data-game": game.id, text: `Join ${gameName(game.game)}`, onclick: () => join(game.id) }),
-      ` ${game.seats.filter((s) => s.kind !== "open").map((s) => s.name || "someone").join(", ")} waiting`));
-  }
 }
 
 /**
@@ -363,7 +352,7 @@ async function start() {
     else $("import-said").textContent = "Paste an export or seat links, or choose a file first.";
   });
   $("import-file").addEventListener("change", importFile);
-  lobby();
+  startLobby(catalog, join);
   mine();
 }
 start();
