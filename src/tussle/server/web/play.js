@@ -19,6 +19,7 @@ import { askName } from "/web/name.js";
 import { confirmsSecrets, dropChoice, holdChoice, offerConfirm, showThinking } from "/web/hands.js";
 import { followClocks, stopClocks } from "/web/clock.js";
 import { showEndings } from "/web/endings.js";
+import { chatMessage, chatRefused, chatView, startChat } from "/web/chat.js";
 
 /** @typedef {import("/web/types.js").ViewMessage} ViewMessage */
 /** @typedef {import("/web/types.js").CoverMessage} CoverMessage */
@@ -207,6 +208,7 @@ function show(view) {
   const who = view.seat === null ? (atTable ? "game over" : "watching") : seatName(view, view.seat);
   $("title").textContent = `${gameName()}${atTable ? " at one screen" : ""}: ${who}`;
   document.title = `tussle: ${gameName()}`;
+  chatView(view);  // the chat's room, and the title's sign of a move to make
   $("status").textContent = statusLine(view);
   showThinking(view, (seat) => seatName(view, seat));
   if (!view.your_turn) dropChoice();  // a choice held for confirming stays while it may still be sent
@@ -431,10 +433,11 @@ function connect() {
       if (atTable) seated(message);
       else show(message);
     } else if (message.type === "cover" && atTable) covered(message);
-    else if (message.type === "error") say(message.error);
+    else if (message.type === "error" && !chatRefused(message.error)) say(message.error);
     else if (message.type === "rematch" && !token && !atTable && !invitation) followRematch(message.game, true);
     else if (message.type === "rematch") offerRematch();
     else if (message.type === "look") looked(message);
+    else if (message.type === "chat") chatMessage(message);
   });
   opened.addEventListener("close", () => {
     if (leaving) return;
@@ -639,4 +642,5 @@ startStory({ send, drawPast: drawLook, drawPresent: () => {
     $("board-text").textContent = lastView.text;
   }
 } });
+startChat(send);
 start();

@@ -214,7 +214,29 @@ export interface RematchMessage {
   game: string;
 }
 
-export type ServerMessage = ViewMessage | CoverMessage | ErrorMessage | RematchMessage | LookMessage;
+/** A chat message as the server keeps it: who wrote it, when, and what (docs/server.md, "Chat"). */
+export interface ChatLine {
+  /** orders a game's messages; a page that got one twice tells by it */
+  id: number;
+  /** the writer's seat; null: a spectator */
+  seat: number | null;
+  /** the seat's display name, or "spectator" */
+  name: string;
+  /** when, in seconds since 1970 */
+  at: number;
+  /** what the person typed: shown as text only */
+  text: string;
+}
+
+/** Chat messages of the connection's room: stored ones on arrival (history), then each new one. */
+export interface ChatMessage {
+  type: "chat";
+  room: "players" | "spectators";
+  history: boolean;
+  messages: ChatLine[];
+}
+
+export type ServerMessage = ViewMessage | CoverMessage | ErrorMessage | RematchMessage | LookMessage | ChatMessage;
 
 // --- HTTP answers the pages read ---------------------------------------------------------------------
 
@@ -347,6 +369,8 @@ export interface ReplayStep {
   action: string | null;
   observation: JSONObject;
   text: string;
+  /** the event in words as the replay's seat knew it (the game's story lines); none at the start */
+  told: string[];
 }
 
 /** A replay as `seat` saw it (GET /api/games/<game>/replay, POST /api/replay). */
