@@ -10,7 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page
 
-from test_server import Server
+from test_server import Server, play_out
 from web_support import Watched, needs_chromium, new_game, screenshot, status
 
 pytestmark = needs_chromium
@@ -88,5 +88,52 @@ def test_the_home_page_makes_a_correspondence_game_in_days_a_move(web: Server, b
     }
     # The game waits for the friend: nobody's clock runs, each shows its three days.
     assert [clock_text(page, s) for s in (0, 1)] == [" 3 d 0 h", " 3 d 0 h"]
+    assert not watched.errors
+    page.close()
+
+
+def test_a_replay_plays_itself_follows_its_step_and_shows_only_what_the_seat_saw(
+    web: Server, browser: Browser, tmp_path: Path
+) -> None:
+    made = web.post("/api/games", {"game": "robo-pigs", "options": {"round_limit": 8}, "seats": PERSONS})[1]
+    play_out(web, made["id"], {s["seat"]: s["token"] for s in made["seats"]}, seed=7)
+    as_bo = web.get(f"/api/games/{made['id']}/replay?seat=1")[1]
+    # Ann's programs, each secret from Bo until both pigs' programs of the round are revealed.
+    secret = {i: step["action"] for i, step in enumerate(as_bo["steps"]) if step["player"] == 0}
+    assert secret and all(as_bo["steps"][i]["told"] == ["pig A wrote a program"] for i in secret)
+    page = browser.new_page()
+    watched = Watched(page)
+    page.goto(f"{web.url}/replay/{made['id']}")
+    page.wait_for_selector("#moves li")
+    first = min(secret)
+    # As Ann saw it (the first seat's view): her own program is told.
+    assert secret[first] in (page.text_content(f'#moves li[data-step="{first}"]') or "")
+    page.select_option("#seen-by", "1")
+    page.wait_for_function(
+        f"document.querySelector('#moves li[data-step=\"{first}\"]').textContent === 'pig A wrote a program'"
+    )
+    items = page.eval_on_selector_all("#moves li", "items => items.map(i => i.textContent)")
+    assert items == ["; ".join(step["told"]) for step in as_bo["steps"][1:]]
+    # Autoplay at 0.5 s a step, from Ann's first secret step: the text, the words and the list follow.
+    page.click(f'#moves li[data-step="{first}"] button')
+    assert page.text_content("#event") == "pig A wrote a program"
+    assert page.text_content("#board-text") == as_bo["steps"][first]["text"]
+    assert secret[first] not in (page.text_content("#board-text") or "")
+    page.select_option("#speed", "500")
+    page.click("#play")
+    assert page.text_content("#play") == "Pause" and page.get_attribute("#play", "aria-pressed") == "true"
+    target = first + 12
+    page.wait_for_function(f"document.querySelector('#where').textContent.startsWith('step {target} of')")
+    current = page.locator(f'#moves li[data-step="{target}"]')
+    assert current.get_attribute("class") == "current" and current.get_attribute("aria-current") == "step"
+    box, inside = page.locator("#moves").bounding_box(), current.bounding_box()
+    assert box is not None and inside is not None
+    assert page.evaluate("document.querySelector('#moves').scrollTop") > 0  # the list scrolled to it
+    assert box["y"] <= inside["y"] and inside["y"] + inside["height"] <= box["y"] + box["height"] + 1
+    page.click("#play")
+    stopped = page.text_content("#where")
+    page.wait_for_timeout(1500)  # three steps' time: it stays where it was paused
+    assert page.text_content("#where") == stopped and page.text_content("#play") == "Play"
+    screenshot(page, "web-replay-autoplay", tmp_path)
     assert not watched.errors
     page.close()

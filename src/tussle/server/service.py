@@ -31,6 +31,7 @@ from tussle.server.limits import Limits
 from tussle.server.lobby import LOBBY_GAMES, PLAYING_GAMES, LobbyFeed
 from tussle.server.models import CreateRequest, SeekRequest
 from tussle.server.store import WAITING_KINDS, Seat
+from tussle.server.story import StoryBook
 
 #: The most events an uploaded record may have to be replayed here.
 MAX_RECORD_EVENTS = 5000
@@ -570,7 +571,9 @@ def seat_param(seat: str | int, players: int) -> int:
 
 
 def replay_steps(record: Record, seat: int, deadline: float = float("inf")) -> dict[str, Any]:
-    """Each step of a record as ``seat`` saw it: the event, the observation, and its text.
+    """Each step of a record as ``seat`` saw it: the event, the observation, its text, and the event
+    told as the seat knew it then (``told``: the game's story lines; the page shows those, never
+    the notation of a move the seat did not see).
 
     Refused (HubError) past ``deadline`` (a :func:`time.monotonic` time) or once the
     answer would pass :data:`MAX_REPLAY_ANSWER` bytes: such a record is for ``tussle replay``.
@@ -578,14 +581,23 @@ def replay_steps(record: Record, seat: int, deadline: float = float("inf")) -> d
     steps: list[dict[str, Any]] = []
     events = [None, *record.events]
     state = None
+    book: StoryBook | None = None
+    # Grown an event at a time, so that the book tells each event once (it reads what it has not told).
+    told: list[tuple[int, str]] = []
     size = 0
     for event, state in zip(events, record.walk(), strict=True):
         who = None if event is None else ("chance" if event[0] < 0 else event[0])
+        if book is None:
+            book = StoryBook(state.game)
+        if event is not None:
+            told.append(event)
+            book.follow(told)
         step = {
             "player": who,
             "action": None if event is None else event[1],
             "observation": state.observation(seat),
             "text": state.observation_text(seat),
+            "told": [] if event is None else list(book.told[-1][1][seat]),
         }
         size += len(json.dumps(step))
         if size > MAX_REPLAY_ANSWER:

@@ -1,6 +1,9 @@
 // @ts-check
 // The replay page: a finished game (/replay/<game>) or an uploaded record (/replay), drawn step by step
-// with the game's own drawing, forward and back with the buttons, the move list or the arrow keys.
+// with the game's own drawing, forward and back with the buttons, the move list or the arrow keys, or
+// played by itself at a chosen speed. "Seen by" shows everything as one seat (or a spectator) saw
+// it: the drawing, the text and each step's words (the game's story lines as that seat knew them),
+// never the notation of a move that seat did not see.
 import { byId as $, drawInto, html } from "/web/board.js";
 
 /** @typedef {import("/web/types.js").Replay} Replay */
@@ -16,6 +19,10 @@ let drawing = null;
 let record = null;
 let at = 0;
 const seenBy = $("seen-by", HTMLSelectElement);
+const speed = $("speed", HTMLSelectElement);
+const playButton = $("play", HTMLButtonElement);
+/** @type {ReturnType<typeof setInterval> | null} */
+let playing = null;
 
 /**
  * @param {import("/web/types.js").Player | null} player
@@ -27,11 +34,20 @@ function who(player) {
   return name ? `${name} (seat ${player})` : `seat ${player}`;
 }
 
+/**
+ * A step in words as the chosen seat saw it.
+ * @param {import("/web/types.js").ReplayStep} step
+ * @returns {string}
+ */
+function told(step) {
+  return step.told.join("; ");
+}
+
 function show() {
   if (!data || !drawing) return;
   const step = data.steps[at];
   $("where").textContent = `step ${at} of ${data.steps.length - 1}`;
-  $("event").textContent = step.action === null ? "The start." : `${who(step.player)}: ${step.action}`;
+  $("event").textContent = step.action === null ? "The start." : told(step);
   $("board-text").textContent = step.text;
   /** @type {import("/web/types.js").View} */
   const view = {
@@ -40,9 +56,39 @@ function show() {
     seats: [], replay: true,
   };
   drawInto($("board"), drawing, view, { act() {} });
-  for (const item of $("moves").children) {
-    item.classList.toggle("current", Number(item.getAttribute("data-step")) === at);
+  const list = $("moves");
+  for (const item of list.children) {
+    const current = Number(item.getAttribute("data-step")) === at;
+    item.classList.toggle("current", current);
+    if (current) item.setAttribute("aria-current", "step");
+    else item.removeAttribute("aria-current");
+    if (current && item instanceof HTMLElement) follow(list, item);
   }
+}
+
+/**
+ * Scroll the step list (never the page) so that the current step is in it.
+ * @param {HTMLElement} list
+ * @param {HTMLElement} item
+ */
+function follow(list, item) {
+  const top = item.offsetTop - list.offsetTop;
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (top + item.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top + item.offsetHeight - list.clientHeight;
+}
+
+/** @param {boolean} on  play the steps one after another (from the start, if at the end) */
+function autoplay(on) {
+  if (playing !== null) clearInterval(playing);
+  playing = null;
+  playButton.textContent = on ? "Pause" : "Play";
+  playButton.setAttribute("aria-pressed", String(on));
+  if (!on || !data) return;
+  if (at >= data.steps.length - 1) go(0);
+  playing = setInterval(() => {
+    if (!data || at >= data.steps.length - 1) autoplay(false);
+    else go(at + 1);
+  }, Number(speed.value));
 }
 
 /** @param {number} to */
@@ -79,7 +125,7 @@ async function open(asked, keepAt) {
   data.steps.forEach((step, i) => {
     if (i === 0) return;
     list.append(html("li", { "data-step": i },
-      html("button", { type: "button", class: "link", text: `${who(step.player)}: ${step.action}`, onclick: () => go(i) })));
+      html("button", { type: "button", class: "link", text: told(step), onclick: () => go(i) })));
   });
   const link = $("record", HTMLAnchorElement);
   if (gameId) link.href = `/api/games/${gameId}/record`;
@@ -109,6 +155,8 @@ $("back").addEventListener("click", () => go(at - 1));
 $("forward").addEventListener("click", () => go(at + 1));
 $("last").addEventListener("click", () => go(data ? data.steps.length - 1 : 0));
 seenBy.addEventListener("change", () => load(seenBy.value, true));
+playButton.addEventListener("click", () => autoplay(playing === null));
+speed.addEventListener("change", () => { if (playing !== null) autoplay(true); });
 document.addEventListener("keydown", (event) => {
   if (event.target instanceof Element && event.target.closest("input, select, textarea")) return;
   if (event.key === "ArrowRight") go(at + 1);
