@@ -276,7 +276,8 @@ function arenaCanvas(view, ui) {
       const place = placements.find((c) => c.move.face === face);
       /** @type {DieStyle} */
       const style = placing ? { ink: TARGET, width: 4, dashed: true } : { ink: "#333", width: 2 };
-      const faceDie = die(cx, 112, 68, face, { ...style, cls: "place-face" });
+      // 72 units: at least 32 px on a 390-pixel phone, where the arena is drawn 800 units wide.
+      const faceDie = die(cx, 112, 72, face, { ...style, cls: "place-face" });
       if (place) {
         pointable(faceDie, "target", `stand at the ${loc.name.toLowerCase()} location: die face ${face} (${place.text})`, () => ui.act(place.move));
       }

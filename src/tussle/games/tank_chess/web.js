@@ -199,7 +199,7 @@ export function draw(view, ui) {
 .menu.tc-compass { position: fixed; left: 50%; top: auto; bottom: .5rem; transform: translateX(-50%); display: grid;
   grid-template-columns: repeat(3, minmax(4.5rem, 7.5rem)); gap: .3rem; max-width: calc(100vw - 1rem); }
 .tc-compass button { min-height: 3.2rem; font-family: system-ui, sans-serif; font-size: .8rem; line-height: 1.15; padding: .2rem; }
-.tc-compass .tc-facing::before { content: "↑"; display: block; font-size: 1.3rem; transform: rotate(var(--angle)); }
+.tc-compass .tc-facing::before { content: "↑"; display: block; width: 1.5rem; margin: 0 auto; font-size: 1.3rem; transform: rotate(var(--angle)); pointer-events: none; }
 .tc-compass .tc-shot { grid-column: 1 / -1; min-height: 2.5rem; }`,
   }));
 
