@@ -10,6 +10,8 @@ granted to the page) only while the tab is hidden.
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -60,6 +62,20 @@ def arrived(watched: Watched, text: str) -> None:
                 return
         watched.page.wait_for_timeout(50)
     raise AssertionError(f"{text!r} never arrived")
+
+
+def chat_box(page: Page, tmp_path: Path) -> None:
+    """A picture of the chat and its toggles alone (docs/web.md shows it), into $TUSSLE_SCREENSHOTS."""
+    shot = tmp_path / "chat.png"
+    top, bottom = page.evaluate(
+        """() => [document.querySelector("#alerts").getBoundingClientRect().top + scrollY,
+                  document.querySelector("#chat").getBoundingClientRect().bottom + scrollY]"""
+    )
+    clip = {"x": 0, "y": top - 8, "width": 1000, "height": bottom - top + 16}
+    page.screenshot(path=str(shot), full_page=True, clip=clip)
+    folder = os.environ.get("TUSSLE_SCREENSHOTS")
+    if folder:
+        shutil.copy(shot, Path(folder) / "chat.png")
 
 
 def log_lines(page: Page) -> list[str]:
@@ -121,9 +137,11 @@ def test_a_message_arrives_in_the_other_browser_as_text_and_each_room_is_its_own
     friend.reload()
     friend.wait_for_function("document.querySelectorAll('#chat-log li').length === 2")
     assert log_lines(friend) == [payload, "hello back"]
-    screenshot(host, "chat", tmp_path)
+    screenshot(host, "chat-page", tmp_path)
     host.set_viewport_size({"width": 390, "height": 844})
     screenshot(host, "chat-phone", tmp_path)
+    host.set_viewport_size({"width": 1000, "height": 800})
+    chat_box(host, tmp_path)
     spectator.close()
     assert not watched.errors
 

@@ -5,7 +5,8 @@ The first message is ``{"type": "hello", "token": ...}`` for a seat,
 ``{"type": "hello"}`` to watch; then the hub sends a ``view`` after every event,
 and a seat sends ``{"type": "action", "action": "<notation>"}`` or
 ``{"type": "action", "move": <a legal move's structured form>}`` (a table also
-``sit`` and ``cover``). Anything wrong gets ``{"type": "error", "error": "<one
+``sit`` and ``cover``); any connection but a table may ``chat`` (:mod:`tussle.server.chat`).
+Anything wrong gets ``{"type": "error", "error": "<one
 line>"}`` and changes nothing.
 """
 
