@@ -98,9 +98,19 @@ def invitation(host: Page) -> str:
     return host.input_value("input.invite")
 
 
-def accept(friend: Page, link: str) -> None:
-    """Open an invitation link: the page takes the seat, and its address becomes the seat's own."""
+def accept(friend: Page, link: str, name: str = "") -> None:
+    """Open an invitation link: the page takes the seat, and its address becomes the seat's own.
+
+    A browser that keeps no name is asked for one first: ``name`` (empty: none, the server names the seat).
+    """
     friend.goto(link)
+    friend.wait_for_function(
+        "(location.hash.length > 1 && !location.hash.startsWith('#invite='))"
+        " || !!document.querySelector('#name-form')"
+    )
+    if friend.locator("#name-form").count():
+        friend.fill("#invite-name", name)
+        friend.click("#name-form button[type=submit]")
     friend.wait_for_function("location.hash.length > 1 && !location.hash.startsWith('#invite=')")
     friend.wait_for_selector("#status:not(:empty)")
 

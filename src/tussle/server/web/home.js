@@ -4,6 +4,8 @@
 // seats to another browser (export, import).
 import { byId as $, html } from "/web/board.js";
 import { exported, held, imported, keep, secretOf, seatsOf } from "/web/seats.js";
+import { myName, nameInput } from "/web/name.js";
+import { labelSeats, seatsAsked, showChoices, showSeats } from "/web/seating.js";
 import { clockRequest } from "/web/clock.js";
 import { startLobby } from "/web/lobby.js";
 
@@ -113,6 +115,7 @@ function showGame() {
   count.replaceChildren(...numbers.map((n) => html("option", { value: n, text: String(n) })));
   count.value = String(Math.min(most, Math.max(fewest, had)));
   $("players-box").hidden = fewest === most;
+  showSeats(game, Number(count.value));
   const level = $("level", HTMLSelectElement);
   const was = level.value || "medium";
   level.replaceChildren(...game.levels.map((l) => html("option", { value: l, text: l })));
@@ -171,19 +174,10 @@ async function create(event) {
   const opponent = form.get("opponent");
   const game = chosenGame();
   const players = Number(form.get("players")) || game.players[0];
-  /** @type {{kind: string, name?: string, agent?: FormDataEntryValue | null}[]} */
-  const others = [];
-  for (let seat = 1; seat < players; seat++) {
-    if (opponent === "computer") others.push({ kind: "computer", agent: form.get("level") });
-    else if (opponent === "hotseat") others.push({ kind: "person", name: `player ${seat + 1}` });
-    // A friend's seat is kept for whoever holds its invitation's secret, and never listed.
-    else if (opponent === "friend") others.push({ kind: "invite", name: players > 2 ? `friend ${seat}` : "friend" });
-    else others.push({ kind: "open" });
-  }
-  const first = { kind: "person", name: "player 1" };
+  const { seats, shuffle } = seatsAsked(String(opponent), String(form.get("level")), players, myName());
   try {
-    /** @type {{game: string, options: object, seats: object[], table?: boolean, clock?: object}} */
-    const body = { game: game.id, options: options(), seats: [first, ...others] };
+    /** @type {{game: string, options: object, seats: object[], shuffle?: boolean, table?: boolean, clock?: object}} */
+    const body = { game: game.id, options: options(), seats, ...(shuffle ? { shuffle } : {}) };
     if (opponent === "hotseat") body.table = true;
     const clock = clockRequest(String(form.get("clock") || ""));
     if (clock) body.clock = clock;
@@ -217,7 +211,7 @@ function messageOf(error) {
 async function join(gameId) {
   try {
     /** @type {import("/web/types.js").JoinedSeat} */
-    const joined = await post(`/api/games/${gameId}/join`, { name: "friend" });
+    const joined = await post(`/api/games/${gameId}/join`, { name: myName() });
     keep({ game: joined.id, seat: joined.seat, token: joined.token });
     location.href = joined.link;
   } catch (error) {
@@ -340,6 +334,12 @@ async function start() {
   const wanted = new URLSearchParams(location.search).get("game");
   if (wanted && catalog.some((g) => g.id === wanted)) select.value = wanted;
   select.addEventListener("change", showGame);
+  nameInput($("name", HTMLInputElement), $("name-said"));
+  $("player-count").addEventListener("change", () => showSeats(chosenGame(), Number($("player-count", HTMLSelectElement).value)));
+  $("my-seat").addEventListener("change", () => labelSeats(chosenGame()));
+  for (const radio of document.querySelectorAll("input[name=opponent]")) {
+    radio.addEventListener("change", () => showChoices(/** @type {HTMLInputElement} */ (radio).value));
+  }
   showGame();
   $("create").addEventListener("submit", create);
   $("export").addEventListener("click", showExport);
@@ -352,7 +352,7 @@ async function start() {
     else $("import-said").textContent = "Paste an export or seat links, or choose a file first.";
   });
   $("import-file").addEventListener("change", importFile);
-  startLobby(catalog, join);
+  startLobby(catalog, join, myName);
   mine();
 }
 start();
