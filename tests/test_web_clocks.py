@@ -38,11 +38,12 @@ def test_a_running_clock_counts_down_between_views_and_warns_once_at_low_time(
     # 18 s each: the warning comes under 5 s (a tenth of the base is less than that).
     made = web.post("/api/games", {"game": "tank-chess", "clock": {"minutes": 0.3}, "seats": PERSONS})[1]
     context = browser.new_context()
-    context.add_init_script("localStorage.setItem('tussle.sound', 'on')")  # Ann turned sound on
     page = context.new_page()
     watched = Watched(page)
     page.goto(web.url + made["seats"][0]["link"])
     page.wait_for_selector('[data-clock-seat="0"]:not(:empty)')
+    page.check("#sound-on")  # Ann turns sound on (the page plays a sample of it)
+    page.wait_for_function("document.documentElement.dataset.soundsPlayed === '1'")
     assert page.text_content("#time-control") == "Time control: 18 s"
     first = clock_text(page, 0)
     heard = views_in(watched.frames)
@@ -60,13 +61,13 @@ def test_a_running_clock_counts_down_between_views_and_warns_once_at_low_time(
     page.wait_for_selector('[data-clock-seat="0"].clock.low')
     assert re.fullmatch(r" 0:0\d\.\d", clock_text(page, 0)), clock_text(page, 0)
     assert views_in(watched.frames) == heard  # still no view: the page counted down by itself
-    assert page.evaluate("document.documentElement.dataset.soundsPlayed") == "1"
-    screenshot(page, "web-clock-low-time", tmp_path)
+    assert page.evaluate("document.documentElement.dataset.soundsPlayed") == "2"
+    screenshot(page, "clock-low-time", tmp_path)
     # The server ends the game at zero; the page stops at 0:00.0 and plays no second sound.
     page.wait_for_function("document.querySelector('#status').textContent.startsWith('Game over')")
     assert status(page).endswith("White ran out of time; Bo wins.")  # Ann plays White
     assert clock_text(page, 0) == " 0:00.0"
-    assert page.evaluate("document.documentElement.dataset.soundsPlayed") == "1"
+    assert page.evaluate("document.documentElement.dataset.soundsPlayed") == "2"
     assert not page.locator('[data-clock-seat="1"].low').count()
     assert not watched.errors
     context.close()
@@ -134,6 +135,6 @@ def test_a_replay_plays_itself_follows_its_step_and_shows_only_what_the_seat_saw
     stopped = page.text_content("#where")
     page.wait_for_timeout(1500)  # three steps' time: it stays where it was paused
     assert page.text_content("#where") == stopped and page.text_content("#play") == "Play"
-    screenshot(page, "web-replay-autoplay", tmp_path)
+    screenshot(page, "replay-autoplay", tmp_path)
     assert not watched.errors
     page.close()
