@@ -89,6 +89,11 @@ def test_the_home_page_makes_a_correspondence_game_in_days_a_move(web: Server, b
     }
     # The game waits for the friend: nobody's clock runs, each shows its three days.
     assert [clock_text(page, s) for s in (0, 1)] == [" 3 d 0 h", " 3 d 0 h"]
+    # "Your games" on the home page says what kind of game it is.
+    page.goto(web.url + "/")
+    mine = page.locator(f'#mine a[href*="{game_id}"]')
+    mine.wait_for()
+    assert "3 days a move" in (mine.text_content() or "")
     assert not watched.errors
     page.close()
 

@@ -6,7 +6,7 @@ import { byId as $, html } from "/web/board.js";
 import { exported, held, imported, keep, secretOf, seatsOf } from "/web/seats.js";
 import { myName, nameInput } from "/web/name.js";
 import { labelSeats, seatsAsked, showChoices, showSeats } from "/web/seating.js";
-import { clockRequest } from "/web/clock.js";
+import { clockRequest, controlText } from "/web/clock.js";
 import { startLobby } from "/web/lobby.js";
 
 /** @typedef {import("/web/types.js").CatalogGame} CatalogGame */
@@ -261,7 +261,8 @@ async function mine() {
   for (const game of data.games) {
     const state = game.status === "finished" ? "finished" : game.your_turn ? (game.table ? "to play" : "your move") : game.status;
     const where = game.table || game.seat === null ? "at this screen" : `seat ${game.seat + 1}`;
-    list.append(html("li", {}, html("a", { href: hrefOf(game), text: `${gameName(game.game)}, ${where} (${state})` })));
+    const control = game.clock ? `, ${controlText(game.clock)}` : "";
+    list.append(html("li", {}, html("a", { href: hrefOf(game), text: `${gameName(game.game)}, ${where}${control} (${state})` })));
   }
   if (!list.children.length) list.append(html("li", { text: "None of the seats kept here opens a game on this server." }));
 }

@@ -361,6 +361,8 @@ export interface MyGame {
   your_turn: boolean;
   created: number;
   result: Result | null;
+  /** the time control, null without one */
+  clock: TimeControl | null;
 }
 
 /** A step of a replay: the event (none at the start) and what the seat saw after it. */
