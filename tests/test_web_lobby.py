@@ -38,6 +38,9 @@ def test_a_game_another_browser_makes_appears_in_the_lobby_without_a_reload(
         mark(page)
         maker = maker_context.new_page()
         maker.goto(web.url + "/")
+        maker.wait_for_selector(
+            "#seek-game option", state="attached"
+        )  # the page's script is ready: the name is kept
         maker.fill("#name", "Ann")
         maker.select_option("#clock", "5+3")
         new_game(maker, web, "fite", opponent="lobby", options={"turn_limit": "12"}, keep_form=True)
@@ -76,6 +79,9 @@ def test_play_anyone_now_in_two_browsers_pairs_them(web: Server, browser: Browse
         first, second = (c.new_page() for c in contexts)
         for page, name in ((first, "Cy"), (second, "Di")):
             page.goto(web.url + "/")
+            page.wait_for_selector(
+                "#seek-game option", state="attached"
+            )  # the page's script is ready: the name is kept
             page.fill("#name", name)
             page.select_option("#seek-game", "tank-chess")
             page.select_option("#seek-clock", "10+5")
@@ -85,6 +91,15 @@ def test_play_anyone_now_in_two_browsers_pairs_them(web: Server, browser: Browse
             "document.querySelector('#status').textContent.startsWith('Waiting for a player')"
         )
         game = first.url.split("/play/")[1].split("#")[0]
+        # Asked again while its game waits: back to it, not paired with itself.
+        link = first.url
+        first.goto(web.url + "/")
+        first.wait_for_selector(f"#lobby li[data-game='{game}']")
+        first.select_option("#seek-game", "tank-chess")
+        first.select_option("#seek-clock", "10+5")
+        first.click("#seek-button")
+        first.wait_for_url(link)
+        first.wait_for_function(f"{STATUS}.startsWith('Waiting for a player')")
         second.click("#seek-button")
         second.wait_for_url(f"**/play/{game}#*")
         for page in (first, second):

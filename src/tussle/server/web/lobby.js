@@ -19,6 +19,8 @@ const SEEK_CLOCKS = [
   ["3+2", "3 min + 2 s"], ["1+0", "1 min"], ["5+3", "5 min + 3 s"], ["10+5", "10 min + 5 s"],
   ["30+0", "30 min"], ["1d", "1 day a move"], ["3d", "3 days a move"], ["", "no clock"],
 ];
+/** Where this browser remembers the game its last seek made and waits in (localStorage). */
+const SEEKING = "tussle-seeking";
 /** Seconds between two redrawings of the ages ("2 min ago"): made here, no request. */
 const AGE_EVERY = 15;
 
@@ -146,6 +148,31 @@ function connect() {
   });
 }
 
+/**
+ * The link of this browser's game made for the seek `key`, if the lobby still lists it as waiting.
+ * @param {string} key
+ * @returns {string | null}
+ */
+function waitingFor(key) {
+  try {
+    /** @type {{key: string, game: string, link: string}} */
+    const kept = JSON.parse(localStorage.getItem(SEEKING) || "null");
+    if (kept && kept.key === key && latest && latest.open.some((g) => g.id === kept.game)) return kept.link;
+  } catch {
+    // Nothing kept, or storage turned off: ask the server.
+  }
+  return null;
+}
+
+/** @param {{key: string, game: string, link: string}} seeking */
+function remember(seeking) {
+  try {
+    localStorage.setItem(SEEKING, JSON.stringify(seeking));
+  } catch {
+    // Storage turned off: a second press may pair this browser with itself.
+  }
+}
+
 /** @param {SubmitEvent} event */
 async function seek(event) {
   event.preventDefault();
@@ -154,7 +181,16 @@ async function seek(event) {
   $("seek-said").textContent = "";
   try {
     const clock = clockRequest($("seek-clock", HTMLSelectElement).value);
-    const body = { game: $("seek-game", HTMLSelectElement).value, name: nameOf(), ...(clock ? { clock } : {}) };
+    const asked = { game: $("seek-game", HTMLSelectElement).value, ...(clock ? { clock } : {}) };
+    // The same asked again while this browser's game for it still waits: back to it, rather than
+    // being paired with oneself.
+    const key = JSON.stringify(asked);
+    const waiting = waitingFor(key);
+    if (waiting) {
+      location.href = waiting;
+      return;
+    }
+    const body = { ...asked, name: nameOf() };
     const answer = await fetch("/api/seek", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const data = await answer.json();
     if (!answer.ok) throw new Error(/** @type {import("/web/types.js").Refusal} */ (data).error || answer.statusText);
@@ -162,6 +198,7 @@ async function seek(event) {
     const seat = data;
     // The seat is kept before the page leaves: closing the tab must not lose it.
     keep({ game: seat.id, seat: seat.seat, token: seat.token });
+    if (!seat.paired) remember({ key, game: seat.id, link: seat.link });
     location.href = seat.link;
   } catch (error) {
     $("seek-said").textContent = `Could not play: ${error instanceof Error ? error.message : String(error)}`;
