@@ -247,6 +247,9 @@ class LiveGame:
     chat_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: The game's story for each viewer, told when a view first needs it (tussle.server.story).
     story: StoryBook | None = None
+    #: Events that every connection has been sent a view of: a view's story starts no later, so
+    #: that a burst of events (a deal of 30 cards) reaches a page whole, not its latest 20 only.
+    story_floor: int = 0
     #: When each person seat's last connection to this process closed (time.time()), for claims.
     left: dict[int, float] = field(default_factory=dict)
     #: The id of this finished game's rematch, once one is made: its spectators follow it there.
@@ -1069,6 +1072,7 @@ class Hub:
     async def _send_views(self, live: LiveGame, skip: Watcher | None = None) -> None:
         """Send every connection (but ``skip``) its seat's view; each seat's view is made once."""
         made: dict[int, dict[str, Any]] = {}
+        seen = len(live.events)
         for watcher in list(live.watchers):
             if watcher is skip:
                 continue
@@ -1087,6 +1091,7 @@ class Hub:
             except Exception:  # a connection that went away: forget it
                 if watcher in live.watchers:
                     live.watchers.remove(watcher)
+        live.story_floor = max(live.story_floor, seen)
 
     def _forget_if_done(self, live: LiveGame | None) -> None:
         """Drop a finished game nobody watches from memory; it is read again from the store if asked for."""
@@ -1179,7 +1184,9 @@ class Hub:
             "observation": state.observation(seat),
             "text": state.observation_text(seat),
             "last": self._visible_events(live, seat)[None if history else -LAST_EVENTS :],
-            "story": self.story(live).entries(seat, 0 if history else len(live.events) - LAST_EVENTS),
+            "story": self.story(live).entries(
+                seat, 0 if history else min(live.story_floor, len(live.events) - LAST_EVENTS)
+            ),
             "result": result_json,
             # The seat whose draw offer stands (everybody sees an offer, as across a real table).
             "draw_offer": self._standing_offer(live),
@@ -1238,6 +1245,8 @@ class Hub:
         """The game's story, told up to its latest event."""
         if live.story is None:
             live.story = StoryBook(live.state.game)
+            # Told first now: whoever watches is sent it whole (a view with history), not again.
+            live.story_floor = len(live.events)
         live.story.follow(live.events)
         return live.story
 
