@@ -10,7 +10,9 @@ scrolls and with a compass of facings that stays on the screen.
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, ViewportSize
 
 from test_server import Server, receive
-from web_support import Watched, needs_chromium, new_game, screenshot, status
+from web_support import Watched, needs_chromium, new_game, status
 
 GAMES = ["fightopia", "tank-chess", "robo-pigs", "fite", "fight"]
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -278,6 +280,17 @@ def test_the_page_counts_the_seconds_a_computer_seat_thinks(web: Server, browser
 # --- a phone --------------------------------------------------------------------------------------
 
 
+def phone_screenshot(page: Page, name: str, tmp_path: Path) -> None:
+    """What the phone's screen shows (a page-long picture would not show where a fixed box sits)."""
+    shot = tmp_path / f"{name}.png"
+    page.screenshot(path=str(shot))
+    assert shot.stat().st_size > 10_000
+    folder = os.environ.get("TUSSLE_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, Path(folder) / f"{name}.png")
+
+
 def check_targets(page: Page, game: str) -> int:
     """Every clickable thing on the board: at least 32x32 px, and inside the screen once scrolled to.
 
@@ -358,7 +371,7 @@ def test_a_390_pixel_phone_plays_every_game_with_targets_of_32_px(
         for i in range(buttons.count()):
             b = buttons.nth(i).bounding_box()
             assert b and b["width"] >= 32 and b["height"] >= 32
-        screenshot(page, "tank-chess-20-phone", tmp_path)
+        phone_screenshot(page, "tank-chess-20-phone", tmp_path)
         before = len(views(watched))
         compass.locator("button[data-action]").first.tap()
     else:
