@@ -306,7 +306,7 @@ def test_lobby_join_and_a_spectators_public_view(server: Server) -> None:
     watcher = server.seat(game_id, None)
     view = receive(watcher)
     assert view["seat"] is None and "legal" not in view
-    truth = load_game("fightopia").new_initial_state()
+    truth = load_game("fightopia", ply_limit=400).new_initial_state()  # online, a game ends at 400
     truth.apply_str(CHANCE, view["last"][0]["action"])
     assert view["observation"] == json.loads(json.dumps(truth.public_observation()))
     watcher.send(json.dumps({"type": "action", "action": "c3-c4"}))
