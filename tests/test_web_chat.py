@@ -12,15 +12,19 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, FloatRect, Page
+from websockets.sync.client import connect
 
-from test_server import Server
-from web_support import Watched, accept, invitation, needs_chromium, new_game, screenshot, status
+from test_server import Server, free_port
+from web_support import CHROMIUM, Watched, accept, invitation, needs_chromium, new_game, screenshot
 
 pytestmark = needs_chromium
 
@@ -71,7 +75,7 @@ def chat_box(page: Page, tmp_path: Path) -> None:
         """() => [document.querySelector("#alerts").getBoundingClientRect().top + scrollY,
                   document.querySelector("#chat").getBoundingClientRect().bottom + scrollY]"""
     )
-    clip = {"x": 0, "y": top - 8, "width": 1000, "height": bottom - top + 16}
+    clip: FloatRect = {"x": 0, "y": top - 8, "width": 1000, "height": bottom - top + 16}
     page.screenshot(path=str(shot), full_page=True, clip=clip)
     folder = os.environ.get("TUSSLE_SCREENSHOTS")
     if folder:
@@ -80,30 +84,6 @@ def chat_box(page: Page, tmp_path: Path) -> None:
 
 def log_lines(page: Page) -> list[str]:
     return page.locator("#chat-log li .chat-text").all_text_contents()
-
-
-def hide(page: Page) -> None:
-    """The tab goes into the background, as far as the page can tell.
-
-    Chromium driven by Playwright reports every page visible whatever is in front (a second
-    page, a minimized window, a background tab: all tried), so the document's own property is
-    set as the browser would set it, and the same event is fired.
-    """
-    page.evaluate(
-        """() => {
-            Object.defineProperty(document, "visibilityState", {configurable: true, get: () => "hidden"});
-            document.dispatchEvent(new Event("visibilitychange"));
-        }"""
-    )
-
-
-def show(page: Page) -> None:
-    page.evaluate(
-        """() => {
-            delete document.visibilityState;
-            document.dispatchEvent(new Event("visibilitychange"));
-        }"""
-    )
 
 
 def test_a_message_arrives_in_the_other_browser_as_text_and_each_room_is_its_own(
@@ -182,36 +162,161 @@ def test_mute_an_opponent_or_the_whole_chat_and_it_stays_muted_in_this_browser(
     friend.wait_for_function("document.querySelectorAll('#chat-log li').length === 4")
 
 
+class Tab:
+    """A page in a Chromium of its own, driven over the DevTools protocol without Playwright.
+
+    Playwright keeps every page it drives visible (it emulates focus), whatever is in front of
+    it; a tab driven directly is hidden for real when another tab of its window comes to the
+    front, as when a player switches tabs, and visible again when it is brought back.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        assert CHROMIUM is not None
+        port = free_port()
+        self.process = subprocess.Popen(
+            [
+                CHROMIUM,
+                "--headless",
+                "--no-sandbox",
+                "--no-first-run",
+                f"--remote-debugging-port={port}",
+                f"--user-data-dir={folder}",
+                "about:blank",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/version", timeout=1) as answer:
+                    address = json.loads(answer.read())["webSocketDebuggerUrl"]
+                break
+            except (OSError, ValueError):
+                assert time.monotonic() < deadline, "Chromium did not start"
+                time.sleep(0.1)
+        self.socket = connect(address, max_size=None, open_timeout=10, legacy=True)
+        self.calls = 0
+        pages = self.call("Target.getTargets")["targetInfos"]
+        self.target = next(t["targetId"] for t in pages if t["type"] == "page")
+        self.session = self.call("Target.attachToTarget", {"targetId": self.target, "flatten": True})[
+            "sessionId"
+        ]
+        self.cover: str | None = None
+
+    def call(self, method: str, params: dict[str, Any] | None = None, page: bool = False) -> dict[str, Any]:
+        self.calls += 1
+        message: dict[str, Any] = {"id": self.calls, "method": method, "params": params or {}}
+        if page:
+            message["sessionId"] = self.session
+        self.socket.send(json.dumps(message))
+        while True:
+            answer = json.loads(self.socket.recv(timeout=30))
+            if answer.get("id") == self.calls:  # events in between are not needed
+                assert "error" not in answer, answer
+                result: dict[str, Any] = answer["result"]
+                return result
+
+    def eval(self, expression: str) -> Any:
+        done = self.call(
+            "Runtime.evaluate",
+            {"expression": expression, "returnByValue": True, "awaitPromise": True},
+            page=True,
+        )
+        assert "exceptionDetails" not in done, done
+        return done["result"].get("value")
+
+    def wait(self, expression: str, limit_s: float = 30) -> None:
+        deadline = time.monotonic() + limit_s
+        while not self.eval(expression):
+            assert time.monotonic() < deadline, f"never true: {expression}"
+            time.sleep(0.05)
+
+    def goto(self, url: str) -> None:
+        self.call("Page.navigate", {"url": url}, page=True)
+        self.wait("document.readyState === 'complete' && location.href !== 'about:blank'")
+
+    def away(self) -> None:
+        """Another tab comes to the front of this one's window."""
+        made = self.call(
+            "Target.createTarget", {"url": "about:blank", "newWindow": False, "background": False}
+        )
+        self.cover = made["targetId"]
+        self.wait("document.visibilityState === 'hidden'")
+
+    def back(self) -> None:
+        self.call("Target.activateTarget", {"targetId": self.target})
+        if self.cover is not None:
+            self.call("Target.closeTarget", {"targetId": self.cover})
+        self.wait("document.visibilityState === 'visible'")
+
+    def close(self) -> None:
+        self.socket.close()
+        self.process.terminate()
+        self.process.wait(10)
+
+
 def test_the_title_shows_a_move_to_make_and_unseen_messages_and_a_notification_is_shown(
-    pair: tuple[Page, Page, Watched],
+    web: Server, browser: Browser, tmp_path: Path
 ) -> None:
-    host, friend, _ = pair
-    pages = {"host": host, "friend": friend}
-    mover_name = next(name for name, page in pages.items() if status(page) == "Your move.")
-    mover = pages[mover_name]
-    waiter = friend if mover is host else host
-    assert mover.title().startswith(SIGN + "Your move")
-    assert not waiter.title().startswith(SIGN)
-    # The waiter turns notifications on (the permission is granted to this site), and looks away.
-    waiter.click("#notify-on")
-    waiter.wait_for_function("document.querySelector('#notify-on').checked")
-    assert waiter.evaluate("Notification.permission") == "granted"
-    hide(waiter)
-    mover.fill("#action", mover.eval_on_selector("#legal-list option", "o => o.value"))
-    mover.press("#action", "Enter")
-    waiter.wait_for_function(f"document.title.startsWith({json.dumps(SIGN + 'Your move')})")
-    waiter.wait_for_function("document.documentElement.dataset.notifications === '1'")
-    mover.wait_for_function(f"!document.title.startsWith({json.dumps(SIGN)})")
-    # A message while the tab is hidden: counted in the title, and notified.
-    say(mover, "your turn!")
-    waiter.wait_for_function("document.title.includes('1 new message')")
-    waiter.wait_for_function("document.documentElement.dataset.notifications === '2'")
-    # Seen: the count goes; the move to make stays until it is made.
-    show(waiter)
-    waiter.wait_for_function("!document.title.includes('new message')")
-    assert waiter.title().startswith(SIGN + "Your move")
-    # Visible, a message makes no notification and no unread count.
-    say(mover, "still there?")
-    waiter.wait_for_function("document.querySelectorAll('#chat-log li').length === 2")
-    assert "new message" not in waiter.title()
-    assert waiter.evaluate("document.documentElement.dataset.notifications") == "2"
+    host = browser.new_page()
+    new_game(host, web, "fightopia", opponent="friend")
+    friend = Tab(tmp_path / "friend")
+    try:
+        friend.call("Browser.grantPermissions", {"permissions": ["notifications"], "origin": web.url})
+        friend.goto(invitation(host))
+        # The invitation asks for the name to play under (unless this browser keeps one).
+        friend.wait("document.querySelector('#name-form') || !location.hash.startsWith('#invite=')")
+        friend.eval(
+            "const form = document.querySelector('#name-form');"
+            "if (form) { document.querySelector('#invite-name').value = 'Bea'; form.requestSubmit(); }"
+        )
+        friend.wait("location.hash.length > 1 && !location.hash.startsWith('#invite=')")
+        friend.wait(
+            "document.querySelector('#status').textContent.startsWith('Your move') || "
+            "document.querySelector('#status').textContent.startsWith('Waiting for')"
+        )
+        host.wait_for_function(
+            "!/^Waiting for your friend/.test(document.querySelector('#status').textContent)"
+        )
+        if friend.eval("document.querySelector('#status').textContent") == "Your move.":
+            friend.eval(
+                "document.querySelector('#action').value ="
+                " document.querySelector('#legal-list option').value;"
+                "document.querySelector('#act').requestSubmit()"
+            )
+        host.wait_for_function("document.querySelector('#status').textContent === 'Your move.'")
+        assert host.title().startswith(SIGN + "Your move")
+        friend.wait(f"!document.title.startsWith({json.dumps(SIGN)})")
+        # The friend turns notifications on (the permission is granted to this site), and looks away.
+        friend.eval("document.querySelector('#notify-on').click()")
+        friend.wait("document.querySelector('#notify-on').checked")
+        assert friend.eval("Notification.permission") == "granted"
+        friend.away()
+        host.fill("#action", host.eval_on_selector("#legal-list option", "o => o.value"))
+        host.press("#action", "Enter")
+        friend.wait(f"document.title.startsWith({json.dumps(SIGN + 'Your move')})")
+        friend.wait("document.documentElement.dataset.notifications === '1'")
+        host.wait_for_function(f"!document.title.startsWith({json.dumps(SIGN)})")
+        # A message while the tab is hidden: counted in the title, and notified.
+        say(host, "your turn!")
+        friend.wait("document.title.includes('1 new message')")
+        friend.wait("document.documentElement.dataset.notifications === '2'")
+        # Seen: the count goes; the move to make stays until it is made.
+        friend.back()
+        friend.wait("!document.title.includes('new message')")
+        assert friend.eval("document.title").startswith(SIGN + "Your move")
+        # Looked at, a message makes no notification and no unread count.
+        say(host, "still there?")
+        friend.wait("document.querySelectorAll('#chat-log li').length === 2")
+        assert "new message" not in friend.eval("document.title")
+        assert friend.eval("document.documentElement.dataset.notifications") == "2"
+        # Notifications turned off: none, hidden or not.
+        friend.eval("document.querySelector('#notify-on').click()")
+        friend.away()
+        say(host, "anyone?")
+        friend.wait("document.title.includes('1 new message')")
+        assert friend.eval("document.documentElement.dataset.notifications") == "2"
+    finally:
+        friend.close()
+        host.close()
