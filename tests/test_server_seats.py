@@ -114,8 +114,9 @@ def test_a_random_seat_is_drawn_by_the_server_not_by_the_seed(server: Server) ->
     )
 
 
-def test_the_catalog_names_the_seats_where_the_rules_do(server: Server) -> None:
+def test_the_catalog_names_the_seats_as_the_games_own_messages_do(server: Server) -> None:
     games = {g["id"]: g for g in server.get("/api/catalog")[1]["games"]}
     assert games["fightopia"]["seat_names"] == ["White", "Black"]
     assert games["tank-chess"]["seat_names"] == ["White", "Black"]
-    assert games["fight"]["seat_names"] == [] and games["fight"]["players"][1] >= 4
+    assert games["fight"]["seat_names"] == [f"p{seat}" for seat in range(games["fight"]["players"][1])]
+    assert games["fight"]["players"][1] >= 4

@@ -5,6 +5,7 @@ an open seat or a computer; the maker's seat picked, or drawn by the server."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page
 
 from test_server import Server
-from web_support import Watched, accept, needs_chromium, screenshot, status
+from web_support import Watched, accept, needs_chromium, play_until_over, screenshot, status
 
 pytestmark = needs_chromium
 
@@ -122,7 +123,7 @@ def test_a_four_player_fight_game_with_computer_seats_from_the_home_page(
     page.check("input[value=mixed]")
     page.select_option("#my-seat", "1")
     labels = page.locator("#seat-list label").all_text_contents()
-    assert labels == ["Seat 1", "Seat 3", "Seat 4"]
+    assert labels == ["p0 (seat 1)", "p2 (seat 3)", "p3 (seat 4)"]  # as the game names them
     for other in range(3):
         page.select_option(f"#seat-{other}", "computer:easy")
     screenshot(page, "seats-home", tmp_path)
@@ -212,3 +213,29 @@ def test_a_three_player_game_with_two_friends_joined_from_two_browsers(web: Serv
     play_a_move(next(p for p in (host, *friends) if status(p) == "Your move."))
     for page in (host, *friends):
         page.close()
+
+
+def test_the_result_line_names_the_people_beside_the_games_own_names(web: Server, browser: Browser) -> None:
+    page = browser.new_page()
+    home(page, web, "Ada")
+    page.select_option("#game", "fight")
+    page.select_option("#level", "easy")
+    make(page)
+
+    def first_action(p: Page) -> None:
+        if p.is_hidden("#legal"):
+            p.click("#all-legal summary")
+        p.locator("#legal button").first.click()
+
+    play_until_over(page, first_action)
+    line = status(page)
+    # The game's reason names seats its own way (p0, p1): each is the person's now, the game's name kept.
+    assert re.search(r"(Ada|easy) \(p[01]\)", line), line
+    assert not re.search(r"(?<![(\w])p[01](?![)\w])", line), line
+    # Whole words only, and one pass: p10 is not p1, and a name is not replaced twice.
+    named = page.evaluate(
+        """async () => (await import("/web/name.js")).inTheirNames(
+            "p1 beats p0 and p10; White", ["p0", "p1"], [{seat: 0, name: "p1"}, {seat: 1, name: "Ada"}])"""
+    )
+    assert named == "Ada (p1) beats p1 (p0) and p10; White"
+    page.close()

@@ -359,9 +359,6 @@ class Hooks:
     ``story(before, player, action, after, viewer) -> list[str]``, the states either side of the
     event. A line may say only what ``viewer``'s observation shows by then (docs/server.md, "The
     story"); a game of perfect information needs none (the notation, with who played it)."""
-    seat_names: tuple[str, ...] = ()
-    """What the players call the seats, seat 0 first, where the rules name them (White, Black): the
-    home page offers a seat by its name. Data only: messages still name seats by ``player_name``."""
 
 
 @dataclass(frozen=True)
@@ -404,8 +401,6 @@ class GameInfo:
         # A badly declared game is a bug, caught when it is imported.
         if not 1 <= self.min_players <= self.max_players:
             raise ValueError(f"{self.id}: players from {self.min_players} to {self.max_players}?")
-        if len(self.hooks.seat_names) not in (0, self.max_players):
-            raise ValueError(f"{self.id}: seat names {self.hooks.seat_names} for {self.max_players} seats?")
         names = [o.name for o in self.options]
         if len(set(names)) != len(names):
             raise ValueError(f"{self.id}: an option is declared twice: {names}")

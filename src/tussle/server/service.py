@@ -17,7 +17,7 @@ import json
 import secrets
 import time
 from collections.abc import Sequence
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 from tussle.agents.levels import LEVEL_NAMES
@@ -622,6 +622,14 @@ def replay_steps(record: Record, seat: int, deadline: float = float("inf")) -> d
     }
 
 
+@cache
+def seat_names(game_id: str) -> tuple[str, ...]:
+    """How the game's own messages name each seat, seat 0 first (White, Black; p0, p1...): its
+    ``player_name``, so that a page may offer a seat by it and name the person in the game's words."""
+    state = load_game(game_id, players=game_info(game_id).max_players).new_initial_state()
+    return tuple(state.player_name(seat) for seat in range(game_info(game_id).max_players))
+
+
 def describe(info: GameInfo, documents: dict[str, list[str]] | None = None) -> dict[str, Any]:
     """A game's options and levels as the home page's form needs them.
 
@@ -637,7 +645,7 @@ def describe(info: GameInfo, documents: dict[str, list[str]] | None = None) -> d
         "players": [info.min_players, info.max_players],
         "information": str(info.information),
         "levels": [level for level, _ in info.hooks.levels],
-        "seat_names": list(info.hooks.seat_names),
+        "seat_names": list(seat_names(info.id)),
         "agents": computer_agents(info),
         "options": [
             {

@@ -931,7 +931,6 @@ class TankChess(Game):
             rules="rules.md",
             balance=".balance:measures",
             web="web.js",
-            seat_names=("White", "Black"),
             # Chosen by measurement: docs/strength.md has the ladders.
             levels=(
                 ("easy", "alphabeta:iterations=400"),

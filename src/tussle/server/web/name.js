@@ -95,3 +95,25 @@ export function askName() {
     });
   });
 }
+
+/**
+ * A line in the game's own words (a result's reason: "p1 has the most Glory") with each seat's
+ * person named beside the game's name for the seat ("Ada (p1) has the most Glory"). Whole words
+ * only, in one pass, so that a name is never replaced inside another or twice.
+ * @param {string} text
+ * @param {string[]} gameNames  the game's name of each seat (the catalog's seat_names)
+ * @param {{seat: number, name: string | null}[]} seats  who sits where (a view's seats)
+ * @returns {string}
+ */
+export function inTheirNames(text, gameNames, seats) {
+  /** @type {Map<string, string>} */
+  const named = new Map();
+  for (const row of seats) {
+    const own = gameNames[row.seat];
+    if (own && row.name && row.name !== own) named.set(own, `${row.name} (${own})`);
+  }
+  if (!named.size) return text;
+  const words = [...named.keys()].sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.join("|")})(?![\\p{L}\\p{N}])`, "gu");
+  return text.replace(pattern, (word) => named.get(word) || word);
+}

@@ -15,7 +15,7 @@
 import { byId as $, closeMenu, drawInto, html } from "/web/board.js";
 import { invitesOf, keep, seatsOf, tableOf } from "/web/seats.js";
 import { forgetStory, lookingBack, looked, startStory, tellStory } from "/web/story.js";
-import { askName } from "/web/name.js";
+import { askName, inTheirNames } from "/web/name.js";
 import { confirmsSecrets, dropChoice, holdChoice, offerConfirm, showThinking } from "/web/hands.js";
 import { followClocks, stopClocks } from "/web/clock.js";
 import { showEndings } from "/web/endings.js";
@@ -86,7 +86,9 @@ function resultLine(view) {
   const who = winner !== null && winner !== undefined ? `${seatName(view, winner)} wins`
     : first.length && first.length < ranking.length ? `${first.map((s) => seatName(view, s)).join(" and ")} share the win`
       : "a draw";
-  return `Game over: ${view.result.reason ? view.result.reason + "; " : ""}${who}.`;
+  // The reason is the game's own words: each seat's person is named beside the game's name for it.
+  const reason = view.result.reason ? inTheirNames(view.result.reason, info ? info.seat_names : [], view.seats) : "";
+  return `Game over: ${reason ? reason + "; " : ""}${who}.`;
 }
 
 /**

@@ -1,7 +1,6 @@
 // @ts-check
-// The home page's seats of a new game: which seat the maker takes (by its number, or its colour
-// where the rules name the seats; or "random", which the server draws: the request only asks for a
-// shuffle), and, for "each seat as I choose", who sits in each other seat: a friend (an invitation
+// The home page's seats of a new game: which seat the maker takes (by its number and the game's name
+// for it, a colour say; or "random", which the server draws: the request only asks for a shuffle), and, for "each seat as I choose", who sits in each other seat: a friend (an invitation
 // link), an open seat (listed in the lobby), or the computer at one of the game's levels. The common
 // cases (against the computer, a friend, anyone) fill every other seat alike, as one choice.
 import { byId as $, html } from "/web/board.js";
@@ -12,14 +11,15 @@ import { byId as $, html } from "/web/board.js";
 const RANDOM = "random";
 
 /**
- * What a seat is called in the form: its colour where the rules name it, else its number from 1.
+ * What a seat is called in the form: its number from 1, and the game's own name for it where the
+ * game has one (White, Black; p0 in Fight!, as its messages say).
  * @param {CatalogGame} game
  * @param {number} seat
  * @returns {string}
  */
 function seatLabel(game, seat) {
-  const names = game.seat_names || [];
-  return names[seat] ? `${names[seat]} (seat ${seat + 1})` : `Seat ${seat + 1}`;
+  const name = (game.seat_names || [])[seat];
+  return name && name !== `player ${seat}` ? `${name} (seat ${seat + 1})` : `Seat ${seat + 1}`;
 }
 
 /**
