@@ -427,12 +427,14 @@ def _seat_number(seat: int) -> str:
 
 
 def _minutes(seconds: float) -> str:
-    """Time left on a clock, as a clock shows it.
+    """Time left on a clock, as a clock shows it (a correspondence game's in days and hours).
 
-    >>> _minutes(287.41), _minutes(3725)
-    ('4:47', '1:02:05')
+    >>> _minutes(287.41), _minutes(3725), _minutes(3 * 86400 - 1)
+    ('4:47', '1:02:05', '2 d 23 h')
     """
     whole = max(0, int(seconds))
+    if whole >= 86400:
+        return f"{whole // 86400} d {whole % 86400 // 3600} h"
     hours, rest = divmod(whole, 3600)
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
