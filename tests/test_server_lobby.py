@@ -1,10 +1,11 @@
 """The live lobby over real connections (docs/server.md, "The live lobby"): the lists pushed over
 ``/ws/lobby`` without a request, their bounds, "play anyone now" (``POST /api/seek``) pairing two
 who seek at once (two server processes on one database, SQLite and PostgreSQL), spectator counts,
-and a spectator following a rematch."""
+and a spectator following a rematch; and the feed behind it, which drops a listener that fails."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -18,6 +19,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from server_support import postgres_database
 from test_server import Server, receive
+from tussle.server.lobby import LobbyFeed
+from tussle.server.outbox import ConnectionGoneError
 
 
 @pytest.fixture(scope="module")
@@ -257,3 +260,51 @@ def test_a_spectator_follows_the_rematch(server: Server) -> None:
     server.start()
     with server.seat(game, None) as late:
         assert receive(late)["rematch"] == rematch["id"]
+
+
+def test_the_feed_sends_only_news_drops_a_listener_that_fails_and_reads_nothing_for_nobody() -> None:
+    """The feed itself, in one process: what a slow listener's outbox does (it raises once closed as
+    too slow) drops that listener alone; unchanged lists are not sent again."""
+
+    async def scenario() -> None:
+        lists: dict[str, list[dict[str, Any]]] = {"open": [], "playing": []}
+        reads = 0
+
+        async def snapshot() -> dict[str, Any]:
+            nonlocal reads
+            reads += 1
+            return {k: list(v) for k, v in lists.items()}
+
+        feed = LobbyFeed(snapshot, every=0.01)
+        got: list[dict[str, Any]] = []
+
+        async def reader(message: dict[str, Any]) -> None:
+            got.append(message)
+
+        async def too_slow(message: dict[str, Any]) -> None:
+            raise ConnectionGoneError("closed: it read too little of what it was sent")
+
+        async def until_got(count: int) -> None:
+            async with asyncio.timeout(10):
+                while len(got) < count:
+                    await asyncio.sleep(0.01)
+
+        await feed.listen(reader)
+        await feed.listen(too_slow)
+        await until_got(1)
+        start = reads
+        while reads < start + 5:  # several readings, nothing new
+            await asyncio.sleep(0.01)
+        assert len(got) == 1 and feed.listeners == 1
+        lists["open"].append({"id": "a game"})
+        feed.poke()
+        await until_got(2)
+        assert got[1]["open"] == [{"id": "a game"}] and got[1]["type"] == "lobby"
+        feed.leave(reader)
+        await asyncio.sleep(0.05)
+        stopped = reads
+        await asyncio.sleep(0.1)
+        assert reads == stopped
+        feed.close()
+
+    asyncio.run(scenario())
