@@ -5,7 +5,9 @@ an open seat or a computer; the maker's seat picked, or drawn by the server."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -36,6 +38,17 @@ def make(page: Page) -> dict[str, Any]:
     page.wait_for_selector("#status:not(:empty)")
     body: dict[str, Any] = json.loads(sent.value.post_data or "{}")
     return body
+
+
+def form_shot(page: Page, name: str, tmp_path: Path) -> None:
+    """A picture of the new game form alone; a copy into ``$TUSSLE_SCREENSHOTS`` when that is set."""
+    shot = tmp_path / f"{name}.png"
+    page.locator("#create").screenshot(path=str(shot))
+    assert shot.stat().st_size > 10_000
+    folder = os.environ.get("TUSSLE_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, Path(folder) / f"{name}.png")
 
 
 def play_a_move(page: Page) -> None:
@@ -126,7 +139,7 @@ def test_a_four_player_fight_game_with_computer_seats_from_the_home_page(
     assert labels == ["p0 (seat 1)", "p2 (seat 3)", "p3 (seat 4)"]  # as the game names them
     for other in range(3):
         page.select_option(f"#seat-{other}", "computer:easy")
-    screenshot(page, "seats-home", tmp_path)
+    form_shot(page, "seats-home", tmp_path)
     body = make(page)
     assert body["game"] == "fight" and "shuffle" not in body
     assert body["seats"] == [
