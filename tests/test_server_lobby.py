@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
+from websockets.typing import Origin
 
 from server_support import postgres_database
 from test_server import Server, receive
@@ -103,6 +104,17 @@ def test_a_computer_seat_shows_its_level(server: Server) -> None:
         shown = until(ws, lambda m: made["id"] in ids(m, "open"))
         entry = next(g for g in shown["open"] if g["id"] == made["id"])
         assert entry["seats"][1] == {"seat": 1, "kind": "computer", "name": "easy", "agent": "easy"}
+
+
+def test_a_page_from_another_origin_cannot_listen(server: Server) -> None:
+    with pytest.raises(Exception, match=r"403|1008|rejected|refused|closed"):
+        ws = connect(
+            f"ws://127.0.0.1:{server.port}/ws/lobby",
+            origin=Origin("https://evil.example"),
+            open_timeout=10,
+            legacy=True,
+        )
+        ws.recv(timeout=5)
 
 
 def test_lobby_connections_are_bounded_per_client_and_read_nothing(server: Server) -> None:

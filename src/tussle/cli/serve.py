@@ -175,8 +175,8 @@ def _check_free(host: str, port: int) -> None:
     multiple=True,
     metavar="NAME=N",
     envvar="TUSSLE_LIMITS",
-    help="A bound per client: requests_per_second, messages_per_second, connections, open_games or "
-    "outbox (defaults 20, 20, 64, 100, 200; see docs/server.md).",
+    help="A bound per client: requests_per_second, messages_per_second, connections, open_games, "
+    "outbox or lobby_connections (defaults 20, 20, 64, 100, 200, 4; see docs/server.md).",
 )
 @click.option(
     "--log-level",
