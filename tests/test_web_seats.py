@@ -140,6 +140,13 @@ def test_a_four_player_fight_game_with_computer_seats_from_the_home_page(
     for other in range(3):
         page.select_option(f"#seat-{other}", "computer:easy")
     form_shot(page, "seats-home", tmp_path)
+    # On a 390-pixel phone every seat's choice is on the screen, none wider than it.
+    page.set_viewport_size({"width": 390, "height": 844})
+    for control in ("#my-seat", "#seat-0", "#seat-1", "#seat-2", "#name"):
+        box = page.locator(control).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, (control, box)
+        assert box["height"] >= 32, (control, box)  # a finger's target
+    page.set_viewport_size({"width": 1280, "height": 720})
     body = make(page)
     assert body["game"] == "fight" and "shuffle" not in body
     assert body["seats"] == [

@@ -50,6 +50,9 @@ export function showSeats(game, players) {
     list.append(html("p", {}, html("label", { for: id, id: `${id}-label` }), " ", select));
   }
   labelSeats(game);
+  // A form the browser restored (back, then forward) may come back with "each seat" chosen.
+  const checked = document.querySelector("input[name=opponent]:checked");
+  showChoices(checked instanceof HTMLInputElement ? checked.value : "computer");
 }
 
 /**
