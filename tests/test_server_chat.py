@@ -139,6 +139,34 @@ def test_bad_messages_and_a_table_are_refused_in_one_line_and_reach_nobody(serve
     table.close()
 
 
+def test_any_script_and_emoji_pass_as_typed_and_odd_characters_do_not(server: Server) -> None:
+    game_id, tokens = two_seats(server)
+    a, b = opened(server, game_id, tokens[0]), opened(server, game_id, tokens[1])
+    for raw, why in [
+        ('{"type": "chat", "text": "half \\ud800 a pair"}', "one line of printable text"),  # a lone surrogate
+        ('{"type": "chat", "text": "nul \\u0000"}', "one line of printable text"),
+        (json.dumps({"type": "chat", "text": "\u200b\u200b"}), "an empty chat message"),  # invisible only
+        (json.dumps({"type": "chat", "text": "\u00a0\u3000 "}), "an empty chat message"),  # wide spaces only
+        (json.dumps({"type": "chat", "text": "\U0001f600" * (CHAT_CHARS + 1)}), f"at most {CHAT_CHARS}"),
+    ]:
+        a.send(raw)
+        error = until(a, lambda m: m["type"] == "error")
+        assert why in error["error"], (raw, error)
+    good = [
+        "\U0001f468\u200d\U0001f469\u200d\U0001f467 gg",
+        "\u0645\u0631\u062d\u0628\u0627",
+        "e\u0301te\u0301",
+        "\U0001f600" * CHAT_CHARS,
+    ]
+    for text in good:
+        chat(a, text)
+    heard: list[Message] = []
+    until(b, said(good[-1]), heard)
+    assert [*texts(heard), good[-1]] == good  # each as it was typed, in order; nothing refused between
+    a.close()
+    b.close()
+
+
 def test_a_connection_sends_a_few_messages_then_one_every_few_seconds(server: Server) -> None:
     game_id, tokens = two_seats(server)
     a, b = opened(server, game_id, tokens[0]), opened(server, game_id, tokens[1])

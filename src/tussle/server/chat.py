@@ -73,7 +73,8 @@ def clean(text: object) -> str:
     if not isinstance(text, str):
         raise HubError(f"a chat message's text is a string: {SHAPE}")
     text = text.strip()
-    if not text:
+    # Nothing but spaces and invisible characters (a zero-width space) is no message either.
+    if not any(unicodedata.category(c)[0] not in "ZC" for c in text):
         raise HubError(f"an empty chat message is not sent: {SHAPE}")
     if len(text) > CHAT_CHARS:
         raise HubError(f"a chat message may have at most {CHAT_CHARS} characters, not {len(text):,}")
