@@ -120,7 +120,7 @@ const STYLE = `
 .fight .hand { border: 2px solid #0b4f9c; border-radius: .6rem; padding: .5rem .6rem; background: #f5f8fc; }
 .fight .prompt { font-weight: 600; margin: 0 0 .45rem; }
 .fight .choices { display: flex; flex-wrap: wrap; gap: .4rem; margin: .2rem 0 .5rem; }
-.fight .choices button { text-align: left; }
+.fight .choices button { text-align: left; min-height: 2.25rem; }
 .fight .choices button.plain { background: #555; }
 .fight .hand .cards .card { min-height: 8rem; }
 .fight .card.pick, .fight .card.target, .fight .seat .target { cursor: pointer; }

@@ -101,6 +101,7 @@ const STYLE = `
 .fite-outcome .lost { color: #a00000; }
 .fite-key { font-size: .9rem; color: #333; }
 .fite-board .chip { font-size: 1rem; }
+.fite-board .chip.target { display: inline-flex; align-items: center; min-height: 2.25rem; min-width: 2.25rem; }
 .fite-fighters { display: grid; grid-template-columns: 1fr 1fr; gap: .5rem; }
 .fite-fighter { display: flex; gap: .5rem; align-items: center; border: 2px solid #555; border-radius: .5rem; padding: .35rem .5rem; background: #fafafa; }
 .fite-fighter p { margin: 0; }
@@ -518,6 +519,8 @@ function exchange({ obs, attacker, offFaces, offCount, defFaces, defCount, offVa
         const whose = row.p === obs.player ? "your" : `${"AB"[row.p]}'s`;
         pointable(d, "target", `${whose} ${colour.name} die showing ${face}: move or turn it`,
           () => chooseAmong(d, actions.map((a) => ({ label: describeTactic(a, me), action: a })), act));
+        // A finger's target larger than the die drawn: at least 32 px on a 390-pixel phone.
+        d.append(svg("rect", { class: "hit-area", x: cx - 35, y: row.y - 35, width: 70, height: 70, fill: "transparent" }));
       }
       kids.push(d);
       if (row.values && mod) {

@@ -283,6 +283,7 @@ function steer(container) {
     if (!direction || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     const from = /** @type {Element} */ (event.target);
     const items = pointables(container);
+    if (!items.length) return;  // nothing to point at (a replay): the key is the page's
     let next = null;
     if (from === container) next = items.find((item) => item.dataset.rove === "current") || readingOrder(items)[0] || null;
     else if (from instanceof HTMLElement || from instanceof SVGElement) {
