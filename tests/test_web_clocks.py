@@ -65,7 +65,7 @@ def test_a_running_clock_counts_down_between_views_and_warns_once_at_low_time(
     screenshot(page, "clock-low-time", tmp_path)
     # The server ends the game at zero; the page stops at 0:00.0 and plays no second sound.
     page.wait_for_function("document.querySelector('#status').textContent.startsWith('Game over')")
-    assert status(page).endswith("White ran out of time; Bo wins.")  # Ann plays White
+    assert status(page).endswith("Ann (White) ran out of time; Bo wins.")
     assert clock_text(page, 0) == " 0:00.0"
     assert page.evaluate("document.documentElement.dataset.soundsPlayed") == "2"
     assert not page.locator('[data-clock-seat="1"].low').count()
@@ -101,7 +101,7 @@ def test_the_home_page_makes_a_correspondence_game_in_days_a_move(web: Server, b
 def test_a_replay_plays_itself_follows_its_step_and_shows_only_what_the_seat_saw(
     web: Server, browser: Browser, tmp_path: Path
 ) -> None:
-    made = web.post("/api/games", {"game": "robo-pigs", "options": {"round_limit": 8}, "seats": PERSONS})[1]
+    made = web.post("/api/games", {"game": "robo-pigs", "options": {"round_limit": 14}, "seats": PERSONS})[1]
     play_out(web, made["id"], {s["seat"]: s["token"] for s in made["seats"]}, seed=7)
     as_bo = web.get(f"/api/games/{made['id']}/replay?seat=1")[1]
     # Ann's programs, each secret from Bo until both pigs' programs of the round are revealed.
@@ -130,14 +130,16 @@ def test_a_replay_plays_itself_follows_its_step_and_shows_only_what_the_seat_saw
     assert page.text_content("#play") == "Pause" and page.get_attribute("#play", "aria-pressed") == "true"
     target = first + 12
     page.wait_for_function(f"document.querySelector('#where').textContent.startsWith('step {target} of')")
-    current = page.locator(f'#moves li[data-step="{target}"]')
+    page.click("#play")  # paused there (or a step on): what is shown stays still to be checked
+    stopped = page.text_content("#where") or ""
+    at = int(stopped.split()[1])
+    assert at >= target
+    current = page.locator(f'#moves li[data-step="{at}"]')
     assert current.get_attribute("class") == "current" and current.get_attribute("aria-current") == "step"
     box, inside = page.locator("#moves").bounding_box(), current.bounding_box()
     assert box is not None and inside is not None
     assert page.evaluate("document.querySelector('#moves').scrollTop") > 0  # the list scrolled to it
     assert box["y"] <= inside["y"] and inside["y"] + inside["height"] <= box["y"] + box["height"] + 1
-    page.click("#play")
-    stopped = page.text_content("#where")
     page.wait_for_timeout(1500)  # three steps' time: it stays where it was paused
     assert page.text_content("#where") == stopped and page.text_content("#play") == "Play"
     screenshot(page, "replay-autoplay", tmp_path)
