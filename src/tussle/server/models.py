@@ -43,6 +43,8 @@ MAX_NAME = 60
 # the bidirectional overrides and isolates, which would turn the text after a name around on screen.
 _NOT_IN_NAMES = {*map(chr, range(0x80, 0xA0)), "\u2028", "\u2029", *map(chr, range(0x202A, 0x202F))}
 _NOT_IN_NAMES |= set(map(chr, range(0x2066, 0x206A)))
+#: The same characters as a pattern, for the API's description (the validator below refuses them).
+NAME_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$"
 
 
 def _display_name(value: str) -> str:
@@ -59,7 +61,9 @@ def _display_name(value: str) -> str:
 
 #: A person's display name, as a seat request or a join gives it (docs/server.md).
 DisplayName = Annotated[
-    str, Field(max_length=MAX_NAME, description="a display name"), AfterValidator(_display_name)
+    str,
+    Field(max_length=MAX_NAME, description="a display name", json_schema_extra={"pattern": NAME_PATTERN}),
+    AfterValidator(_display_name),
 ]
 
 OptionName = Annotated[str, Field(max_length=64)]
