@@ -163,6 +163,10 @@ def test_a_four_player_fight_game_with_computer_seats_from_the_home_page(
     page.wait_for_function("document.querySelector('#status').textContent !== 'Your move.'")
     views = [json.loads(f) for f in watched.frames if f.startswith('{"type": "view"')]
     assert any(event["player"] == 1 for view in views for event in view["last"]), views[-1]["last"]
+    # The story tells it in the game's words, each seat's person named beside the game's name for it.
+    page.wait_for_function("document.querySelector('#moves').textContent.includes('Ada (p1)')")
+    story = page.locator("#moves .story-words").all_text_contents()
+    assert not [w for w in story if re.search(r"(?<![(\w])p[0-3](?![)\w])", w)], story
     assert not watched.errors
     page.close()
 

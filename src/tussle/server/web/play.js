@@ -129,7 +129,10 @@ function showPlayers(view) {
 
 /** @param {ViewMessage} view */
 function showMoves(view) {
-  tellStory(view);  // story.js: the plain-words lines, numbered, each a look back
+  // The lines are the game's own words: each seat's person is named beside the game's name for it.
+  const names = info ? info.seat_names : [];
+  const story = view.story && view.story.map((e) => ({ ...e, lines: e.lines.map((w) => inTheirNames(w, names, view.seats)) }));
+  tellStory({ ...view, story });  // story.js: the plain-words lines, numbered, each a look back
 }
 
 function turnsBoard() {
