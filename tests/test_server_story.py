@@ -21,7 +21,7 @@ from websockets.sync.client import ClientConnection
 from test_server import SHORT, Server, play_out, receive
 from tussle import CHANCE, PUBLIC, Information, Record, game_info, load_game
 from tussle.game import State
-from tussle.server.story import SNAPSHOT_EVERY, StoryBook, Teller
+from tussle.server.story import SNAPSHOT_EVERY, StoryBook, Teller, ending
 
 SECRET_GAMES = sorted(g for g in SHORT if game_info(g).information != Information.PERFECT)
 
@@ -95,7 +95,7 @@ def assert_tells_no_more_than_seen(  # noqa: PLR0917 (the event's parts, as the 
             then = position.clone()
             then.apply(player, other)
             if then.observation(viewer) == seen:
-                told = teller(position.clone(), player, other, then, viewer)
+                told = [*teller(position.clone(), player, other, then, viewer), *ending(then)]
                 assert told == lines, (player, viewer, lines, told)
                 compared += 1
     return compared
@@ -114,7 +114,8 @@ def check_story(game_id: str, record: Record, received: dict[int, dict[int, list
             assert lines and all(isinstance(line, str) and line for line in lines)
             if teller is None:  # perfect information: the notation, with who played it
                 who = "chance" if player == CHANCE else before.player_name(player)
-                assert lines == [f"{who}: {text}" if player == CHANCE else f"{who} played {text}"]
+                said = f"{who}: {text}" if player == CHANCE else f"{who} played {text}"
+                assert lines == [said, *ending(states[number + 1])]
                 continue
             action = before.clone().parse_action(player, text)
             if player != viewer:

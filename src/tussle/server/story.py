@@ -47,6 +47,14 @@ def guarded(before: State[Any], player: int, text: str, viewer: int) -> str:
     return f"{before.player_name(player)} acted"
 
 
+def ending(after: State[Any]) -> tuple[str, ...]:
+    """The line an event that ends the game adds, for every viewer: every view's result says it to all."""
+    result = after.result()
+    if result is None or not result.reason:
+        return ()
+    return (f"the game is over: {result.reason}"[:MAX_LINE],)
+
+
 class StoryBook:
     """The story of one game for each of its viewers, and kept positions to look back from."""
 
@@ -85,6 +93,9 @@ class StoryBook:
                 for v in self.viewers
             }
             self.state = after
+        end = ending(self.state)
+        if end:
+            lines = {v: (*told, *end) for v, told in lines.items()}
         self.told.append((player, lines))
         if len(self.told) % SNAPSHOT_EVERY == 0:
             self.snapshots.append(self.state.clone())

@@ -25,7 +25,18 @@ _CHOOSING = {
 
 def story(before: State[Any], player: int, action: Any, after: State[Any], viewer: int) -> list[str]:
     """The lines of one event as ``viewer`` may know it (the states either side of the event)."""
-    assert isinstance(before, FiteState)
+    assert isinstance(before, FiteState) and isinstance(after, FiteState)
+    lines = _told(before, player, action, viewer)
+    # The fight scored by this event: the dice each fighter lost, as the table shows everybody.
+    for p in (0, 1):
+        lost = before.dice[p] - after.dice[p]
+        if lost > 0:
+            dice = "die" if lost == 1 else "dice"
+            lines.append(f"{before.player_name(p)} loses {lost} {dice} ({after.dice[p]} left)")
+    return lines
+
+
+def _told(before: FiteState, player: int, action: Any, viewer: int) -> list[str]:
     if player == CHANCE:
         return [f"rolled {before.action_to_str(CHANCE, action)}"]
     name = before.player_name(player)

@@ -25,4 +25,13 @@ def story(before: State[Any], player: int, action: Any, after: State[Any], viewe
     other = 1 - player
     programs = {player: action, other: before._pending[other]}
     shown = ", ".join(f"{before.player_name(p)}: {before.action_to_str(p, programs[p])}" for p in (0, 1))
-    return [f"{name} wrote a program", f"the round's programs revealed: {shown}"]
+    lines = [f"{name} wrote a program", f"the round's programs revealed: {shown}"]
+    assert isinstance(after, RoboPigsState)
+    # What the round did to each pig's damage, as the board shows it to everybody.
+    for p in (0, 1):
+        was, now = before.damage[p], after.damage[p]
+        if now > was:
+            lines.append(f"{before.player_name(p)} took {now - was} damage ({now} in all)")
+        elif now < was:
+            lines.append(f"{before.player_name(p)} repaired to {now} damage")
+    return lines
