@@ -11,6 +11,8 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page
 
 from test_server import Server, play_out
+from tussle.server.hub import token_hash
+from tussle.server.store import Seat, Store
 from web_support import Watched, needs_chromium, new_game, screenshot, status
 
 pytestmark = needs_chromium
@@ -71,6 +73,26 @@ def test_a_running_clock_counts_down_between_views_and_warns_once_at_low_time(
     assert not page.locator('[data-clock-seat="1"].low').count()
     assert not watched.errors
     context.close()
+
+
+def test_a_correspondence_clock_warns_in_its_last_hour(web: Server, browser: Browser) -> None:
+    # A move of an hour and 4 seconds, made in the store (the API's least is a day): the warning
+    # comes when the move has less than an hour left, shown in minutes and seconds.
+    store = Store.open(web.db)
+    seats = [Seat(0, "person", None, "Ann", token_hash("ann-mail")), Seat(1, "person", None, "Bo", None)]
+    game_id = store.create_game("tank-chess", {}, 2, seats, seed="s", clock=(3604.0, 0), clock_per_move=True)
+    store.close()
+    page = browser.new_page()
+    watched = Watched(page)
+    page.goto(f"{web.url}/play/{game_id}#ann-mail")
+    page.wait_for_selector('[data-clock-seat="0"]:not(:empty)')
+    assert page.text_content("#time-control") == "Time control: 1 h 0 min a move"
+    assert clock_text(page, 1) == " 1 h 0 min" and not page.locator(".clock.low").count()
+    page.wait_for_selector('[data-clock-seat="0"].clock.low')
+    assert re.fullmatch(r" 59:[0-5]\d", clock_text(page, 0)), clock_text(page, 0)
+    assert clock_text(page, 1) == " 1 h 0 min" and page.locator(".clock.low").count() == 1
+    assert not watched.errors
+    page.close()
 
 
 def test_the_home_page_makes_a_correspondence_game_in_days_a_move(web: Server, browser: Browser) -> None:

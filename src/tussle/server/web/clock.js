@@ -53,7 +53,8 @@ export function formatClock(seconds, perMove = false) {
  */
 export function controlText(clock) {
   if (clock.per_move) {
-    const days = Math.round(clock.base / DAY);
+    const days = clock.base / DAY;
+    if (!Number.isInteger(days)) return `${formatClock(clock.base, true)} a move`;  // not from the home page
     return `${days} ${days === 1 ? "day" : "days"} a move`;
   }
   const each = clock.base < 60 ? `${Number(clock.base.toFixed(1))} s` : `${Number((clock.base / 60).toFixed(2))} min`;
