@@ -7,10 +7,12 @@ them too. A bad or too frequent message is refused in one line and reaches nobod
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +21,7 @@ from websockets.sync.client import ClientConnection, connect
 from server_support import postgres_database
 from test_server import Server, db, receive
 from tussle.server.chat import CHAT_BURST, CHAT_CHARS, CHAT_EVERY
-from tussle.server.store import CHAT_KEEP, Store
+from tussle.server.store import CHAT_KEEP, Store, chat_table
 
 __all__ = ["db"]  # the fixture, from test_server: every test here runs on SQLite and PostgreSQL
 
@@ -254,3 +256,68 @@ def test_two_processes_over_one_postgresql_deliver_each_others_messages() -> Non
         finally:
             first.stop()
             second.stop()
+
+
+def test_a_full_disk_refuses_a_message_in_one_line_and_nobody_hears_of_it(tmp_path: Path) -> None:
+    # SQLite's own "database or disk is full", from a page limit (as in test_server_faults).
+    import sqlalchemy as sa
+
+    from tussle.game import PUBLIC
+    from tussle.server.chat import chat_bucket
+    from tussle.server.hub import Hub, HubError
+    from tussle.server.store import Seat
+
+    store = Store.open(f"sqlite:///{tmp_path / 'full.db'}")
+    seats = [Seat(0, "person", None, "Ann", "h0"), Seat(1, "person", None, "Bo", "h1")]
+    game_id = store.create_game("fite", {}, 2, seats, seed="s")
+    heard: list[Message] = []
+
+    async def listen(message: Message) -> None:
+        heard.append(message)
+
+    async def talk() -> str:
+        hub = Hub(store)
+        ann = await hub.watch(game_id, 0, listen)
+        await hub.watch(game_id, 1, listen)
+        await hub.watch(game_id, PUBLIC, listen)
+        await hub.chat.welcome(game_id, ann)
+        await hub.chat.post(game_id, ann, "before", chat_bucket())
+        with store.engine.connect() as db:
+            pages: int = db.exec_driver_sql("PRAGMA page_count").scalar_one()
+        store.engine.dispose()
+
+        @sa.event.listens_for(store.engine, "connect")
+        def _cap(dbapi_connection: Any, _record: Any) -> None:
+            dbapi_connection.execute(f"PRAGMA max_page_count = {pages + 1}")
+
+        # Fill the file up to its limit (with rows the store would have pruned), to its last bytes.
+        for size in (290, 1):
+            for _ in range(10_000):
+                try:
+                    with store.engine.begin() as db:
+                        db.execute(
+                            chat_table.insert().values(
+                                game_id=game_id,
+                                room="spectators",
+                                seat=None,
+                                name="s",
+                                at=0.0,
+                                text="x" * size,
+                            )
+                        )
+                except sa.exc.OperationalError as exc:
+                    assert "full" in str(exc), exc
+                    break
+            else:
+                raise AssertionError("the file never filled")
+        heard.clear()
+        try:
+            await hub.chat.post(game_id, ann, "after", chat_bucket())
+        except HubError as exc:
+            return str(exc)
+        raise AssertionError("a message was stored in a full file")
+
+    message = asyncio.run(talk())
+    assert "could not store the message" in message and "full" in message and "\n" not in message
+    assert not [m for m in heard if m["type"] == "chat" and texts([m]) == ["after"]]
+    store.close()

@@ -19,8 +19,11 @@ one's is still delivered when its own notice comes.
 from __future__ import annotations
 
 import asyncio
+import logging
 import unicodedata
 from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from tussle.game import PUBLIC
 from tussle.server.hub import HubError, LiveGame, Watcher
@@ -29,6 +32,8 @@ from tussle.server.store import ChatLine, StoreError
 
 if TYPE_CHECKING:
     from tussle.server.hub import Hub
+
+log = logging.getLogger("tussle.server")
 
 #: The longest message, in characters, after its ends are trimmed.
 CHAT_CHARS = 300
@@ -111,11 +116,15 @@ class Chat:
         live = self.hub.live.get(game_id)
         if room is None or live is None:
             return
-        async with live.chat_lock:
-            if live.chat_seen is None:  # the first connection since the game was loaded here
-                recent = await asyncio.to_thread(self.hub.store.chat, game_id, None, WINDOW)
-                live.chat_seen = {m.id for m in recent}
-        lines = await asyncio.to_thread(self.hub.store.chat, game_id, room)
+        try:
+            async with live.chat_lock:
+                if live.chat_seen is None:  # the first connection since the game was loaded here
+                    recent = await asyncio.to_thread(self.hub.store.chat, game_id, None, WINDOW)
+                    live.chat_seen = {m.id for m in recent}
+            lines = await asyncio.to_thread(self.hub.store.chat, game_id, room)
+        except SQLAlchemyError as exc:  # the database went away a moment: the game goes on without
+            log.warning("game %s: no chat history sent: %s", game_id, exc)
+            return
         if lines:
             await watcher.send(_message(room, lines, history=True))
 
@@ -142,13 +151,17 @@ class Chat:
             await asyncio.to_thread(self.hub.store.add_chat, game_id, room, seat, name, message)
         except StoreError as exc:
             raise HubError(str(exc)) from None
-        await self._deliver(live)
+        await self.arrived(game_id)
 
     async def arrived(self, game_id: str) -> None:
         """Another process stored a message of ``game_id``: pass it to this process's connections."""
         live = self.hub.live.get(game_id)
-        if live is not None:
+        if live is None:
+            return
+        try:
             await self._deliver(live)
+        except SQLAlchemyError as exc:  # read again at the next notice, or on reconnecting
+            log.warning("game %s: chat not read: %s", game_id, exc)
 
     async def _deliver(self, live: LiveGame) -> None:
         """Send each room's connections the room's messages this process has not sent yet."""

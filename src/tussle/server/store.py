@@ -494,8 +494,16 @@ class Store:
     def add_chat(self, game_id: str, room: str, seat: int | None, name: str, text: str) -> int:
         """Store a chat message of ``room`` and keep only the room's last :data:`CHAT_KEEP`; its id.
 
-        Every process on the database hears of it (see :meth:`_notify`).
+        Every process on the database hears of it (see :meth:`_notify`). StoreError if the
+        database refused it (nothing was stored).
         """
+        try:
+            return self._add_chat(game_id, room, seat, name, text)
+        except sa.exc.DBAPIError as exc:
+            why = _first_line(exc)
+            raise StoreError(f"the server could not store the message ({why}); nothing was sent") from None
+
+    def _add_chat(self, game_id: str, room: str, seat: int | None, name: str, text: str) -> int:
         with self.engine.begin() as db:
             inserted = db.execute(
                 chat_table.insert().values(
