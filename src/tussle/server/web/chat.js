@@ -179,7 +179,7 @@ function showMutes() {
   if (!view || view.seat === null || chatMuted()) return;
   const muted = mutedSeats();
   for (const seat of view.seats) {
-    if (seat.seat === view.seat || seat.kind === "computer") continue;
+    if (seat.seat === view.seat || seat.kind !== "person") continue;  // a computer, or nobody yet
     const name = seat.name || `seat ${seat.seat}`;
     const button = document.createElement("button");
     button.type = "button";
