@@ -157,9 +157,35 @@ export function drawInto(container, drawing, view, ui) {
   // The keyboard's place survives the new drawing: on the same thing if it is still there to
   // point at, else on the board itself, whose arrow keys lead back in (never the page's start).
   if (focused !== null) {
-    const same = pointables(container).find((item) => itemName(item) === focused);
+    const same = pointables(container).find((item) => itemName(item) === focused) || sameControl(container, focused);
     /** @type {HTMLElement | SVGElement} */ (same || container).focus({ preventScroll: true });
   }
+}
+
+// A board's own controls (a program editor's buttons): known by their kind and place among them.
+const CONTROLS = "button, input, select, textarea, [tabindex]";
+
+/**
+ * @param {Element} container
+ * @param {Element} control
+ * @returns {string}
+ */
+function controlName(container, control) {
+  const index = [...container.querySelectorAll(CONTROLS)].indexOf(control);
+  return `control:${control.tagName}:${index}`;
+}
+
+/**
+ * The control of the same kind at the same place in the new drawing, if there is one.
+ * @param {Element} container
+ * @param {string} name
+ * @returns {Element | undefined}
+ */
+function sameControl(container, name) {
+  const match = /^control:([^:]+):(\d+)$/.exec(name);
+  if (!match) return undefined;
+  const control = container.querySelectorAll(CONTROLS)[Number(match[2])];
+  return control && control.tagName === match[1] && !control.matches(":disabled") && control.getClientRects().length ? control : undefined;
 }
 
 // --- the keyboard on a board: one tab stop, arrow keys between the things to point at -------------
@@ -196,7 +222,7 @@ function pointables(container) {
 function focusOnBoard(container) {
   const active = document.activeElement;
   if (active && active !== document.body && container.contains(active)) {
-    return active.matches(POINTABLE) ? itemName(active) : "";
+    return active.matches(POINTABLE) ? itemName(active) : active === container ? "" : controlName(container, active);
   }
   if ((!active || active === document.body) && boardFocus !== null) return boardFocus;
   return null;
@@ -302,7 +328,7 @@ function steer(container) {
 document.addEventListener("focusin", (event) => {
   const target = event.target instanceof Element ? event.target : null;
   const board = target && target.closest("[data-steered]");
-  if (board) boardFocus = target && target.matches(POINTABLE) ? itemName(target) : "";
+  if (board && target) boardFocus = target.matches(POINTABLE) ? itemName(target) : target === board ? "" : controlName(board, target);
   else if (!(target && target.closest(".menu"))) boardFocus = null;
 });
 
