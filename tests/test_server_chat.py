@@ -20,7 +20,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from server_support import postgres_database
 from test_server import Server, db, receive
-from tussle.server.chat import CHAT_BURST, CHAT_CHARS, CHAT_EVERY
+from tussle.server.chat import CHAT_BURST, CHAT_CHARS, CHAT_EVERY, RATE, WINDOW
 from tussle.server.store import CHAT_KEEP, Store, chat_table
 
 __all__ = ["db"]  # the fixture, from test_server: every test here runs on SQLite and PostgreSQL
@@ -321,3 +321,18 @@ def test_a_full_disk_refuses_a_message_in_one_line_and_nobody_hears_of_it(tmp_pa
     assert "could not store the message" in message and "full" in message and "\n" not in message
     assert not [m for m in heard if m["type"] == "chat" and texts([m]) == ["after"]]
     store.close()
+
+
+def test_the_chat_bounds_in_the_docs_are_the_servers() -> None:
+    text = " ".join((Path(__file__).parents[1] / "docs" / "server.md").read_text().split())
+    for line in (
+        f"| a chat message ([Chat](#chat)) | 1 to {CHAT_CHARS} characters of one line; "
+        f"{CHAT_BURST} at once on each WebSocket, then one every {CHAT_EVERY:g} s; "
+        f"the last {CHAT_KEEP} of each game's room kept |",
+        f"is 1 to {CHAT_CHARS} characters",
+        f"Each connection may send {CHAT_BURST} at once, then one every {CHAT_EVERY:g} seconds",
+        f"the store keeps the last {CHAT_KEEP} of each game's room",
+        f"up to the game's latest {WINDOW} messages",
+        RATE,
+    ):
+        assert " ".join(line.split()) in text, line
