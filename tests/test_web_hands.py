@@ -197,6 +197,50 @@ def test_the_focus_stays_on_the_board_after_a_move_and_arrow_keys_move_between_t
     page.close()
 
 
+def test_a_tank_turns_by_the_compass_with_the_arrow_keys(web: Server, browser: Browser) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    watched = Watched(page)
+    sent = watch_sent(page)
+    new_tank_chess(page, web, "16")
+    your_move(page)
+    page.locator("#board .pick[data-square=c1]").focus()
+    page.keyboard.press("Enter")
+    page.locator("#board .target[data-square=c1]").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".menu.tc-compass")
+
+    def facing() -> str:
+        return str(
+            page.evaluate("JSON.parse(document.activeElement.dataset.action || 'null')?.facing ?? null")
+        )
+
+    # The Heavy on c1 faces N: its first choice is NE, the compass's top right; arrows go as drawn.
+    assert facing() == "NE"
+    page.keyboard.press("ArrowDown")
+    assert facing() == "E"
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.activeElement.textContent") == "cancel"
+    page.keyboard.press("ArrowLeft")
+    assert facing() == "W"
+    page.keyboard.press("ArrowUp")
+    assert facing() == "NW"
+    # Escape closes it and the keyboard is back on the square; Enter opens it again, and plays.
+    page.keyboard.press("Escape")
+    assert page.locator(".menu").count() == 0
+    assert page.evaluate("document.activeElement.dataset.square") == "c1"
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".menu.tc-compass")
+    page.keyboard.press("ArrowLeft")
+    assert facing() == "NW"
+    before = len(views(watched))
+    page.keyboard.press("Enter")
+    wait_for_views(watched, before)
+    actions = sent_actions(sent)
+    assert len(actions) == 1 and actions[0]["move"]["facing"] == "NW" and actions[0]["move"]["to"] == "c1"
+    assert not watched.errors, watched.errors
+    page.close()
+
+
 # --- confirming a secret choice -------------------------------------------------------------------
 
 

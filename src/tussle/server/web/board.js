@@ -379,9 +379,12 @@ export function showMenu(anchor, box) {
     const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
     if (!step) return;
     const buttons = [...box.querySelectorAll("button")];
-    const here = buttons.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
+    const active = /** @type {HTMLButtonElement} */ (document.activeElement);
+    const here = buttons.indexOf(active);
     event.preventDefault();
-    buttons[(here + step + buttons.length) % buttons.length].focus();
+    // The arrow's way on the screen (up on a compass is its top button), else the next in turn.
+    const next = here >= 0 ? nextInDirection(active, buttons, ARROWS[event.key]) : null;
+    (next || buttons[(here + step + buttons.length) % buttons.length]).focus();
   });
   document.body.append(box);
   if (getComputedStyle(box).position === "absolute") {
