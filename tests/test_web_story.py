@@ -81,12 +81,13 @@ def test_the_story_grows_in_plain_words_and_a_line_looks_back_and_comes_back(
     assert "chose off 1" in story_lines(host)[0]
     friend.wait_for_function("document.querySelectorAll('#moves li').length >= 1")
     first = story_lines(friend)[0]
-    assert "fighter A chose where to place a die" in first and "off 1" not in first
+    assert "fighter A) chose where to place a die" in first and "off 1" not in first
     assert all("off 1" not in " ".join(e["lines"]) for e in stories(watched_friend.frames))
     type_action(friend, "tac 5")
     for page in (host, friend):
         lines = wait_lines(page, 2)
-        assert lines[1].startswith("2.") and "revealed: fighter A: off 1, fighter B: tac 5" in lines[1]
+        assert lines[1].startswith("2.") and "both choices revealed:" in lines[1]
+        assert "(fighter A): off 1" in lines[1] and "(fighter B): tac 5" in lines[1]
 
     # The first turn's placement, then both split: the story grows by plain-words lines (the rolls
     # follow by themselves).
