@@ -66,13 +66,20 @@ export function nameInput(input, said) {
 }
 
 /**
- * The name to take an invitation's seat under: the one kept, or, when there is none, the one the
- * person types in a small form shown at the top of the page (empty: the server names the seat).
+ * The name to take an invitation's seat of `gameId` under: the one kept, or, when there is none,
+ * the one the person types in a small form shown at the top of the page (empty: the server names
+ * the seat). Nobody is asked when no seat of the game waits for an invitation any more (the join
+ * is then refused, and says why).
+ * @param {string} gameId
  * @returns {Promise<string>}
  */
-export function askName() {
+export async function askName(gameId) {
   const kept = myName();
-  if (kept) return Promise.resolve(kept);
+  if (kept) return kept;
+  const answer = await fetch(`/api/games/${gameId}`).catch(() => null);
+  /** @type {{seats?: {kind: string}[]}} */
+  const view = answer && answer.ok ? await answer.json() : {};
+  if (!(view.seats || []).some((s) => s.kind === "invite")) return "";
   /** @type {HTMLInputElement} */
   const input = html("input", { id: "invite-name", type: "text", autocomplete: "nickname", spellcheck: "false" });
   const said = html("span", { id: "invite-name-said", class: "error", role: "status" });

@@ -519,7 +519,7 @@ async function rematch() {
  * @returns {Promise<string | null>}  why it opens no seat, or null when it did
  */
 async function acceptInvitation(invitation) {
-  const name = await askName();  // asked first: a reload meanwhile still holds the invitation
+  const name = await askName(gameId);  // asked first: a reload meanwhile still holds the invitation
   // The secret leaves the address at once, whatever the answer: a reload must not use it again.
   history.replaceState(null, "", `/play/${gameId}`);
   if (!SECRET.test(invitation)) return "this invitation link is cut short: ask for it again";
