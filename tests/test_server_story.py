@@ -394,3 +394,19 @@ def test_a_burst_of_events_reaches_a_connected_seat_whole(server: Server) -> Non
         line.startswith("p0 draws ") and " Warrior" not in line for lines in told.values() for line in lines
     )
     assert any(line.startswith("p1 draws a ") for lines in told.values() for line in lines)
+
+
+def test_a_game_with_secrets_and_no_story_hook_tells_only_a_viewers_own_actions() -> None:
+    """The fallback for a game that declares no hook: its own actions by notation, the others' as acted."""
+    game = load_game("fite")
+    book = StoryBook(game)
+    book.teller = None  # as if FITE declared no story
+    state = game.new_initial_state()
+    events = []
+    for player, text in [(0, "off 1"), (1, "tac 5")]:
+        state.apply_str(player, text)
+        events.append((player, text))
+    book.follow(events)
+    assert book.entries(0)[0]["lines"] == ["fighter A played off 1"]
+    assert book.entries(1)[0]["lines"] == ["fighter A acted"]
+    assert book.entries(PUBLIC)[1]["lines"] == ["fighter B acted"]
