@@ -279,6 +279,11 @@ def test_a_secret_choice_is_held_until_confirmed_when_the_player_asks_for_that(
     page.reload()
     page.wait_for_selector("#status:not(:empty)")
     assert page.locator("#confirm-secret").is_checked()
+    # Once the game is over there is nothing more to confirm: the toggle goes.
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#end-game")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Game over')")
+    assert page.locator("#confirm-toggle").is_hidden()
     # A game without secrets has nothing to confirm: no toggle, and a pointed move goes at once.
     new_game(page, web, "fightopia")
     your_move(page)

@@ -217,7 +217,7 @@ function show(view) {
   $("status").textContent = statusLine(view);
   showThinking(view, (seat) => seatName(view, seat));
   if (!view.your_turn) dropChoice();  // a choice held for confirming stays while it may still be sent
-  offerConfirm(!!info && info.information !== "perfect" && view.seat !== null);
+  offerConfirm(!!info && info.information !== "perfect" && view.seat !== null && !view.result);
   if (!lookingBack()) $("board-text").textContent = view.text;
   showPlayers(view);
   followClocks(view);
