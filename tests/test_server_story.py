@@ -13,12 +13,14 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from websockets.sync.client import ClientConnection
 
 from test_server import SHORT, Server, play_out, receive
+from test_server_play import Client
 from tussle import CHANCE, PUBLIC, Information, Record, game_info, load_game
 from tussle.game import State
 from tussle.server.story import SNAPSHOT_EVERY, StoryBook, Teller, ending
@@ -410,3 +412,21 @@ def test_a_game_with_secrets_and_no_story_hook_tells_only_a_viewers_own_actions(
     assert book.entries(0)[0]["lines"] == ["fighter A played off 1"]
     assert book.entries(1)[0]["lines"] == ["fighter A acted"]
     assert book.entries(PUBLIC)[1]["lines"] == ["fighter B acted"]
+
+
+def test_the_terminal_client_tells_the_story_as_its_seat_may_know_it(server: Server, tmp_path: Path) -> None:
+    """``tussle play --seat LINK`` prints the story's new lines: a spectator reads each secret choice as
+    made, then its reveal."""
+    body = {"game": "fite", "options": SHORT["fite"], "seats": [{"kind": "person"}, {"kind": "person"}]}
+    created = server.post("/api/games", body)[1]
+    game_id, tokens = created["id"], {s["seat"]: s["token"] for s in created["seats"]}
+    client = Client(tmp_path, "--seat", f"{server.url}/play/{game_id}")
+    try:
+        client.wait_for("You are watching")
+        play_out(server, game_id, tokens, seed=4, stop_after=6)
+        client.wait_for("both choices revealed: fighter A: ", 3)
+    finally:
+        client.stop()
+    out = client.output()
+    assert "  fighter A chose where to place a die for the setup\n" in out
+    assert "  fighter B chose where to place a die for the setup\n  both choices revealed: " in out

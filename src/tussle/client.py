@@ -294,7 +294,15 @@ class OnlineSeat:
         self.latest = view
         self._view_time = time.monotonic()
         seat = view["seat"]
-        if self.shown_events is not None:
+        if self.shown_events is not None and view.get("story") is not None:
+            # The game's story, as the seat may know it: every other player's move (an opponent's
+            # secret one as "chose ...") and what the seat's own move revealed or did.
+            for entry in view["story"]:
+                if entry["number"] >= self.shown_events:
+                    own = entry["player"] == seat
+                    for line in entry["lines"][1 if own else 0 :]:
+                        self._say(f"  {printable(str(line))}")
+        elif self.shown_events is not None:  # a server from before the story
             for event in view["last"]:
                 player = CHANCE if event["player"] == "chance" else event["player"]
                 if event["number"] >= self.shown_events and player != seat:
