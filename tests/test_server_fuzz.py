@@ -234,6 +234,9 @@ def aim(case: Case[Any], real: Real, how: Aim) -> Case[Any]:
             body["record"] = real.record
         if how.text is not None and "name" in body:
             body["name"] = how.text
+        if "game" in body and "seats" not in body:  # a seek: a real game and its options
+            body["game"] = how.game
+            body["options"] = how.options
         if "seats" in body:  # a real game, its options, as many seats as it may have
             info = game_info(how.game)
             body["game"] = how.game
@@ -395,7 +398,8 @@ def tables(fuzz_server: LoggedServer) -> list[Table]:
         body = {"game": game, "seed": "fuzz", "seats": [{"kind": "person"}, {"kind": "person"}]}
         status, created = fuzz_server.post("/api/games", body)
         assert status == 201, created
-        state, events = load_game(game).new_initial_state(), 0
+        # With the options a server gives a game it makes (a ply limit online: GameInfo.online_defaults).
+        state, events = load_game(game, **dict(game_info(game).online_defaults)).new_initial_state(), 0
         while state.to_act() == (CHANCE,):
             state.apply(CHANCE, state.sample_chance(chance_rng("fuzz", events)))
             events += 1
