@@ -123,6 +123,15 @@ def test_the_story_grows_in_plain_words_and_a_line_looks_back_and_comes_back(
     host.wait_for_selector("#story-bar", state="hidden")
     assert host.text_content("#board-text") != past
     assert host.locator("#moves li.current").count() == 0
+    # With the keyboard: Enter on a line looks back, Escape comes back.
+    now = host.text_content("#board-text")
+    host.focus("#moves li:nth-child(2) button")
+    host.keyboard.press("Enter")
+    host.wait_for_selector("#story-bar:not([hidden])")
+    assert host.text_content("#board-text") != now
+    host.keyboard.press("Escape")
+    host.wait_for_selector("#story-bar", state="hidden")
+    assert host.text_content("#board-text") == now
     assert not watched_host.errors and not watched_friend.errors
     host_context.close()
     friend_context.close()

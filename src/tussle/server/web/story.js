@@ -34,6 +34,10 @@ let hooks = null;
 export function startStory(lent) {
   hooks = lent;
   $("story-back").addEventListener("click", backToGame);
+  // Escape, the key that leaves what is shown over the game, brings the present back too.
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && looking !== null) backToGame();
+  });
 }
 
 /** Whether the page shows a past position now (the board is then not redrawn with each view). */
