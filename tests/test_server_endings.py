@@ -238,3 +238,13 @@ def test_a_game_that_could_go_on_for_ever_ends_online_unless_its_maker_says(
     assert options_of(server, game_id, {})["ply_limit"] == 400
     assert "ply_limit" not in options_of(server, game_id, {"ply_limit": 0})
     assert options_of(server, game_id, {"ply_limit": 90})["ply_limit"] == 90
+
+
+def test_a_message_whose_type_is_no_string_is_refused_in_one_line(server: Server) -> None:
+    made = server.post("/api/games", {"game": "fite", "seats": [{"kind": "person"}] * 2})[1]
+    ws = server.seat(made["id"], made["seats"][0]["token"])
+    receive(ws)
+    for kind in (["draw"], {"a": 1}, None, 3):
+        ws.send(json.dumps({"type": kind}))
+        assert error_of(ws).startswith('send {"type": "action"')  # the connection stays, and answers
+    ws.close()

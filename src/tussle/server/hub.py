@@ -984,10 +984,11 @@ class Hub:
         if arrived:
             for p in self._arriving(live, watcher):
                 live.left.pop(p, None)
-            await self._note_seen(live, self._arriving(live, watcher), time.time())
+        # The whole view first: nothing awaited before it, so no later view overtakes it.
         await send(self.cover(live) if table else self.view(live, seat, history=True))
         if arrived:  # the others see that this seat's player is here
             await self._send_views(live, skip=watcher)
+            await self._note_seen(live, self._arriving(live, watcher), time.time())
         return watcher
 
     async def sit(self, game_id: str, watcher: Watcher, seat: int) -> None:

@@ -186,7 +186,7 @@ async def _play(
                         metrics.refusals.labels("chat").inc()
                     await refuse(str(exc))
                 continue
-            if kind in ENDINGS:
+            if isinstance(kind, str) and kind in ENDINGS:
                 claim = message.get("result") if kind == "claim" else None
                 if set(message) != ({"type", "result"} if kind == "claim" else {"type"}) or claim not in (
                     ("win", "draw") if kind == "claim" else (None,)
