@@ -122,11 +122,29 @@ function render() {
   if (!latest.playing.length) playing.append(html("li", { text: "No game made for the lobby is being played now." }));
 }
 
+let leaving = false;
+window.addEventListener("pagehide", () => {
+  leaving = true;
+});
+window.addEventListener("pageshow", (event) => {
+  // Back from the browser's page cache: the socket was closed meanwhile; open it again.
+  if (leaving && event.persisted) {
+    leaving = false;
+    connect();
+  }
+});
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
   let refused = "";
   socket.addEventListener("message", (event) => {
+    if (!document.getElementById("lobby-said")) {
+      // The page holds no lobby any more (a script replaced it): stop listening, for good.
+      leaving = true;
+      socket.close();
+      return;
+    }
     /** @type {LobbyMessage} */
     const message = JSON.parse(event.data);
     if (message.type === "lobby") {
@@ -141,6 +159,8 @@ function connect() {
     }
   });
   socket.addEventListener("close", () => {
+    // Leaving the page closes the socket too: nothing to say, nothing to try again.
+    if (leaving || !document.getElementById("lobby-said")) return;
     // Lost, or refused (too many lobby tabs): the lists stay as they were, and the page tries again.
     tries += 1;
     if (!refused) $("lobby-said").textContent = "Connection lost: the lists may be out of date; reconnecting\u2026";
