@@ -399,7 +399,8 @@ def tables(fuzz_server: LoggedServer) -> list[Table]:
         status, created = fuzz_server.post("/api/games", body)
         assert status == 201, created
         # With the options a server gives a game it makes (a ply limit online: GameInfo.online_defaults).
-        state, events = load_game(game, **dict(game_info(game).online_defaults)).new_initial_state(), 0
+        online: dict[str, Any] = dict(game_info(game).online_defaults)
+        state, events = load_game(game, **online).new_initial_state(), 0
         while state.to_act() == (CHANCE,):
             state.apply(CHANCE, state.sample_chance(chance_rng("fuzz", events)))
             events += 1
