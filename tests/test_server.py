@@ -348,6 +348,7 @@ def test_bad_messages_get_one_line_and_change_nothing(server: Server) -> None:
     for body, why in [
         ({"game": "chess", "seats": [{"kind": "person"}]}, "unknown game 'chess'"),
         ({"game": "fite", "seats": [{"kind": "person"}], "oops": 1}, "oops: Extra inputs are not permitted"),
+        ({"game": "fite", "seats": []}, "seats: List should have at least 1 item"),
         ({"game": "fite", "seats": [{"kind": "robot"}, {"kind": "person"}]}, "seats.0.kind"),
         ({"game": "fite", "seats": [{"kind": "person"}]}, "fite is for 2 players, not 1"),
         (
@@ -361,6 +362,7 @@ def test_bad_messages_get_one_line_and_change_nothing(server: Server) -> None:
     ]:
         status, answer = server.post("/api/games", body)
         assert status in (400, 422) and why in answer["error"], (body, answer)
+        assert status == 400 or answer["error"].startswith(why), answer  # a sentence, not a quoted string
     assert server.get(f"/api/games/{game_id}/record")[0] == 400  # unfinished: its record holds secrets
 
 

@@ -40,7 +40,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from tussle.errors import TussleError, shorten
+from tussle.errors import TussleError
 from tussle.server import MOVE_TIME
 from tussle.server.documents import DocumentLibrary
 from tussle.server.guard import AllowedHosts, Guard, client_of
@@ -157,7 +157,10 @@ async def _invalid(request: Request, exc: RequestValidationError) -> JSONRespons
     """A request whose body or parameters do not fit the API: its first mistake, in one line (422)."""
     first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
     where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
-    message = shorten(f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg")), 200)
+    text = f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg"))
+    # The server's own sentence, not the client's input: cut if long, never quoted like a value.
+    text = " ".join(text.split())
+    message = text if len(text) <= 200 else f"{text[:200]}... ({len(text):,} characters)"
     _log_refusal(request, message)
     return error_response(422, message)
 
