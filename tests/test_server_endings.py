@@ -248,3 +248,13 @@ def test_a_message_whose_type_is_no_string_is_refused_in_one_line(server: Server
         ws.send(json.dumps({"type": kind}))
         assert error_of(ws).startswith('send {"type": "action"')  # the connection stays, and answers
     ws.close()
+
+
+def test_play_anyone_now_gets_the_online_end_too(server: Server) -> None:
+    made = server.post("/api/seek", {"game": "tank-chess"})[1]
+    ws = server.seat(made["id"], made["token"])
+    receive(ws)
+    ws.send(json.dumps({"type": "abort"}))
+    until_over(ws)
+    ws.close()
+    assert Record.from_json(server.get(f"/api/games/{made['id']}/record")[1]).options["ply_limit"] == 400

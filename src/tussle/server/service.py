@@ -16,7 +16,7 @@ import asyncio
 import json
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache, partial
 from typing import Any
 
@@ -101,13 +101,9 @@ class GameService:
         link, each invite's secret and link, or, at one screen, the table handle."""
         store = self.hub.store
         self._check_create(request)
-        # A name of a document the server offers becomes its text; any other value is the text
-        # itself, which the game parses: nothing a client sends names a file.
-        options = self.library.resolve(request.game, request.options)
-        # A game that could go on for ever gets the end its rules page states for play online,
-        # unless the maker chose otherwise (the home page shows it as the option's default).
-        options = {**dict(game_info(request.game).online_defaults), **options}
-        game = load_game(request.game, players=len(request.seats), **options)
+        game = load_game(
+            request.game, players=len(request.seats), **self._options(request.game, request.options)
+        )
         if request.shuffle:
             # Drawn here, from the system's secret randomness: neither the client nor a seed it
             # fixes says who sits where.
@@ -167,6 +163,17 @@ class GameService:
         if table is not None:
             answer["table"] = table
         return answer
+
+    def _options(self, game_id: str, asked: Mapping[str, Any]) -> dict[str, Any]:
+        """The options a game made here is given, from those a client asked for.
+
+        A name of a document the server offers becomes its text; any other value is the text
+        itself, which the game parses: nothing a client sends names a file. A game that could go
+        on for ever gets the end its rules page states for play online, unless the client chose
+        otherwise (the home page shows it as the option's default).
+        """
+        options = self.library.resolve(game_id, asked)
+        return {**dict(game_info(game_id).online_defaults), **options}
 
     @staticmethod
     def _check_create(request: CreateRequest) -> None:
@@ -260,8 +267,7 @@ class GameService:
             }
         )
         self._check_create(asked)
-        options = self.library.resolve(request.game, request.options)
-        game = load_game(request.game, players=players, **options)
+        game = load_game(request.game, players=players, **self._options(request.game, request.options))
         seats, tokens, _ = _new_seats(asked)
         most = self.limits.open_games
         store = self.hub.store
