@@ -6,7 +6,8 @@ left without a partner wins the round by a bye; the winners are drawn anew
 each round until one is left, the champion. A drawn game is replayed (seats
 swapped each time) until it has a winner.
 
-The draw is seeded, so a seed gives the same bracket and games every time.
+The draw is seeded, so a seed gives the same bracket and games every time. The draw itself
+(:mod:`tussle.pairing`) is the one the server's tournaments use too.
 An entrant is ``NAME=AGENT`` or ``NAME=AGENT:POWER``: an agent spec (which may
 itself hold ``:``, as in ``mcts:time=0.5``) and, for games with per-seat
 powers (FITE's ``power_a`` and ``power_b`` options), the entrant's super power,
@@ -30,6 +31,7 @@ from typing import Any
 
 from tussle.agents import make_agent, parse_spec
 from tussle.errors import AgentError, OptionError, TussleError
+from tussle.pairing import elimination_round, replay_seats
 from tussle.registry import game_info, load_game, simulation_options
 from tussle.runner import play_game
 
@@ -252,13 +254,9 @@ def run_tournament(
     bag = random.Random(f"tournament/{seed}")
     alive = [e.name for e in entrants]
     while len(alive) > 1:
-        bag.shuffle(alive)
-        rnd = Round(len(t.rounds) + 1)
-        if len(alive) % 2:
-            rnd.bye = alive[-1]
-        rnd.matches = [
-            Match(rnd.number, i + 1, alive[2 * i], alive[2 * i + 1]) for i in range(len(alive) // 2)
-        ]
+        pairs, bye = elimination_round(alive, bag)
+        rnd = Round(len(t.rounds) + 1, bye=bye)
+        rnd.matches = [Match(rnd.number, i + 1, a, b) for i, (a, b) in enumerate(pairs)]
         t.rounds.append(rnd)
         if on_event:
             on_event("round", rnd)
@@ -276,10 +274,7 @@ def run_tournament(
 def _play_match(t: Tournament, match: Match, by_name: dict[str, Entrant]) -> None:
     """Play the match's game, and replay it while drawn."""
     for attempt in range(1, MAX_REPLAYS + 1):
-        # Seats alternate between replays so that neither entrant keeps the first seat.
-        seated = [by_name[match.a], by_name[match.b]]
-        if attempt % 2 == 0:
-            seated.reverse()
+        seated = [by_name[name] for name in replay_seats(match.a, match.b, attempt)]
         options = dict(t.options)
         for seat, e in enumerate(seated):
             if e.power is not None:
