@@ -42,15 +42,18 @@ from fastapi.staticfiles import StaticFiles
 
 from tussle.errors import TussleError
 from tussle.server import MOVE_TIME
+from tussle.server.accounts import AccountError, Accounts, Csrf
 from tussle.server.documents import DocumentLibrary
 from tussle.server.guard import AllowedHosts, Guard, client_of
 from tussle.server.hub import ABANDON_AFTER, CLAIM_AFTER, EXPIRE_AFTER, JOIN_SECONDS, Hub, UnknownGameError
 from tussle.server.limits import RENEW_SECONDS, Clients, Limits
 from tussle.server.models import MAX_CREATE, MAX_MESSAGE, MAX_RECORD, body_limit
 from tussle.server.observe import AccessLog, Metrics
-from tussle.server.routes import error_response, games, lobby, operator, pages, play, replays
+from tussle.server.routes import accounts as account_routes
+from tussle.server.routes import error_response, games, lobby, operator, pages, play, replays, tournaments
 from tussle.server.service import GameService, LimitError
 from tussle.server.store import CHANNEL, Store
+from tussle.server.tournaments import Tournaments
 from tussle.server.workers import WorkerPool
 
 # The bounds other modules (the command line, the tests) read from here, where they always were.
@@ -73,6 +76,7 @@ def create_app(
     claim_after: float = CLAIM_AFTER,
     expire_after: float = EXPIRE_AFTER,
     join_wait: float = JOIN_SECONDS,
+    secure_cookies: bool = True,
 ) -> FastAPI:
     """The server's ASGI application over the database at ``db_url``.
 
@@ -83,16 +87,22 @@ def create_app(
     this machine's loopback names); ``limits`` bound what each client may ask,
     counted in Redis at ``redis_url`` if given (shared by a deployment's
     processes), else in this process; ``documents`` are the named documents
-    (decks, layouts) a client may ask for by name, besides giving their text.
+    (decks, layouts) a client may ask for by name, besides giving their text; ``secure_cookies``:
+    the session and CSRF cookies travel only over HTTPS (and to the loopback address, which browsers
+    trust), as they should behind a TLS proxy; off only for a server reached over plain HTTP.
     """
     clients = Clients(limits or Limits(), redis_url)
     library = documents or DocumentLibrary.load(None)
     metrics = Metrics()
+    # Connects on first use, after the lifespan has brought the schema up to date.
+    accounts = Accounts(db_url, secure_cookies=secure_cookies)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         _quiet_client_mistakes()
         store = await asyncio.to_thread(Store.open, db_url)
+        # The CSRF check's key, the same for every process on this database.
+        app.state.csrf_key = await asyncio.to_thread(store.key, "csrf")
         pool = WorkerPool(workers or max(1, (os.cpu_count() or 1) - 1))
         pool.start()  # on the loop's thread, which lives as long as the pool (see workers.py)
         hub = Hub(
@@ -107,9 +117,11 @@ def create_app(
         )
         app.state.hub = hub
         app.state.service = GameService(hub, library, clients.limits)
+        app.state.tournaments = Tournaments(hub, app.state.service)
         loop = asyncio.get_running_loop()
         # The port answers at once: unfinished games are loaded meanwhile (or when first asked for).
         background = [loop.create_task(hub.resume_all()), loop.create_task(hub.maintain())]
+        background.append(loop.create_task(app.state.tournaments.run()))
         if store.engine.dialect.name == "postgresql":
             background.append(loop.create_task(_listen(db_url, hub)))
         if clients.shared:
@@ -122,6 +134,7 @@ def create_app(
             app.state.service.feed.close()
             await hub.close()
             await clients.close()
+            await accounts.close()
             store.close()
 
     app = FastAPI(
@@ -133,6 +146,9 @@ def create_app(
     app.state.clients = clients
     app.state.metrics = metrics
     app.state.origins = origins
+    app.state.accounts = accounts
+    # Innermost of the three: a request the Guard refuses is never read for its cookies.
+    app.add_middleware(Csrf, key=lambda: getattr(app.state, "csrf_key", None), secure_cookies=secure_cookies)
     app.add_middleware(
         Guard,
         hosts=hosts or AllowedHosts.serving("127.0.0.1"),
@@ -150,6 +166,9 @@ def create_app(
     app.include_router(replays.router)
     app.include_router(play.router)
     app.include_router(lobby.router)
+    app.include_router(account_routes.router)
+    app.include_router(tournaments.router)
+    app.include_router(tournaments.pages)
     return app
 
 
@@ -169,6 +188,8 @@ async def _refused(request: Request, exc: TussleError) -> JSONResponse:
     """A request the server refuses: 429 past a limit (with when to try again), 404 for a game it
     does not have, 400 for anything else, each in one line."""
     status = 429 if isinstance(exc, LimitError) else 404 if isinstance(exc, UnknownGameError) else 400
+    if isinstance(exc, AccountError):
+        status = exc.status
     _log_refusal(request, str(exc))
     answer = error_response(status, str(exc))
     if isinstance(exc, LimitError):

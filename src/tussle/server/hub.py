@@ -1178,9 +1178,17 @@ class Hub:
             "events": len(live.events),
             "status": live.row.status if result_json is None else "finished",
             "seats": [
-                {"seat": s.seat, "kind": s.kind, "name": s.name, "connected": s.seat in present}
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "connected": s.seat in present,
+                    # Played by an account (its name is the seat's), and whether a program's.
+                    **({"account": True, "bot": s.bot} if s.account is not None else {}),
+                }
                 for s in live.seats
             ],
+            "rated": live.row.rated,
             "to_act": ["chance" if p == CHANCE else p for p in acting],
             "observation": state.observation(seat),
             "text": state.observation_text(seat),

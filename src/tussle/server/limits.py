@@ -49,6 +49,10 @@ CONNECTION_LEASE = 60.0
 RENEW_SECONDS = 20.0
 
 
+#: The window sign-in attempts are counted over, in seconds.
+SIGN_IN_WINDOW = 600
+
+
 @dataclass(frozen=True)
 class Limits:
     """The bounds per client; the defaults suit friends and bots on one server."""
@@ -65,6 +69,11 @@ class Limits:
     """Messages waiting to be sent on one WebSocket: a client further behind is closed (code 4008)."""
     lobby_connections: int = 4
     """Live lobby WebSockets open at once (each counts among ``connections`` too): a few tabs."""
+    sign_ins: int = 20
+    """Sign-in and sign-up attempts from one address in any :data:`SIGN_IN_WINDOW` seconds."""
+    sign_ins_per_account: int = 10
+    """Sign-in attempts at one account, from anywhere, in any :data:`SIGN_IN_WINDOW` seconds: guessing
+    one account's password from many addresses is as slow as from one."""
 
 
 @dataclass
@@ -142,6 +151,30 @@ class Clients:
             return None
         limit = self.limits.requests_per_second
         return Refusal(f"too many requests: at most {limit:g} a second; wait {wait} s", wait)
+
+    async def sign_in(self, client: str, account: str | None) -> Refusal | None:
+        """None if ``client`` may try to sign in (at ``account``, a name or email in lower case; None
+        for a sign-up) now, else why not. Every attempt counts, right or wrong."""
+        checks = [(RateLimitItemPerSecond(self.limits.sign_ins, SIGN_IN_WINDOW), "sign-in", client)]
+        if account is not None:
+            most = self.limits.sign_ins_per_account
+            checks.append((RateLimitItemPerSecond(most, SIGN_IN_WINDOW), "sign-in-account", account))
+        for item, kind, key in checks:
+            try:
+                if await self._limiter.hit(item, kind, key):
+                    continue
+                stats = await self._limiter.get_window_stats(item, kind, key)
+                wait = max(1, math.ceil(stats.reset_time - time.time()))
+            except Exception as exc:  # Redis went away: counted nowhere rather than refusing everyone
+                self._warn(exc)
+                return None
+            whose = "this account" if kind == "sign-in-account" else "your address"
+            return Refusal(
+                f"too many sign-in attempts at {whose}: at most {item.amount} in {SIGN_IN_WINDOW // 60} "
+                f"minutes; wait {wait} s",
+                wait,
+            )
+        return None
 
     def message_bucket(self) -> Bucket:
         rate = self.limits.messages_per_second

@@ -143,6 +143,12 @@ class CreateRequest(BaseModel):
         description="a game at one screen (hot seat): instead of a token per person seat, the answer "
         "gives one table handle, which shows each person seat's view only while that seat is to act",
     )
+    rated: bool = Field(
+        False,
+        strict=True,
+        description="a rated game (needs an account: the maker's is its one person seat; open seats "
+        "are taken only by accounts): its result changes the accounts' ratings",
+    )
 
 
 class TokenRequest(BaseModel):
@@ -192,3 +198,6 @@ class SeekRequest(BaseModel):
     )
     clock: ClockRequest | None = Field(None, description="a time control (only the same is paired)")
     name: DisplayName = ""
+    rated: bool = Field(
+        False, strict=True, description="a rated game (needs an account): paired only with rated seeks"
+    )

@@ -25,6 +25,7 @@ from tussle.errors import TussleError, shorten
 from tussle.game import MAX_DOCUMENT_CHARS, PUBLIC, GameInfo
 from tussle.record import Record
 from tussle.registry import game_ids, game_info, load_game
+from tussle.server.accounts import Account
 from tussle.server.documents import DocumentLibrary
 from tussle.server.hub import Hub, HubError, LiveGame, clock_json, new_token, token_hash
 from tussle.server.limits import Limits
@@ -96,11 +97,17 @@ class GameService:
 
     # --- making and joining games ----------------------------------------------------------
 
-    async def create(self, request: CreateRequest, client: str) -> dict[str, Any]:
+    async def create(
+        self, request: CreateRequest, client: str, account: Account | None = None
+    ) -> dict[str, Any]:
         """A new game for ``client`` (its address): its id, and each person seat's secret token and
-        link, each invite's secret and link, or, at one screen, the table handle."""
+        link, each invite's secret and link, or, at one screen, the table handle.
+
+        A signed-in ``account`` plays the game's one person seat (the maker's); a rated game needs
+        one."""
         store = self.hub.store
         self._check_create(request)
+        _check_rated(request, account)
         game = load_game(
             request.game, players=len(request.seats), **self._options(request.game, request.options)
         )
@@ -110,7 +117,7 @@ class GameService:
             order = list(request.seats)
             secrets.SystemRandom().shuffle(order)
             request = request.model_copy(update={"seats": order})
-        seats, tokens, invites = _new_seats(request)
+        seats, tokens, invites = _new_seats(request, account)
         table = new_token() if request.table else None
         most = self.limits.open_games
         if await asyncio.to_thread(store.games_in_play_of, client) >= most:
@@ -127,6 +134,7 @@ class GameService:
                 table_hash=token_hash(table) if table is not None else None,
                 # A game with a seat for anyone is anyone's to watch too.
                 listed=any(s.kind == "open" for s in seats),
+                rated=request.rated,
             ),
             request.game,
             game.non_default_options(),
@@ -159,6 +167,7 @@ class GameService:
                 for s in seats
             ],
             "spectate": f"/play/{game_id}",
+            "rated": request.rated,
         }
         if table is not None:
             answer["table"] = table
@@ -204,12 +213,25 @@ class GameService:
                 )
 
     async def join(
-        self, game_id: str, *, seat: int | None = None, name: str = "", invite: str | None = None
+        self,
+        game_id: str,
+        *,
+        seat: int | None = None,
+        name: str = "",
+        invite: str | None = None,
+        account: Account | None = None,
     ) -> dict[str, Any]:
         """Take an open seat of ``game_id`` (``seat``, or the first), or with an ``invite``'s secret the
-        seat it keeps; the answer holds the seat's secret token."""
+        seat it keeps; the answer holds the seat's secret token. A signed-in ``account`` plays the
+        seat under its name; a rated game's seats are only accounts', one each."""
         hub = self.hub
         live = await hub.get(game_id)
+        if live.row.rated and account is None:
+            raise HubError("a rated game is played by accounts: sign in to join it")
+        if account is not None:
+            name = account.name
+            if any(s.account == account.id for s in live.seats):
+                raise HubError(f"{account.name} has a seat in this game already")
         kind = "open"
         invite_hash = token_hash(invite) if invite is not None else None
         if invite_hash is not None:
@@ -227,7 +249,12 @@ class GameService:
                 )
         token = new_token()
         if not await asyncio.to_thread(
-            partial(hub.store.take_seat, kind=kind, invite_hash=invite_hash),
+            partial(
+                hub.store.take_seat,
+                kind=kind,
+                invite_hash=invite_hash,
+                account=account.id if account is not None else None,
+            ),
             game_id,
             seat,
             name or f"player {seat}",
@@ -242,15 +269,19 @@ class GameService:
         self.feed.poke()
         return {"id": game_id, "seat": seat, "token": token, "link": link(game_id, token)}
 
-    async def seek(self, request: SeekRequest, client: str) -> dict[str, Any]:
+    async def seek(self, request: SeekRequest, client: str, account: Account | None = None) -> dict[str, Any]:
         """Play anyone now: a seat in the oldest lobby game of the same game, options and time
         control, or else a new game with a seat open for the next who seeks the same (its maker's
         seat drawn by the server). The answer is the seat's token, as a join's (confirmed by its
         first use), and ``paired``: whether it joined a game rather than made one.
 
         The store pairs or makes in one locked transaction: two who seek at once are paired.
-        The game's chance comes from the server's secret: a seek takes no seed.
+        The game's chance comes from the server's secret: a seek takes no seed. A signed-in
+        ``account`` plays under its name; a rated seek (which needs one) pairs only with rated seeks,
+        never with the same account.
         """
+        if request.rated and account is None:
+            raise HubError("a rated game is played by accounts: sign in (or send a bot's token) to seek one")
         if request.game not in game_ids():
             raise HubError(f"unknown game {shorten(request.game)} (games: {', '.join(game_ids())})")
         players = game_info(request.game).min_players
@@ -260,15 +291,18 @@ class GameService:
                 "game": request.game,
                 "options": request.options,
                 "seats": [
-                    {"kind": "person", "name": request.name} if n == mine else {"kind": "open"}
+                    {"kind": "person", "name": account.name if account is not None else request.name}
+                    if n == mine
+                    else {"kind": "open"}
                     for n in range(players)
                 ],
                 "clock": request.clock,
+                "rated": request.rated,
             }
         )
         self._check_create(asked)
         game = load_game(request.game, players=players, **self._options(request.game, request.options))
-        seats, tokens, _ = _new_seats(asked)
+        seats, tokens, _ = _new_seats(asked, account)
         most = self.limits.open_games
         store = self.hub.store
         if await asyncio.to_thread(store.games_in_play_of, client) >= most:
@@ -281,7 +315,8 @@ class GameService:
                 clock=clock,
                 clock_per_move=per_move,
                 creator=client,
-                name=request.name,
+                name=account.name if account is not None else request.name,
+                rated=request.rated,
             ),
             request.game,
             game.non_default_options(),
@@ -294,7 +329,14 @@ class GameService:
             await self.hub.broadcast(await self.hub.refresh(game_id))
         self.feed.poke()
         token = tokens[mine]
-        return {"id": game_id, "seat": seat, "token": token, "link": link(game_id, token), "paired": not made}
+        return {
+            "id": game_id,
+            "seat": seat,
+            "token": token,
+            "link": link(game_id, token),
+            "paired": not made,
+            "rated": request.rated,
+        }
 
     # --- rematches -------------------------------------------------------------------------
 
@@ -413,6 +455,40 @@ class GameService:
         out.sort(key=lambda g: -g["created"])
         return {"games": out}
 
+    async def account_games(
+        self, account: Account, *, status: str = "all", limit: int = 100
+    ) -> dict[str, Any]:
+        """An account's games, newest first: the game, its seats (its own marked ``yours``), whether
+        it is rated, its status and result; read from the stored rows, replaying none."""
+        store = self.hub.store
+        rows = await asyncio.to_thread(
+            partial(store.games_of_account, status=status, limit=limit), account.id
+        )
+        seats_of = await asyncio.to_thread(store.seats_of_games, [row.id for row in rows])
+        out = []
+        for row in rows:
+            seats = seats_of.get(row.id, [])
+            mine = next((s.seat for s in seats if s.account == account.id), None)
+            out.append(
+                {
+                    "id": row.id,
+                    "game": row.game,
+                    "seat": mine,
+                    "seats": [_seat_entry(s) for s in seats],
+                    "rated": row.rated,
+                    "status": row.status,
+                    "result": row.result,
+                    "clock": clock_json(row),
+                    "created": round(row.created, 3),
+                    **(
+                        {"replay": f"/replay/{row.id}", "record": f"/api/games/{row.id}/record"}
+                        if row.status == "finished"
+                        else {}
+                    ),
+                }
+            )
+        return {"games": out}
+
     async def lobby(self) -> dict[str, Any]:
         """Games waiting for players, newest first."""
         store = self.hub.store
@@ -433,6 +509,7 @@ class GameService:
                     "clock": clock_json(row),
                     "seats": [_seat_entry(s) for s in seats],
                     "created": round(row.created, 3),
+                    "rated": row.rated,
                 }
             )
         return {"games": out}
@@ -525,9 +602,15 @@ def _clock(request: CreateRequest) -> tuple[tuple[float, float] | None, bool]:
     return (request.clock.minutes * 60.0, request.clock.increment), False
 
 
-def _new_seats(request: CreateRequest) -> tuple[list[Seat], dict[int, str], dict[int, str]]:
+def _new_seats(
+    request: CreateRequest, account: Account | None = None
+) -> tuple[list[Seat], dict[int, str], dict[int, str]]:
     """The seats of a new game as the request asks them, with the secret token of each person seat
-    and of each invite, by seat number (only their hashes are stored)."""
+    and of each invite, by seat number (only their hashes are stored). A signed-in ``account`` plays
+    the one person seat, under its name (with more person seats it plays none: they are for others
+    at the maker's hand)."""
+    people = [n for n, s in enumerate(request.seats) if s.kind == "person"]
+    mine = people[0] if account is not None and len(people) == 1 and not request.table else None
     seats: list[Seat] = []
     tokens: dict[int, str] = {}
     invites: dict[int, str] = {}
@@ -540,6 +623,11 @@ def _new_seats(request: CreateRequest) -> tuple[list[Seat], dict[int, str], dict
             seats.append(Seat(number, "person", None, seat.name or f"player {number + 1}", None))
         elif seat.kind == "person":
             tokens[number] = new_token()
+            if number == mine and account is not None:
+                seats.append(
+                    Seat(number, "person", None, account.name, token_hash(tokens[number]), account=account.id)
+                )
+                continue
             seats.append(
                 Seat(number, "person", None, seat.name or f"player {number}", token_hash(tokens[number]))
             )
@@ -552,11 +640,31 @@ def _new_seats(request: CreateRequest) -> tuple[list[Seat], dict[int, str], dict
 
 
 def _seat_entry(seat: Seat) -> dict[str, Any]:
-    """A seat as the lobby lists it: who sits there (a computer's level too), nothing secret."""
+    """A seat as the lobby lists it: who sits there (a computer's level too; an account, and whether
+    it is a program's), nothing secret."""
     entry: dict[str, Any] = {"seat": seat.seat, "kind": seat.kind, "name": seat.name}
     if seat.kind == "computer":
         entry["agent"] = seat.agent
+    if seat.account is not None:
+        entry["account"] = True
+        entry["bot"] = seat.bot
     return entry
+
+
+def _check_rated(request: CreateRequest, account: Account | None) -> None:
+    """Refuse, in one line, a rated game that could not be rated fairly."""
+    if not request.rated:
+        return
+    if account is None:
+        raise HubError("a rated game is played by accounts: sign in (or send a bot's token) to make one")
+    if request.table:
+        raise HubError("a game at one screen cannot be rated: each rated seat is one account's")
+    if request.seed is not None:
+        raise HubError("a rated game draws its chance from the server's secret: it takes no seed")
+    if sum(s.kind == "person" for s in request.seats) != 1:
+        raise HubError(
+            "a rated game has one person seat, its maker's: the others are open, invited or computers"
+        )
 
 
 def _summary(value: Any) -> Any:

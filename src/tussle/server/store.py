@@ -24,21 +24,105 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import secrets
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+from fastapi_users_db_sqlalchemy import SQLAlchemyBaseUserTableUUID
+from fastapi_users_db_sqlalchemy.access_token import SQLAlchemyBaseAccessTokenTableUUID
+from fastapi_users_db_sqlalchemy.generics import GUID
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
 
 from tussle.errors import TussleError
 
 metadata = sa.MetaData()
+
+
+class AccountBase(DeclarativeBase):
+    """The accounts' tables, mapped for fastapi-users (which reads and writes them as objects), in
+    the same schema as the games' tables."""
+
+    metadata = metadata
+
+
+class AccountRow(SQLAlchemyBaseUserTableUUID, AccountBase):
+    """An account: fastapi-users' columns (email, Argon2 hash, flags) and tussle's own."""
+
+    __tablename__ = "accounts"
+
+    name: Mapped[str] = mapped_column(sa.String(20), nullable=False)
+    """The display name, as its owner spelled it."""
+    name_key: Mapped[str] = mapped_column(sa.String(20), nullable=False, unique=True, index=True)
+    """The name in lower case: no two accounts have names that differ only in case."""
+    bot: Mapped[bool] = mapped_column(sa.Boolean, nullable=False, default=False)
+    """A program's account, marked as such wherever its name is shown."""
+    created: Mapped[float] = mapped_column(sa.Float, nullable=False, default=time.time)
+
+
+class _TokenColumns(SQLAlchemyBaseAccessTokenTableUUID):
+    # The SHA-256 of the token (64 hex digits), never the token itself.
+    token: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+
+    @declared_attr
+    def user_id(cls) -> Mapped[GUID]:  # type: ignore[override]  # noqa: N805 (the library's own annotation)
+        return mapped_column(
+            GUID, sa.ForeignKey("accounts.id", ondelete="cascade"), nullable=False, index=True
+        )
+
+
+class SessionRow(_TokenColumns, AccountBase):
+    """A browser's sign-in (the session cookie's token, hashed)."""
+
+    __tablename__ = "sessions"
+
+
+class ApiTokenRow(_TokenColumns, AccountBase):
+    """A program's API token (hashed), sent as ``Authorization: Bearer <token>``."""
+
+    __tablename__ = "api_tokens"
+
+
+server_keys_table = sa.Table(
+    "server_keys",
+    metadata,
+    sa.Column("name", sa.String(32), primary_key=True),
+    sa.Column("value", sa.String(128), nullable=False),  # never sent to a client
+)
+
+accounts_table: sa.Table = AccountRow.__table__  # type: ignore[assignment]
+
+ratings_table = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("account_id", GUID(), sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("game", sa.String(64), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),  # openskill's estimate of the account's skill
+    sa.Column("sigma", sa.Float, nullable=False),  # and its uncertainty
+    sa.Column("games", sa.Integer, nullable=False),  # rated games played at this game
+    sa.Column("updated", sa.Float, nullable=False),
+    sa.Index("ix_ratings_game_mu", "game", "mu"),
+)
+
+rating_history_table = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account_id", GUID(), sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("game_id", sa.String(36), sa.ForeignKey("games.id"), nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),  # after that game
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_rating_history_account_game", "account_id", "game", "id"),
+)
 
 games_table = sa.Table(
     "games",
@@ -66,6 +150,8 @@ games_table = sa.Table(
     sa.Column("offer_events", sa.Integer, nullable=True),
     # Made for anyone (an open seat, "play anyone now"): listed among the games being played, to watch.
     sa.Column("listed", sa.Boolean, nullable=True),
+    # A rated game: its result changes its accounts' ratings (None or false: casual).
+    sa.Column("rated", sa.Boolean, nullable=True),
     sa.Index("ix_games_creator_status", "creator", "status"),
     sa.Index("ix_games_table_hash", "table_hash"),
 )
@@ -87,6 +173,8 @@ seats_table = sa.Table(
     sa.Column("prior_hash", sa.String(64), nullable=True),
     # When a server process last held a connection of this seat's player (renewed while it lasts).
     sa.Column("seen_at", sa.Float, nullable=True),
+    # The account that plays the seat (None: a guest, a computer, nobody yet).
+    sa.Column("account_id", GUID(), sa.ForeignKey("accounts.id"), nullable=True, index=True),
 )
 
 leases_table = sa.Table(
@@ -150,6 +238,11 @@ SEEK_LOCK = 0x7365656B
 WAITING_KINDS = ("open", "invite", "reserved", "joining")
 
 
+#: What :attr:`Store.finish_hooks` hold: called with the finishing transaction, the game's row,
+#: its seats and its result.
+FinishHook = Callable[[sa.Connection, "GameRow", list["Seat"], dict[str, Any]], None]
+
+
 class StoreError(TussleError):
     """The database cannot be opened or refused a write."""
 
@@ -167,6 +260,10 @@ class Seat:
     token_hash: str | None
     seen_at: float | None = field(default=None, compare=False)
     """When a server process last held a connection of this seat's player (None: never)."""
+    account: str | None = field(default=None, compare=False)
+    """The id of the account that plays the seat (None: a guest, a computer, nobody yet)."""
+    bot: bool = field(default=False, compare=False)
+    """The seat's account is a program's (marked as such wherever its name is shown)."""
 
 
 @dataclass(frozen=True)
@@ -192,6 +289,8 @@ class GameRow:
     """A standing draw offer: the seat that made it, and how many events the game had then."""
     listed: bool = False
     """Made for anyone (an open seat): listed among the games being played, for anyone to watch."""
+    rated: bool = False
+    """A rated game: its result changes its accounts' ratings."""
 
 
 @dataclass(frozen=True)
@@ -239,6 +338,27 @@ def _row(row: Any) -> GameRow:
         clock_per_move=bool(row.clock_per_move),
         offer=(row.offer_seat, row.offer_events) if row.offer_seat is not None else None,
         listed=bool(row.listed),
+        rated=bool(row.rated),
+    )
+
+
+def _seat(r: Any) -> Seat:
+    return Seat(
+        r.seat,
+        r.kind,
+        r.agent,
+        r.name,
+        r.token_hash,
+        r.seen_at,
+        str(r.account_id) if r.account_id is not None else None,
+        bool(getattr(r, "bot", False)),
+    )
+
+
+def _seats_query() -> sa.Select[Any]:
+    """Seats with whether their account is a program's."""
+    return sa.select(seats_table, accounts_table.c.bot).outerjoin(
+        accounts_table, accounts_table.c.id == seats_table.c.account_id
     )
 
 
@@ -249,6 +369,9 @@ class Store:
         self.engine = engine
         #: Tells this store's own announcements from other processes' (see :data:`CHANNEL`).
         self.origin = uuid.uuid4().hex[:12]
+        #: Called in the transaction that finishes a game, once per game, with its row, seats and
+        #: result (the ratings' update): what they write commits with the result.
+        self.finish_hooks: list[FinishHook] = []
 
     @classmethod
     def open(cls, url: str) -> Store:
@@ -278,14 +401,15 @@ class Store:
         creator: str | None = None,
         table_hash: str | None = None,
         listed: bool = False,
+        rated: bool = False,
         within: sa.Connection | None = None,
     ) -> str:
         """A new game with its seats; returns its id.
 
         ``creator``: the client that asked for it; ``table_hash``: a hot-seat game's table handle's hash;
         ``clock_per_move``: the clock's base is each move's time, not the whole game's; ``listed``:
-        made for anyone, so listed among the games being played; ``within``: a transaction to make it in
-        (else one of its own).
+        made for anyone, so listed among the games being played; ``rated``: its result changes its
+        accounts' ratings; ``within``: a transaction to make it in (else one of its own).
         """
         game_id = str(uuid.uuid4())
         status = "waiting" if any(s.kind in WAITING_KINDS for s in seats) else "playing"
@@ -308,6 +432,7 @@ class Store:
                     creator=creator,
                     table_hash=table_hash,
                     listed=listed,
+                    rated=rated,
                 )
             )
             db.execute(
@@ -320,6 +445,7 @@ class Store:
                         "agent": s.agent,
                         "name": s.name,
                         "token_hash": s.token_hash,
+                        "account_id": _guid(s.account),
                     }
                     for s in seats
                 ],
@@ -334,9 +460,9 @@ class Store:
     def seats(self, game_id: str) -> list[Seat]:
         with self.engine.connect() as db:
             rows = db.execute(
-                sa.select(seats_table).where(seats_table.c.game_id == game_id).order_by(seats_table.c.seat)
+                _seats_query().where(seats_table.c.game_id == game_id).order_by(seats_table.c.seat)
             ).all()
-        return [Seat(r.seat, r.kind, r.agent, r.name, r.token_hash, r.seen_at) for r in rows]
+        return [_seat(r) for r in rows]
 
     def seats_of_games(self, game_ids: Sequence[str]) -> dict[str, list[Seat]]:
         """The seats of several games, in one query, by game."""
@@ -344,15 +470,13 @@ class Store:
             return {}
         with self.engine.connect() as db:
             rows = db.execute(
-                sa.select(seats_table)
+                _seats_query()
                 .where(seats_table.c.game_id.in_(list(game_ids)))
                 .order_by(seats_table.c.game_id, seats_table.c.seat)
             ).all()
         out: dict[str, list[Seat]] = {}
         for r in rows:
-            out.setdefault(str(r.game_id), []).append(
-                Seat(r.seat, r.kind, r.agent, r.name, r.token_hash, r.seen_at)
-            )
+            out.setdefault(str(r.game_id), []).append(_seat(r))
         return out
 
     def seat_of(self, token_hash: str) -> tuple[str, int] | None:
@@ -393,6 +517,7 @@ class Store:
         *,
         kind: str = "open",
         invite_hash: str | None = None,
+        account: str | None = None,
     ) -> bool:
         """Give a seat of ``kind`` to a person; False if it is not that (or is taken already).
 
@@ -400,6 +525,8 @@ class Store:
         hash of its secret (``invite_hash``), which stops opening it once it is taken.
         The seat is ``joining`` until its token is first used (:meth:`confirm_seat`): a join
         whose answer was lost holds it only until :meth:`free_unconfirmed` gives it back.
+        ``account``: the account that takes it (an open seat of a rated game: only one that has no
+        other seat in the game).
         """
         with self.engine.begin() as db:
             update = seats_table.update().where(
@@ -407,6 +534,8 @@ class Store:
             )
             if kind == "invite":
                 update = update.where(seats_table.c.token_hash == invite_hash)
+            if account is not None:
+                update = update.where(~_has_seat(game_id, account))
             taken = db.execute(
                 update.values(
                     kind="joining",
@@ -415,6 +544,7 @@ class Store:
                     prior_kind=kind,
                     prior_hash=invite_hash,
                     **({"name": name} if kind in ("open", "invite") else {}),
+                    **({"account_id": _guid(account)} if account is not None else {}),
                 )
             ).rowcount
             if taken:
@@ -464,6 +594,8 @@ class Store:
                         prior_kind=None,
                         prior_hash=None,
                         **({"name": ""} if (row.prior_kind or "open") == "open" else {}),
+                        # A seat an account joined is nobody's again (a reserved one stays its player's).
+                        **({"account_id": None} if row.prior_kind in ("open", "invite", None) else {}),
                     )
                 )
                 self._notify(db, row.game_id)
@@ -598,11 +730,13 @@ class Store:
         clock_per_move: bool = False,
         creator: str | None = None,
         name: str = "",
+        rated: bool = False,
     ) -> tuple[str, int, bool]:
         """Play anyone now: take an open seat of the oldest lobby game of ``game`` with the same
         ``options``, number of seats and clock, or else make one with ``seats`` (``mine`` is the
-        seeker's, holding its token's hash; the others open; ``name``: the seeker's, if it joins a
-        game). (game id, seat, whether it was made).
+        seeker's, holding its token's hash and account; the others open; ``name``: the seeker's, if it
+        joins a game; ``rated``: only a rated game, which never pairs an account with itself).
+        (game id, seat, whether it was made).
 
         One seek at a time on the whole database (a write lock on SQLite, an advisory lock on
         PostgreSQL, held until the seat is taken or the game made): two people who seek the same at
@@ -634,7 +768,9 @@ class Store:
                 g.players == len(seats),
                 g.table_hash.is_(None),
                 open_seat.is_not(None),
+                sa.func.coalesce(g.rated, False) == rated,
                 *clock_matches,
+                *([~_has_seat(g.id, seeker)] if (seeker := seats[mine].account) is not None else []),
             )
             .order_by(g.created, g.id)
             .limit(1)
@@ -658,6 +794,7 @@ class Store:
                     clock_per_move=clock_per_move,
                     creator=creator,
                     listed=True,
+                    rated=rated,
                     within=db,
                 )
                 return made, mine, True
@@ -671,6 +808,7 @@ class Store:
                     joined_at=time.time(),
                     prior_kind="open",
                     prior_hash=None,
+                    account_id=_guid(seats[mine].account),
                 )
             )
             self._notify(db, found.id)
@@ -723,8 +861,24 @@ class Store:
                 .values(status="finished", result=json.dumps(result))
             ).rowcount
             if done:
+                self._finished(db, game_id, result)
                 self._notify(db, game_id)
         return bool(done)
+
+    def _finished(self, db: sa.Connection, game_id: str, result: dict[str, Any]) -> None:
+        """Tell the finish hooks, in the transaction that ends the game (it commits with what they
+        write, or neither is kept)."""
+        if not self.finish_hooks:
+            return
+        row = db.execute(sa.select(games_table).where(games_table.c.id == game_id)).first()
+        seats = db.execute(
+            _seats_query().where(seats_table.c.game_id == game_id).order_by(seats_table.c.seat)
+        ).all()
+        if row is None:
+            return
+        game, game_seats = _row(row), [_seat(r) for r in seats]
+        for hook in self.finish_hooks:
+            hook(db, game, game_seats, result)
 
     def offer_draw(self, game_id: str, seat: int | None, events: int, *, replaces: int | None) -> bool:
         """Make ``seat``'s draw offer the game's standing one (None: withdraw the standing one), made
@@ -854,12 +1008,94 @@ class Store:
                         .where(games_table.c.id == game_id)
                         .values(status="finished", result=json.dumps(result))
                     )
+                    self._finished(db, game_id, result)
                 # Other server processes on this database hear of it when it commits.
                 self._notify(db, game_id)
         except sa.exc.IntegrityError:
             raise EventClashError(f"game {game_id}: event {first} was written by another process") from None
         except sa.exc.DBAPIError as exc:  # the disk is full, the database went away: nothing was written
             raise StoreError(f"the server could not store it ({_first_line(exc)}); nothing changed") from None
+
+    # --- accounts' games -------------------------------------------------------------------
+
+    def account_seat(self, game_id: str, account: str, token_hash: str) -> int | None:
+        """Give ``account``'s seat of a game a new token (its hash); the seat, or None if it has none.
+
+        The old token stops opening the seat (a connection open with it plays on)."""
+        c = seats_table.c
+        with self.engine.begin() as db:
+            seat = db.execute(
+                sa.select(c.seat).where(
+                    c.game_id == game_id, c.account_id == _guid(account), c.kind.in_(("person", "joining"))
+                )
+            ).scalar()
+            if seat is None:
+                return None
+            db.execute(
+                seats_table.update()
+                .where(c.game_id == game_id, c.seat == seat)
+                .values(
+                    token_hash=token_hash, kind="person", joined_at=None, prior_kind=None, prior_hash=None
+                )
+            )
+            self._start_if_full(db, game_id)
+            self._notify(db, game_id)
+        return int(seat)
+
+    def claim_seats(self, token_hashes: Sequence[str], account: str, name: str) -> list[str]:
+        """Make the guest seats that these tokens open ``account``'s (seats of no account yet, in games
+        the account has no other seat in); the games' ids."""
+        c = seats_table.c
+        claimed: list[str] = []
+        with self.engine.begin() as db:
+            rows = db.execute(
+                sa.select(c.game_id, c.seat).where(
+                    c.token_hash.in_(list(token_hashes)),
+                    c.kind.in_(("person", "joining")),
+                    c.account_id.is_(None),
+                )
+            ).all()
+            for row in rows:
+                done = db.execute(
+                    seats_table.update()
+                    .where(c.game_id == row.game_id, c.seat == row.seat, ~_has_seat(row.game_id, account))
+                    .values(account_id=_guid(account), name=name)
+                ).rowcount
+                if done:
+                    claimed.append(str(row.game_id))
+                    self._notify(db, str(row.game_id))
+        return claimed
+
+    def games_of_account(
+        self, account: str, *, status: str = "all", limit: int = 100, before: float | None = None
+    ) -> list[GameRow]:
+        """The games ``account`` has a seat in, newest first (``status``: playing, finished or all)."""
+        g = games_table.c
+        query = sa.select(games_table).where(
+            g.id.in_(sa.select(seats_table.c.game_id).where(seats_table.c.account_id == _guid(account)))
+        )
+        if status == "finished":
+            query = query.where(g.status == "finished")
+        elif status == "playing":
+            query = query.where(g.status != "finished")
+        if before is not None:
+            query = query.where(g.created < before)
+        with self.engine.connect() as db:
+            rows = db.execute(query.order_by(g.created.desc(), g.id).limit(limit)).all()
+        return [_row(r) for r in rows]
+
+    def key(self, name: str) -> str:
+        """The deployment's secret ``name`` (the CSRF check's signing key): drawn from the system's
+        secret randomness by the first process that asks, the same for every process after."""
+        insert = (postgresql_insert if self.engine.dialect.name == "postgresql" else sqlite_insert)(
+            server_keys_table
+        )
+        with self.engine.begin() as db:
+            db.execute(insert.values(name=name, value=secrets.token_urlsafe(48)).on_conflict_do_nothing())
+            value = db.execute(
+                sa.select(server_keys_table.c.value).where(server_keys_table.c.name == name)
+            ).scalar_one()
+        return str(value)
 
     def ping(self) -> None:
         """Raise if the database does not answer (a readiness check)."""
@@ -879,6 +1115,17 @@ class Store:
 
 
 # --- opening and upgrading -------------------------------------------------------------
+
+
+def _guid(account: str | None) -> uuid.UUID | None:
+    """An account's id as the accounts' GUID column takes it."""
+    return uuid.UUID(account) if account is not None else None
+
+
+def _has_seat(game_id: Any, account: str) -> sa.ColumnElement[bool]:
+    """Whether ``account`` plays a seat of the game (a column or an id)."""
+    c = seats_table.c
+    return sa.exists().where(c.game_id == game_id, c.account_id == _guid(account))
 
 
 def _driver(url: str) -> str:

@@ -21,6 +21,7 @@ from fastapi import Depends
 from fastapi.responses import JSONResponse
 from starlette.requests import HTTPConnection
 
+from tussle.server.accounts import Account, AccountError, Accounts
 from tussle.server.hub import Hub
 from tussle.server.limits import Clients
 from tussle.server.observe import Metrics
@@ -57,7 +58,31 @@ def origins_of(connection: HTTPConnection) -> tuple[str, ...]:
     return origins
 
 
+def accounts_of(connection: HTTPConnection) -> Accounts:
+    """The server's accounts (fastapi-users' parts over its database)."""
+    accounts: Accounts = connection.app.state.accounts
+    return accounts
+
+
+async def current_account(connection: HTTPConnection) -> Account | None:
+    """The account a request comes from (its session cookie or bearer token), or None: a guest."""
+    return await accounts_of(connection).identify(connection)
+
+
+async def needed_account(connection: HTTPConnection) -> Account:
+    """The account a request comes from; refused (401, one line) without one."""
+    account = await current_account(connection)
+    if account is None:
+        raise AccountError(
+            "sign in first (a program sends its API token as 'Authorization: Bearer ...')", 401
+        )
+    return account
+
+
 HubDep = Annotated[Hub, Depends(hub_of)]
+AccountsDep = Annotated[Accounts, Depends(accounts_of)]
+AccountDep = Annotated[Account | None, Depends(current_account)]
+NeedAccountDep = Annotated[Account, Depends(needed_account)]
 ServiceDep = Annotated[GameService, Depends(service_of)]
 ClientsDep = Annotated[Clients, Depends(clients_of)]
 MetricsDep = Annotated[Metrics, Depends(metrics_of)]

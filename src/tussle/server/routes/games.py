@@ -12,7 +12,7 @@ from tussle.errors import shorten
 from tussle.registry import game_class, game_ids
 from tussle.server.guard import client_of
 from tussle.server.models import CreateRequest, JoinRequest, TokenRequest, TokensRequest
-from tussle.server.routes import ServiceDep, error_response
+from tussle.server.routes import AccountDep, ServiceDep, error_response
 
 router = APIRouter()
 
@@ -33,15 +33,17 @@ async def catalog(service: ServiceDep) -> dict[str, Any]:
 
 
 @router.post("/api/games", status_code=201)
-async def create_game(body: CreateRequest, request: Request, service: ServiceDep) -> dict[str, Any]:
+async def create_game(
+    body: CreateRequest, request: Request, service: ServiceDep, account: AccountDep
+) -> dict[str, Any]:
     """A new game; the answer holds each person seat's secret token (give it only to that person)."""
-    return await service.create(body, client_of(request.scope))
+    return await service.create(body, client_of(request.scope), account)
 
 
 @router.post("/api/games/{game_id}/join")
-async def join(game_id: str, body: JoinRequest, service: ServiceDep) -> dict[str, Any]:
+async def join(game_id: str, body: JoinRequest, service: ServiceDep, account: AccountDep) -> dict[str, Any]:
     """Take an open seat of a game in the lobby; the answer holds the seat's secret token."""
-    return await service.join(game_id, seat=body.seat, name=body.name, invite=body.invite)
+    return await service.join(game_id, seat=body.seat, name=body.name, invite=body.invite, account=account)
 
 
 @router.post("/api/games/{game_id}/rematch")

@@ -18,7 +18,7 @@ from tussle.server.guard import client_of
 from tussle.server.lobby import LOBBY_OUTBOX, LOBBY_OUTBOX_BYTES
 from tussle.server.models import SeekRequest
 from tussle.server.outbox import ConnectionGoneError, Outbox
-from tussle.server.routes import ClientsDep, MetricsDep, OriginsDep, ServiceDep
+from tussle.server.routes import AccountDep, ClientsDep, MetricsDep, OriginsDep, ServiceDep
 from tussle.server.routes.play import _origin_allowed as origin_allowed
 
 #: What a lobby listener is told when it sends anything.
@@ -28,10 +28,12 @@ router = APIRouter()
 
 
 @router.post("/api/seek")
-async def seek(body: SeekRequest, request: Request, service: ServiceDep) -> dict[str, Any]:
+async def seek(
+    body: SeekRequest, request: Request, service: ServiceDep, account: AccountDep
+) -> dict[str, Any]:
     """Play anyone now: a seat in the oldest lobby game of the same game, options and time control,
     or a new game that waits on its page for the next who asks the same (``paired`` says which)."""
-    return await service.seek(body, client_of(request.scope))
+    return await service.seek(body, client_of(request.scope), account)
 
 
 @router.websocket("/ws/lobby")
