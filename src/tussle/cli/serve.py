@@ -176,7 +176,17 @@ def _check_free(host: str, port: int) -> None:
     metavar="NAME=N",
     envvar="TUSSLE_LIMITS",
     help="A bound per client: requests_per_second, messages_per_second, connections, open_games, "
-    "outbox or lobby_connections (defaults 20, 20, 64, 100, 200, 4; see docs/server.md).",
+    "outbox, lobby_connections, sign_ins or sign_ins_per_account (defaults 20, 20, 64, 100, 200, 4, "
+    "20, 10; sign-ins are counted over 10 minutes; see docs/server.md).",
+)
+@click.option(
+    "--insecure-cookies",
+    is_flag=True,
+    default=False,
+    envvar="TUSSLE_INSECURE_COOKIES",
+    help="Send the sign-in cookies over plain HTTP too: only for a server people reach by its address "
+    "over plain HTTP on a trusted network (browsers keep Secure cookies only over HTTPS or from "
+    "localhost). Behind a TLS proxy, leave it off.",
 )
 @click.option(
     "--log-level",
@@ -211,6 +221,7 @@ def serve(
     documents_dir: Path | None,
     origins: tuple[str, ...],
     limit_pairs: tuple[str, ...],
+    insecure_cookies: bool,
     log_level: str,
     log_format: str,
 ) -> None:
@@ -263,6 +274,7 @@ def serve(
                 claim_after=claim_after,
                 expire_after=expire_after * 60,
                 join_wait=join_wait,
+                secure_cookies=not insecure_cookies,
             ),
             host=host,
             port=port,
