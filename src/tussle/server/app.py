@@ -49,8 +49,19 @@ from tussle.server.hub import ABANDON_AFTER, CLAIM_AFTER, EXPIRE_AFTER, JOIN_SEC
 from tussle.server.limits import RENEW_SECONDS, Clients, Limits
 from tussle.server.models import MAX_CREATE, MAX_MESSAGE, MAX_RECORD, body_limit
 from tussle.server.observe import AccessLog, Metrics
+from tussle.server.ratings import rate_finished
 from tussle.server.routes import accounts as account_routes
-from tussle.server.routes import error_response, games, lobby, operator, pages, play, replays, tournaments
+from tussle.server.routes import (
+    error_response,
+    games,
+    lobby,
+    operator,
+    pages,
+    play,
+    players,
+    replays,
+    tournaments,
+)
 from tussle.server.service import GameService, LimitError
 from tussle.server.store import CHANNEL, Store
 from tussle.server.tournaments import Tournaments
@@ -101,6 +112,8 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         _quiet_client_mistakes()
         store = await asyncio.to_thread(Store.open, db_url)
+        # A rated game's result and its ratings' change are stored in one transaction.
+        store.finish_hooks.append(rate_finished)
         # The CSRF check's key, the same for every process on this database.
         app.state.csrf_key = await asyncio.to_thread(store.key, "csrf")
         pool = WorkerPool(workers or max(1, (os.cpu_count() or 1) - 1))
@@ -167,6 +180,7 @@ def create_app(
     app.include_router(play.router)
     app.include_router(lobby.router)
     app.include_router(account_routes.router)
+    app.include_router(players.router)
     app.include_router(tournaments.router)
     app.include_router(tournaments.pages)
     return app
