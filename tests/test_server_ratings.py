@@ -74,10 +74,14 @@ def test_a_level_the_ladder_did_not_measure_is_unrated_and_says_why(monkeypatch:
 
 def test_the_levels_predict_what_their_ladders_expect() -> None:
     model = PlackettLuce()
+    doc = (ROOT / "docs" / "server.md").read_text(encoding="utf-8")
     for game in game_ids():
         levels = ratings.levels_of(game)
         order = sorted(levels.levels.values(), key=lambda level: level.elo)
         assert levels.levels["easy"].rating == 1500  # the anchor: the model's default mu
+        # docs/server.md's table of the levels' ratings is this one.
+        names = ("random", "easy", "rule", "medium", "hard")
+        assert f"| {game} | " + " | ".join(str(levels.levels[n].rating) for n in names) + " |" in doc
         assert math.isclose(levels.levels["easy"].mu, model.mu)
         for low, high in itertools.combinations(order, 2):
             predicted = model.predict_win(

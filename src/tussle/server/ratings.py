@@ -77,9 +77,9 @@ DEFAULT_MU = MODEL.mu
 DEFAULT_SIGMA = MODEL.sigma
 #: A computer level's sigma: its rating is a constant (measured over hundreds of games), never moved.
 LEVEL_SIGMA = 0.0
-#: Rated games an account plays before its rating is shown without a ``?``: after five, one more
-#: game moves the rating by about 100 points at most (one step between neighbouring levels), where
-#: the first ones move it by 150 to 300.
+#: Rated games an account plays before its rating is shown without a ``?``: a new account's first
+#: game against a level of its own rating moves it by 160 points, the sixth by about 100 (a step
+#: between neighbouring levels), so from then on the number says which level a player is near.
 PROVISIONAL_GAMES = 5
 #: The displayed rating of the model's default ``mu`` (and of ``easy``).
 DISPLAY_BASE = 1500.0
