@@ -27,7 +27,6 @@ import re
 import secrets
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -46,6 +45,7 @@ from starlette.responses import JSONResponse, Response
 from starlette_csrf.middleware import CSRFMiddleware
 
 from tussle.errors import TussleError
+from tussle.server.models import Account
 from tussle.server.store import AccountRow, ApiTokenRow, SessionRow
 
 #: The session cookie (HttpOnly: the page's scripts never see it).
@@ -67,15 +67,6 @@ class AccountError(TussleError):
     def __init__(self, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
-
-
-@dataclass(frozen=True)
-class Account:
-    """A signed-in account, as the routes see it."""
-
-    id: str
-    name: str
-    bot: bool
 
 
 class AccountCreate(schemas.BaseUserCreate):

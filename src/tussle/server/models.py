@@ -8,6 +8,7 @@ these bounds, and a client's mistake is a 422 naming the field.
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
@@ -68,6 +69,15 @@ DisplayName = Annotated[
 
 OptionName = Annotated[str, Field(max_length=64)]
 OptionValue = Annotated[str, Field(max_length=MAX_OPTION_CHARS)] | int | bool
+
+
+@dataclass(frozen=True)
+class Account:
+    """A signed-in account, as the routes hand it to the service (tussle.server.accounts finds it)."""
+
+    id: str
+    name: str
+    bot: bool
 
 
 class SeatRequest(BaseModel):

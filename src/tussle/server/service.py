@@ -25,12 +25,11 @@ from tussle.errors import TussleError, shorten
 from tussle.game import MAX_DOCUMENT_CHARS, PUBLIC, GameInfo
 from tussle.record import Record
 from tussle.registry import game_ids, game_info, load_game
-from tussle.server.accounts import Account
 from tussle.server.documents import DocumentLibrary
 from tussle.server.hub import Hub, HubError, LiveGame, clock_json, new_token, token_hash
 from tussle.server.limits import Limits
 from tussle.server.lobby import LOBBY_GAMES, PLAYING_GAMES, LobbyFeed
-from tussle.server.models import CreateRequest, SeekRequest
+from tussle.server.models import Account, CreateRequest, SeekRequest
 from tussle.server.store import WAITING_KINDS, Seat
 from tussle.server.story import StoryBook
 
@@ -532,6 +531,7 @@ class GameService:
                     "seats": [_seat_entry(s) for s in seats_of.get(row.id, [])],
                     "started": round(row.started or row.created, 3),
                     "spectators": self.hub.spectators(live) if live is not None else 0,
+                    "rated": row.rated,
                 }
             )
         return {"games": out}

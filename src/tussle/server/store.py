@@ -22,6 +22,7 @@ opening a store upgrades an older database to the current schema.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import json
 import re
 import secrets
@@ -30,33 +31,50 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from fastapi_users_db_sqlalchemy import SQLAlchemyBaseUserTableUUID
-from fastapi_users_db_sqlalchemy.access_token import SQLAlchemyBaseAccessTokenTableUUID
-from fastapi_users_db_sqlalchemy.generics import GUID
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from tussle.errors import TussleError
 
 metadata = sa.MetaData()
 
 
+#: An account's id: a UUID (native on PostgreSQL, 32 hex digits on SQLite).
+GUID = sa.Uuid
+
+
 class AccountBase(DeclarativeBase):
     """The accounts' tables, mapped for fastapi-users (which reads and writes them as objects), in
-    the same schema as the games' tables."""
+    the same schema as the games' tables. Their columns are those fastapi-users' SQLAlchemy adapter
+    reads, declared here so that the store (and the service above it) import no web framework."""
 
     metadata = metadata
 
 
-class AccountRow(SQLAlchemyBaseUserTableUUID, AccountBase):
-    """An account: fastapi-users' columns (email, Argon2 hash, flags) and tussle's own."""
+class AccountRow(AccountBase):
+    """An account: the columns fastapi-users manages (email, Argon2 hash, flags) and tussle's own."""
 
     __tablename__ = "accounts"
+
+    if TYPE_CHECKING:  # as fastapi-users' protocol of a user reads them (plain attributes)
+        id: uuid.UUID
+        email: str
+        hashed_password: str
+        is_active: bool
+        is_superuser: bool
+        is_verified: bool
+    else:
+        id: Mapped[uuid.UUID] = mapped_column(sa.Uuid, primary_key=True, default=uuid.uuid4)
+        email: Mapped[str] = mapped_column(sa.String(320), unique=True, index=True, nullable=False)
+        hashed_password: Mapped[str] = mapped_column(sa.String(1024), nullable=False)
+        is_active: Mapped[bool] = mapped_column(sa.Boolean, default=True, nullable=False)
+        is_superuser: Mapped[bool] = mapped_column(sa.Boolean, default=False, nullable=False)
+        is_verified: Mapped[bool] = mapped_column(sa.Boolean, default=False, nullable=False)
 
     name: Mapped[str] = mapped_column(sa.String(20), nullable=False)
     """The display name, as its owner spelled it."""
@@ -67,27 +85,37 @@ class AccountRow(SQLAlchemyBaseUserTableUUID, AccountBase):
     created: Mapped[float] = mapped_column(sa.Float, nullable=False, default=time.time)
 
 
-class _TokenColumns(SQLAlchemyBaseAccessTokenTableUUID):
-    # The SHA-256 of the token (64 hex digits), never the token itself.
-    token: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
-
-    @declared_attr
-    def user_id(cls) -> Mapped[GUID]:  # type: ignore[override]  # noqa: N805 (the library's own annotation)
-        return mapped_column(
-            GUID, sa.ForeignKey("accounts.id", ondelete="cascade"), nullable=False, index=True
-        )
+def _utc_now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.UTC)
 
 
-class SessionRow(_TokenColumns, AccountBase):
+class SessionRow(AccountBase):
     """A browser's sign-in (the session cookie's token, hashed)."""
 
     __tablename__ = "sessions"
 
+    # The SHA-256 of the token (64 hex digits), never the token itself.
+    token: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    created_at: Mapped[datetime.datetime] = mapped_column(
+        sa.DateTime(timezone=True), index=True, nullable=False, default=_utc_now
+    )
+    user_id: Mapped[uuid.UUID] = mapped_column(
+        sa.Uuid, sa.ForeignKey("accounts.id", ondelete="cascade"), nullable=False, index=True
+    )
 
-class ApiTokenRow(_TokenColumns, AccountBase):
+
+class ApiTokenRow(AccountBase):
     """A program's API token (hashed), sent as ``Authorization: Bearer <token>``."""
 
     __tablename__ = "api_tokens"
+
+    token: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    created_at: Mapped[datetime.datetime] = mapped_column(
+        sa.DateTime(timezone=True), index=True, nullable=False, default=_utc_now
+    )
+    user_id: Mapped[uuid.UUID] = mapped_column(
+        sa.Uuid, sa.ForeignKey("accounts.id", ondelete="cascade"), nullable=False, index=True
+    )
 
 
 server_keys_table = sa.Table(

@@ -21,9 +21,10 @@ from fastapi import Depends
 from fastapi.responses import JSONResponse
 from starlette.requests import HTTPConnection
 
-from tussle.server.accounts import Account, AccountError, Accounts
+from tussle.server.accounts import AccountError, Accounts
 from tussle.server.hub import Hub
 from tussle.server.limits import Clients
+from tussle.server.models import Account
 from tussle.server.observe import Metrics
 from tussle.server.service import GameService
 

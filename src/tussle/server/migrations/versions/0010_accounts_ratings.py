@@ -1,6 +1,6 @@
 """Accounts, their sign-ins and tokens, their seats, and their ratings.
 
-- ``accounts``: fastapi-users' user table (id, email, Argon2 hash, flags) and tussle's own
+- ``accounts``: the user table fastapi-users manages (id, email, Argon2 hash, flags) and tussle's own
   columns: the display name (unique whatever its case, through ``name_key``), whether the account
   is a program's (``bot``), and when it was made.
 - ``sessions``: a browser's sign-ins; ``api_tokens``: programs' tokens. Each holds the SHA-256 of
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
-from fastapi_users_db_sqlalchemy.generics import GUID, TIMESTAMPAware
 
 revision = "0010"
 down_revision = "0009"
@@ -36,7 +35,7 @@ def upgrade() -> None:
     )
     op.create_table(
         "accounts",
-        sa.Column("id", GUID(), primary_key=True),
+        sa.Column("id", sa.Uuid(), primary_key=True),
         sa.Column("email", sa.String(320), nullable=False),
         sa.Column("hashed_password", sa.String(1024), nullable=False),
         sa.Column("is_active", sa.Boolean, nullable=False),
@@ -53,20 +52,20 @@ def upgrade() -> None:
         op.create_table(
             table,
             sa.Column("token", sa.String(64), primary_key=True),
-            sa.Column("created_at", TIMESTAMPAware(timezone=True), nullable=False),
-            sa.Column("user_id", GUID(), sa.ForeignKey("accounts.id", ondelete="cascade"), nullable=False),
+            sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+            sa.Column("user_id", sa.Uuid(), sa.ForeignKey("accounts.id", ondelete="cascade"), nullable=False),
         )
         op.create_index(f"ix_{table}_created_at", table, ["created_at"])
         op.create_index(f"ix_{table}_user_id", table, ["user_id"])
     with op.batch_alter_table("seats") as seats:
-        seats.add_column(sa.Column("account_id", GUID(), nullable=True))
+        seats.add_column(sa.Column("account_id", sa.Uuid(), nullable=True))
         seats.create_foreign_key("fk_seats_account_id", "accounts", ["account_id"], ["id"])
         seats.create_index("ix_seats_account_id", ["account_id"])
     with op.batch_alter_table("games") as games:
         games.add_column(sa.Column("rated", sa.Boolean, nullable=True))
     op.create_table(
         "ratings",
-        sa.Column("account_id", GUID(), sa.ForeignKey("accounts.id"), primary_key=True),
+        sa.Column("account_id", sa.Uuid(), sa.ForeignKey("accounts.id"), primary_key=True),
         sa.Column("game", sa.String(64), primary_key=True),
         sa.Column("mu", sa.Float, nullable=False),
         sa.Column("sigma", sa.Float, nullable=False),
@@ -77,7 +76,7 @@ def upgrade() -> None:
     op.create_table(
         "rating_history",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("account_id", GUID(), sa.ForeignKey("accounts.id"), nullable=False),
+        sa.Column("account_id", sa.Uuid(), sa.ForeignKey("accounts.id"), nullable=False),
         sa.Column("game", sa.String(64), nullable=False),
         sa.Column("game_id", sa.String(36), sa.ForeignKey("games.id"), nullable=False),
         sa.Column("mu", sa.Float, nullable=False),
