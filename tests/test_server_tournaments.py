@@ -56,9 +56,9 @@ def call(
         return exc.code, json.loads(exc.read())
 
 
-def bot(server: Server, name: str) -> str:
-    """A new bot account's API token."""
-    name = f"{name}{uuid.uuid4().hex[:6]}"
+def bot(server: Server, name: str, *, exact: bool = False) -> str:
+    """A new bot account's API token (its name made unique, unless ``exact``)."""
+    name = name if exact else f"{name}{uuid.uuid4().hex[:6]}"
     status, answer = call(
         server,
         "POST",

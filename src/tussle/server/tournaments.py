@@ -795,6 +795,7 @@ def _summary(row: Any) -> dict[str, Any]:
         "id": row.id,
         "name": row.name,
         "game": row.game,
+        "game_name": game_info(row.game).name if row.game in game_ids() else row.game,
         "kind": row.kind,
         "status": row.status,
         "round": row.round,
