@@ -53,6 +53,7 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from account_support import AccountClient
 from test_server import SHORT, Server, db, play_out
 from tussle import CHANCE, State, load_game
 from tussle.registry import game_class, game_ids, game_info
@@ -155,6 +156,8 @@ class Real:
 
     targets: list[Target]
     record: dict[str, Any]
+    players: tuple[str, ...] = ()
+    """Accounts' names (a player's profile, games and archive)."""
 
 
 @pytest.fixture(scope="module")
@@ -173,7 +176,8 @@ def real(fuzz_server: LoggedServer) -> Real:
         assert status == 201, created
         made.append(created)
     targets = [Target(created["id"], seat.get("token")) for created in made for seat in created["seats"]]
-    return Real([*targets, *(Target(game) for game in sorted(game_ids()))], record)
+    AccountClient(fuzz_server.url).sign_up("Fuzzed")
+    return Real([*targets, *(Target(game) for game in sorted(game_ids()))], record, ("Fuzzed",))
 
 
 def option_names() -> list[str]:
@@ -222,6 +226,10 @@ def aim(case: Case[Any], real: Real, how: Aim) -> Case[Any]:
     path_parameters = dict(case.path_parameters)
     if "game_id" in path_parameters:
         path_parameters["game_id"] = how.target.game_id
+    if "game" in path_parameters:  # a leaderboard
+        path_parameters["game"] = how.game
+    if "name" in path_parameters and real.players:
+        path_parameters["name"] = real.players[0]
     body: Any = case.body
     if isinstance(body, dict):
         body = dict(body)

@@ -110,12 +110,12 @@ def store(db: str) -> Iterator[Store]:
 
 
 def new_account(store: Store, name: str, *, bot: bool = False) -> str:
-    account = str(uuid.uuid4())
+    account = str(uuid.uuid4())  # as a seat gives it
     suffix = uuid.uuid4().hex[:6]
     with store.engine.begin() as db:
         db.execute(
             accounts_table.insert().values(
-                id=account,
+                id=uuid.UUID(account),
                 email=f"{name}-{suffix}@example.org",
                 hashed_password="x",
                 is_active=True,
@@ -134,7 +134,7 @@ def rating(store: Store, account: str, game: str) -> tuple[float, float, int] | 
     r = ratings_table.c
     with store.engine.connect() as db:
         row = db.execute(
-            sa.select(r.mu, r.sigma, r.games).where(r.account_id == account, r.game == game)
+            sa.select(r.mu, r.sigma, r.games).where(r.account_id == uuid.UUID(account), r.game == game)
         ).first()
     return (row.mu, row.sigma, row.games) if row is not None else None
 
@@ -144,7 +144,7 @@ def history(store: Store, account: str) -> list[Any]:
     with store.engine.connect() as db:
         return list(
             db.execute(
-                sa.select(h.game_id, h.mu, h.sigma).where(h.account_id == account).order_by(h.id)
+                sa.select(h.game_id, h.mu, h.sigma).where(h.account_id == uuid.UUID(account)).order_by(h.id)
             ).all()
         )
 

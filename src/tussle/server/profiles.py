@@ -75,7 +75,7 @@ def profile(engine: sa.Engine, name: str) -> dict[str, Any]:
         by_status = db.execute(
             sa.select(g.status, sa.func.count())
             .select_from(games_table.join(seats_table, s.game_id == g.id))
-            .where(s.account_id == own)
+            .where(s.account_id == ratings.account_key(own))
             .group_by(g.status)
         ).all()
         record = record_against_levels(db, own)
@@ -103,7 +103,7 @@ def record_against_levels(db: sa.Connection, account: str) -> list[dict[str, Any
     mine = (
         sa.select(s.game_id, s.seat)
         .join(games_table, g.id == s.game_id)
-        .where(s.account_id == account, g.status == "finished")
+        .where(s.account_id == ratings.account_key(account), g.status == "finished")
         .subquery()
     )
     rows = db.execute(
@@ -175,7 +175,7 @@ def _games(
     g, s = games_table.c, seats_table.c
     query = (
         sa.select(g.id, g.game, g.status, g.rated, g.created, g.started, g.result, g.players, g.options)
-        .where(g.id.in_(sa.select(s.game_id).where(s.account_id == account)))
+        .where(g.id.in_(sa.select(s.game_id).where(s.account_id == ratings.account_key(account))))
         .order_by(g.created.desc(), g.id.desc())
         .limit(limit)
     )
@@ -305,7 +305,7 @@ def archive(engine: sa.Engine, name: str, *, before: float | None = None) -> Arc
             sa.select(sa.func.count())
             .select_from(games_table)
             .where(
-                g.id.in_(sa.select(s.game_id).where(s.account_id == own)),
+                g.id.in_(sa.select(s.game_id).where(s.account_id == ratings.account_key(own))),
                 g.status == "finished",
                 *([g.created < before] if before is not None else []),
             )

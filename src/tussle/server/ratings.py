@@ -48,6 +48,7 @@ import math
 import re
 import sys
 import time
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -393,12 +394,17 @@ def rate_finished(db: sa.Connection, row: GameRow, seats: list[Seat], result: di
         played = current[entrant.account][2] + 1
         db.execute(
             ratings_table.update()
-            .where(r.account_id == entrant.account, r.game == row.game)
+            .where(r.account_id == account_key(entrant.account), r.game == row.game)
             .values(mu=mu, sigma=sigma, games=played, updated=now)
         )
         db.execute(
             h.insert().values(
-                account_id=entrant.account, game=row.game, game_id=row.id, mu=mu, sigma=sigma, at=now
+                account_id=account_key(entrant.account),
+                game=row.game,
+                game_id=row.id,
+                mu=mu,
+                sigma=sigma,
+                at=now,
             )
         )
 
@@ -408,17 +414,31 @@ def _lock_ratings(db: sa.Connection, game: str, accounts: list[str]) -> dict[str
     that two games finishing at once for one account are rated one after the other."""
     now = time.time()
     fresh = [
-        {"account_id": a, "game": game, "mu": DEFAULT_MU, "sigma": DEFAULT_SIGMA, "games": 0, "updated": now}
+        {
+            "account_id": account_key(a),
+            "game": game,
+            "mu": DEFAULT_MU,
+            "sigma": DEFAULT_SIGMA,
+            "games": 0,
+            "updated": now,
+        }
         for a in accounts
     ]
     insert = postgresql_insert if db.dialect.name == "postgresql" else sqlite_insert
     # Made if missing, without failing when another transaction makes it first (it waits for that one).
     db.execute(insert(ratings_table).on_conflict_do_nothing(index_elements=["account_id", "game"]), fresh)
     r = ratings_table.c
-    query = sa.select(r.account_id, r.mu, r.sigma, r.games).where(r.game == game, r.account_id.in_(accounts))
+    query = sa.select(r.account_id, r.mu, r.sigma, r.games).where(
+        r.game == game, r.account_id.in_([account_key(a) for a in accounts])
+    )
     if db.dialect.name == "postgresql":
         query = query.with_for_update()
     return {str(row.account_id): (row.mu, row.sigma, row.games) for row in db.execute(query)}
+
+
+def account_key(account: str | uuid.UUID) -> uuid.UUID:
+    """An account's id as the database's UUID columns take it (a seat gives it as text)."""
+    return account if isinstance(account, uuid.UUID) else uuid.UUID(account)
 
 
 def _rating(mu: float, sigma: float) -> PlackettLuceRating:
@@ -443,20 +463,26 @@ def rating_json(game: str, mu: float, sigma: float, games: int) -> dict[str, Any
     }
 
 
-def ratings_of(db: sa.Connection, account: str) -> list[dict[str, Any]]:
+def ratings_of(db: sa.Connection, account: str | uuid.UUID) -> list[dict[str, Any]]:
     """An account's ratings, one per game it played rated, by game."""
     r = ratings_table.c
     rows = db.execute(
-        sa.select(r.game, r.mu, r.sigma, r.games).where(r.account_id == account, r.games > 0).order_by(r.game)
+        sa.select(r.game, r.mu, r.sigma, r.games)
+        .where(r.account_id == account_key(account), r.games > 0)
+        .order_by(r.game)
     ).all()
     return [rating_json(row.game, row.mu, row.sigma, row.games) for row in rows]
 
 
-def history_of(db: sa.Connection, account: str, game: str | None = None, limit: int = 1000) -> dict[str, Any]:
+def history_of(
+    db: sa.Connection, account: str | uuid.UUID, game: str | None = None, limit: int = 1000
+) -> dict[str, Any]:
     """An account's rating after each rated game (for a plot), by game, oldest first; the last
     ``limit`` of each game at most."""
     h = rating_history_table.c
-    query = sa.select(h.game, h.game_id, h.mu, h.sigma, h.at, h.id).where(h.account_id == account)
+    query = sa.select(h.game, h.game_id, h.mu, h.sigma, h.at, h.id).where(
+        h.account_id == account_key(account)
+    )
     if game is not None:
         query = query.where(h.game == game)
     out: dict[str, list[dict[str, Any]]] = {}
