@@ -505,7 +505,7 @@ def leaderboard(db: sa.Connection, game: str, limit: int = 100) -> dict[str, Any
     rows = db.execute(
         sa.select(a.name, a.bot, r.mu, r.sigma, r.games)
         .join(accounts_table, a.id == r.account_id)
-        .where(r.game == game, r.games > 0)
+        .where(r.game == game, r.games > 0, a.is_active.is_(True))
         .order_by(r.mu.desc(), a.name_key)
         .limit(limit)
     ).all()
