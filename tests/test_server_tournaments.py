@@ -28,13 +28,17 @@ FITE = {"turn_limit": 12}
 
 
 @pytest.fixture(scope="module")
-def servers(db: str) -> Iterator[list[Server]]:
-    """Two server processes on one database (PostgreSQL; one on SQLite): either may pair a round."""
+def servers(db: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Server]]:
+    """Two server processes on one database (PostgreSQL; one on SQLite): either may pair a round.
+
+    Their logs go to files: the people-bots' requests would fill a pipe nobody reads, and stop them.
+    """
+    logs = tmp_path_factory.mktemp("tournaments")
     # The people-bots, the test and the pages come from one address: more requests than a person's.
     # A computer's move lasts a moment here (random): a killed process's lease runs out soon.
     loose = ("--limit", "requests_per_second=500", "--limit", "connections=500", "--move-time", "1")
-    first = Server(db, *loose)
-    both = [first, Server(db, *loose)] if db.startswith("postgresql") else [first]
+    first = Server(db, *loose, log=logs / "first.log")
+    both = [first, Server(db, *loose, log=logs / "second.log")] if db.startswith("postgresql") else [first]
     yield both
     for s in both:
         s.stop()

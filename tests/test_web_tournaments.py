@@ -6,8 +6,10 @@ champion, and the page shows the bracket live to its champion; a Swiss of 6 show
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, Page
 
 from test_server import Server
@@ -15,6 +17,17 @@ from test_server_tournaments import PeopleBot, bot, call
 from web_support import Watched, needs_chromium, screenshot, status
 
 pytestmark = needs_chromium
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The server, its log in a file: the people-bots' requests would fill a pipe nobody reads."""
+    folder = tmp_path_factory.mktemp("web-tournaments")
+    server = Server(
+        f"sqlite:///{folder / 'web.db'}", "--limit", "requests_per_second=200", log=folder / "server.log"
+    )
+    yield server
+    server.stop()
 
 
 def sign_up(page: Page, web: Server, name: str) -> None:
