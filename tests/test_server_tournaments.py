@@ -282,6 +282,10 @@ def test_refusals(servers: list[Server]) -> None:
     server = servers[0]
     maker, other = bot(server, "hal"), bot(server, "ivy")
     good = {"game": "fite", "kind": "swiss", "clock": {"minutes": 1}, "computers": [{"level": "random"}]}
+    status, t = call(server, "POST", "/api/tournaments", {**good, "computers": []}, maker)
+    assert status == 201, t
+    status, alone = call(server, "POST", f"/api/tournaments/{t['id']}/start", None, maker)
+    assert status == 400 and "at least 2 entrants" in alone["error"], alone
     status, t = call(server, "POST", "/api/tournaments", good, maker)
     assert status == 201, t
     tid = t["id"]

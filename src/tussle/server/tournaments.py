@@ -473,6 +473,9 @@ class Tournaments:
             raise TournamentError("only the tournament's maker may start it")
         if row.status != "registering":
             raise TournamentError("the tournament has started already")
+        state = await asyncio.to_thread(self._state, tournament_id)
+        if state is None or len(state.entrants) < 2:
+            raise TournamentError("a tournament needs at least 2 entrants to start")
         made = await asyncio.to_thread(self._step, tournament_id, 0, True)
         if made is None:
             raise TournamentError("the tournament has started already")
