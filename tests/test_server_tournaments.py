@@ -199,6 +199,23 @@ def test_fite_single_elimination_of_five_to_its_champion(servers: list[Server]) 
     assert len(alive) == 1 and t["champion"] == alive.pop()
     assert t["rounds"] == 3
 
+    # A rated tournament's games are ordinary rated games: each account's FITE rating counts its own
+    # (those aborted before every player moved count for nobody).
+    for entrant in t["entrants"]:
+        if entrant["computer"] is not None:
+            continue
+        played = [
+            g
+            for r in t["rounds_played"]
+            for b in r["boards"]
+            for g in b["games"]
+            if entrant["number"] in g["seats"] and g["termination"] != "aborted"
+        ]
+        status, profile = call(server, "GET", f"/api/players/{entrant['name']}")
+        assert status == 200, profile
+        fite = [r for r in profile["ratings"] if r["game"] == "fite"]
+        assert (fite[0]["games"] if fite else 0) == len(played), (entrant, fite, played)
+
 
 def check_game(server: Server, g: dict[str, Any], t: dict[str, Any]) -> None:
     """A tournament game as made: its seats are the entrants' (accounts or computer levels, FITE

@@ -839,6 +839,7 @@ def describe(state: State, account: str | None = None) -> dict[str, Any]:
                                 "status": g.status,
                                 "points": list(g.points() or []) or None,
                                 "reason": (g.result or {}).get("reason"),
+                                "termination": (g.result or {}).get("termination"),
                             }
                             for g in games
                             if not g.bye

@@ -58,6 +58,8 @@ export interface TournamentGame {
   /** each seat's points once finished (1, 1/2, 0) */
   points: number[] | null;
   reason: string | null;
+  /** how it ended (a result's termination: rules, time, resignation, aborted...) */
+  termination: string | null;
 }
 
 /** A pairing of a round: two entrants and their games, or one entrant's bye. */
