@@ -43,7 +43,11 @@ class SignUpRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(
-        min_length=2, max_length=20, pattern=NAME.pattern, description="2 to 20 letters, digits, '-' or '_'"
+        min_length=2,
+        max_length=20,
+        # Anchored: a field's pattern is searched for, so 'no spaces' held a name ('no') and was taken.
+        pattern=f"^{NAME.pattern}$",
+        description="2 to 20 letters, digits, '-' or '_'",
     )
     email: EmailStr = Field(max_length=320, description="signs in, as the name does; never shown to others")
     password: Password = Field(description=f"at least {MIN_PASSWORD} characters, not holding the name")
@@ -113,11 +117,17 @@ async def sign_in(
     body: SignInRequest, request: Request, accounts: AccountsDep, clients: ClientsDep
 ) -> JSONResponse:
     """Sign in with the name or email and the password: the answer sets the session cookie."""
-    refusal = await clients.sign_in(client_of(request.scope), body.login.strip().lower())
-    if refusal is not None:
-        raise LimitError(refusal.message, refusal.retry_after)
+    login = body.login.strip()
     async with accounts.sessions() as session:
-        row = await accounts.manager(session).sign_in(body.login.strip(), body.password)
+        manager = accounts.manager(session)
+        # Counted at the account however it is named (its name in any case, or its email): counted by
+        # the login as typed, each spelling had a bound of its own. An unknown login counts as itself.
+        found = await manager.by_login(login)
+        key = found.name_key if found is not None else login.lower()
+        refusal = await clients.sign_in(client_of(request.scope), key)
+        if refusal is not None:
+            raise LimitError(refusal.message, refusal.retry_after)
+        row = await manager.sign_in(login, body.password)
         if row is None:
             raise AccountError("wrong name or password", 401)
         token = await accounts.browser_sessions(session).write_token(row)
