@@ -8,12 +8,15 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import subprocess
+import sys
 import threading
 import time
 import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -373,3 +376,39 @@ def test_a_killed_server_goes_on_with_the_tournament(servers: list[Server]) -> N
         time.sleep(0.3)
     assert [len(r["boards"]) for r in t["rounds_played"]] == [2, 2]
     assert all(len(b["games"]) == 1 for r in t["rounds_played"] for b in r["boards"])
+
+
+def test_the_tournament_bot_in_the_docs_plays_to_the_end(servers: list[Server]) -> None:
+    server = servers[0]
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "server.md").read_text(encoding="utf-8")
+    code = doc.split("**A bot in a tournament**", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    maker, token = bot(server, "kim"), bot(server, "leo")
+    request = {
+        "game": "fite",
+        "kind": "swiss",
+        "options": FITE,
+        "clock": {"minutes": 1},
+        "computers": [{"level": "random"}],
+    }
+    tid = call(server, "POST", "/api/tournaments", request, maker)[1]["id"]
+    code = (
+        code.replace('"127.0.0.1:8000"', f'"127.0.0.1:{server.port}"')
+        .replace('"<the bot\'s API token>"', repr(token))
+        .replace('"<the tournament\'s id>"', repr(tid))
+    )
+    program = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while len(call(server, "GET", f"/api/tournaments/{tid}")[1]["entrants"]) < 2:
+            assert time.monotonic() < deadline and program.poll() is None, program.communicate()
+            time.sleep(0.1)
+        assert call(server, "POST", f"/api/tournaments/{tid}/start", None, maker)[0] == 200
+        out, err = program.communicate(timeout=60)
+    finally:
+        program.kill()
+    assert program.returncode == 0, err
+    t = call(server, "GET", f"/api/tournaments/{tid}")[1]
+    champion = next(e["name"] for e in t["entrants"] if e["number"] == t["champion"])
+    assert out.strip() == f"champion: {champion}"
