@@ -9,6 +9,7 @@ lobby say of accounts; and the rated bot of docs/server.md, two copies playing e
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import os
@@ -627,3 +628,19 @@ def test_the_account_bounds_in_the_docs_are_the_servers() -> None:
         f"header `{CSRF_HEADER}` holding the value of the `{CSRF_COOKIE}` cookie",
     ):
         assert " ".join(line.split()) in text, line
+
+
+def test_a_refused_account_signs_in_again_once_the_window_has_passed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tussle.server import limits
+
+    # The same counting as the server's, over a window of 1 s rather than 10 minutes.
+    monkeypatch.setattr(limits, "SIGN_IN_WINDOW", 1)
+    clients = limits.Clients(limits.Limits(sign_ins=100, sign_ins_per_account=2))
+
+    async def attempts() -> list[bool]:
+        out = [await clients.sign_in(f"10.0.0.{n}", "ann") is None for n in range(3)]
+        await asyncio.sleep(1.2)
+        out.append(await clients.sign_in("10.0.0.9", "ann") is None)
+        return out
+
+    assert asyncio.run(attempts()) == [True, True, False, True]
