@@ -42,6 +42,19 @@ async def game_page(game_id: str) -> FileResponse:
     return FileResponse(WEB / "play.html")
 
 
+@router.get("/players/{name}")
+async def player_page(name: str) -> FileResponse:
+    """An account's profile: its ratings with their plot, its record against the computer, its games;
+    to its owner also the password and the API token."""
+    return FileResponse(WEB / "profile.html")
+
+
+@router.get("/leaderboard/{game}")
+async def leaderboard_page(game: str) -> FileResponse:
+    """A game's leaderboard, with the computer levels in their places."""
+    return FileResponse(WEB / "leaderboard.html")
+
+
 @router.get("/draw/{game_id}.js")
 async def drawing(game_id: str) -> Response:
     """The module that draws a game in the browser: the game's own, or the text of its observation."""

@@ -8,25 +8,14 @@ import { myName, nameInput } from "/web/name.js";
 import { labelSeats, seatsAsked, showChoices, showSeats } from "/web/seating.js";
 import { clockRequest, controlText } from "/web/clock.js";
 import { startLobby } from "/web/lobby.js";
+import { post, postJson } from "/web/api.js";
+import { onAccount } from "/web/account.js";
 
 /** @typedef {import("/web/types.js").CatalogGame} CatalogGame */
 /** @typedef {import("/web/types.js").GameOption} GameOption */
 
 /** @type {CatalogGame[]} */
 let catalog = [];
-
-/**
- * POST JSON; a refusal throws its one line.
- * @param {string} path
- * @param {unknown} body
- * @returns {Promise<any>}
- */
-async function post(path, body) {
-  const answer = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const data = await answer.json();
-  if (!answer.ok) throw new Error(/** @type {import("/web/types.js").Refusal} */ (data).error || answer.statusText);
-  return data;
-}
 
 /** @returns {CatalogGame} */
 function chosenGame() {
@@ -176,13 +165,14 @@ async function create(event) {
   const players = Number(form.get("players")) || game.players[0];
   const { seats, shuffle } = seatsAsked(String(opponent), String(form.get("level")), players, myName());
   try {
-    /** @type {{game: string, options: object, seats: object[], shuffle?: boolean, table?: boolean, clock?: object}} */
+    /** @type {{game: string, options: object, seats: object[], shuffle?: boolean, table?: boolean, clock?: object, rated?: boolean}} */
     const body = { game: game.id, options: options(), seats, ...(shuffle ? { shuffle } : {}) };
     if (opponent === "hotseat") body.table = true;
+    if (!$("rated-box").hidden && $("rated", HTMLInputElement).checked) body.rated = true;
     const clock = clockRequest(String(form.get("clock") || ""));
     if (clock) body.clock = clock;
     /** @type {import("/web/types.js").MadeGame} */
-    const made = await post("/api/games", body);
+    const made = await postJson("/api/games", body);
     if (made.table) {
       // One handle for the one screen, kept here; the address only says "at this screen".
       keep({ game: made.id, table: made.table });
@@ -211,7 +201,7 @@ function messageOf(error) {
 async function join(gameId) {
   try {
     /** @type {import("/web/types.js").JoinedSeat} */
-    const joined = await post(`/api/games/${gameId}/join`, { name: myName() });
+    const joined = await postJson(`/api/games/${gameId}/join`, { name: myName() });
     keep({ game: joined.id, seat: joined.seat, token: joined.token });
     location.href = joined.link;
   } catch (error) {
@@ -250,10 +240,7 @@ async function mine() {
     list.replaceChildren(html("li", { text: "None yet in this browser." }));
     return;
   }
-  const answer = await fetch("/api/my-games", {
-    method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ tokens: entries.map(secretOf) }),
-  });
+  const answer = await post("/api/my-games", { tokens: entries.map(secretOf) });
   if (!answer.ok) return;
   /** @type {{games: import("/web/types.js").MyGame[]}} */
   const data = await answer.json();
@@ -354,6 +341,31 @@ async function start() {
   });
   $("import-file").addEventListener("change", importFile);
   startLobby(catalog, join, myName);
+  $("leaderboards").replaceChildren(...catalog.map((g) => html("li", {},
+    html("a", { href: `/leaderboard/${g.id}`, text: g.name }))));
+  onAccount(signedIn);
   mine();
+}
+
+/**
+ * What the page offers depends on an account: rated games, and the name (an account plays under
+ * its own, so the name field shows it and is not asked).
+ * @param {import("/web/types.js").Me | null} account
+ */
+function signedIn(account) {
+  const person = !!account;
+  $("rated-box").hidden = !person;
+  $("seek-rated-box").hidden = !person;
+  $("seek-rated-what").hidden = !person;
+  if (!person) {
+    $("rated", HTMLInputElement).checked = false;
+    $("seek-rated", HTMLInputElement).checked = false;
+  }
+  const name = $("name", HTMLInputElement);
+  if (account) name.value = account.name;
+  else if (name.disabled) name.value = myName();  // back from the account's name; a guest's typing is left alone
+  name.disabled = person;
+  $("name-account").hidden = !person;
+  if (person) $("name-said").textContent = "";
 }
 start();

@@ -6,6 +6,7 @@
 import { byId as $, html } from "/web/board.js";
 import { controlText, clockRequest } from "/web/clock.js";
 import { keep } from "/web/seats.js";
+import { postJson } from "/web/api.js";
 
 /** @typedef {import("/web/types.js").LobbyGame} LobbyGame */
 /** @typedef {import("/web/types.js").PlayingGame} PlayingGame */
@@ -201,7 +202,8 @@ async function seek(event) {
   $("seek-said").textContent = "";
   try {
     const clock = clockRequest($("seek-clock", HTMLSelectElement).value);
-    const asked = { game: $("seek-game", HTMLSelectElement).value, ...(clock ? { clock } : {}) };
+    const rated = !$("seek-rated-box").hidden && $("seek-rated", HTMLInputElement).checked;
+    const asked = { game: $("seek-game", HTMLSelectElement).value, ...(clock ? { clock } : {}), ...(rated ? { rated } : {}) };
     // The same asked again while this browser's game for it still waits: back to it, rather than
     // being paired with oneself.
     const key = JSON.stringify(asked);
@@ -211,11 +213,8 @@ async function seek(event) {
       return;
     }
     const body = { ...asked, name: nameOf() };
-    const answer = await fetch("/api/seek", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-    const data = await answer.json();
-    if (!answer.ok) throw new Error(/** @type {import("/web/types.js").Refusal} */ (data).error || answer.statusText);
     /** @type {import("/web/types.js").SoughtSeat} */
-    const seat = data;
+    const seat = await postJson("/api/seek", body);
     // The seat is kept before the page leaves: closing the tab must not lose it.
     keep({ game: seat.id, seat: seat.seat, token: seat.token });
     if (!seat.paired) remember({ key, game: seat.id, link: seat.link });

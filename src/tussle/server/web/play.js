@@ -20,6 +20,7 @@ import { confirmsSecrets, dropChoice, holdChoice, offerConfirm, showThinking } f
 import { followClocks, stopClocks } from "/web/clock.js";
 import { showEndings } from "/web/endings.js";
 import { chatMessage, chatRefused, chatView, startChat } from "/web/chat.js";
+import { post } from "/web/api.js";
 
 /** @typedef {import("/web/types.js").ViewMessage} ViewMessage */
 /** @typedef {import("/web/types.js").CoverMessage} CoverMessage */
@@ -119,9 +120,13 @@ function showPlayers(view) {
     const acting = view.to_act.includes(seat.seat);
     const here = WAITING_SEAT[seat.kind]
       || (seat.connected ? "connected" : "not connected");
+    // An account's name leads to its profile; a program's account is marked wherever it plays.
+    const name = seatName(view, seat.seat);
     list.append(html("li", { class: acting ? "acting" : "" },
       html("span", { class: `dot ${seat.connected ? "on" : "off"}`, "aria-hidden": "true" }),
-      `${seatName(view, seat.seat)}${seat.kind === "computer" ? " (computer)" : ""}: ${here}`,
+      seat.account && seat.name ? html("a", { href: `/players/${encodeURIComponent(seat.name)}`, text: name }) : name,
+      seat.bot ? [" ", html("span", { class: "badge bot", title: "a program's account", text: "BOT" })] : null,
+      `${seat.kind === "computer" ? " (computer)" : ""}: ${here}`,
       row ? html("span", { class: "clock", "data-clock-seat": seat.seat }) : null,  // clock.js fills it
       acting && !view.result ? html("span", { class: "to-act", text: " \u2014 to act" }) : null));
   }
@@ -220,6 +225,8 @@ function show(view) {
   offerConfirm(!!info && info.information !== "perfect" && view.seat !== null && !view.result);
   if (!lookingBack()) $("board-text").textContent = view.text;
   showPlayers(view);
+  $("rated-line").hidden = !view.rated;
+  if (view.rated && view.result && view.result.termination !== "aborted") showRatingChanges(view);
   followClocks(view);
   showMoves(view);
   showInvites(view);
@@ -252,6 +259,66 @@ function show(view) {
     $("turn-box").hidden = !perfect || !(drawing && drawing.orientable);
     $("table-tools").hidden = $("hide").hidden && $("turn-box").hidden;
   }
+}
+
+// --- a rated game's ratings ------------------------------------------------------------
+
+let ratingsAsked = false;
+
+/**
+ * Each account's rating before and after this game, read from its profile's history (the server
+ * rates the game in the transaction that stores its result, so the profile has it by now); null
+ * while it does not have it.
+ * @param {string} name
+ * @param {number} base  the rating of an account's first game before it
+ * @returns {Promise<{before: number, after: number, shown: string} | null>}
+ */
+async function ratingChange(name, base) {
+  /** @type {import("/web/types.js").Profile} */
+  const profile = await getJSON(`/api/players/${encodeURIComponent(name)}`);
+  const rating = profile.ratings.find((r) => r.game === kind);
+  const history = rating && rating.history ? rating.history : [];
+  const at = history.findIndex((p) => p.game_id === gameId);
+  if (!rating || at < 0) return null;
+  const after = history[at].rating;
+  return { before: at > 0 ? history[at - 1].rating : base, after, shown: at === history.length - 1 ? rating.shown : String(after) };
+}
+
+/**
+ * Under the players, once a rated game is over: how each account's rating changed.
+ * @param {ViewMessage} view
+ */
+async function showRatingChanges(view) {
+  if (ratingsAsked) return;
+  ratingsAsked = true;
+  const accounts = view.seats.filter((s) => s.account && s.name);
+  if (!accounts.length) return;
+  const list = $("rating-changes");
+  list.hidden = false;
+  list.replaceChildren(html("li", { text: "Ratings: being updated\u2026" }));
+  /** @type {import("/web/types.js").Levels | null} */
+  const levels = await getJSON("/api/levels").catch(() => null);
+  const base = levels ? levels.scale.base : 1500;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      const changes = await Promise.all(accounts.map((s) => ratingChange(s.name || "", base)));
+      if (changes.every((c) => c !== null)) {
+        list.replaceChildren(...accounts.map((seat, i) => {
+          const change = /** @type {{before: number, after: number, shown: string}} */ (changes[i]);
+          const gained = change.after - change.before;
+          return html("li", { "data-player": seat.name },
+            html("a", { href: `/players/${encodeURIComponent(seat.name || "")}`, text: seatName(view, seat.seat) }),
+            `: ${change.before} \u2192 `, html("strong", { class: "rating-after", text: change.shown }),
+            ` (${gained >= 0 ? "+" : "\u2212"}${Math.abs(gained)})`);
+        }));
+        return;
+      }
+    } catch {
+      // A profile not read this time: asked again below.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  list.replaceChildren(html("li", { text: "The new ratings are not known yet: see the players' profiles." }));
 }
 
 // --- a game at one screen ------------------------------------------------------------
@@ -495,9 +562,7 @@ async function rematch() {
     location.href = "/";
     return;
   }
-  const answer = await fetch(`/api/games/${gameId}/rematch`, {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: table || token }),
-  });
+  const answer = await post(`/api/games/${gameId}/rematch`, { token: table || token });
   const data = await answer.json();
   if (!answer.ok) {
     $("after").append(html("p", { class: "error", text: /** @type {Refusal} */ (data).error || answer.statusText }));
@@ -523,10 +588,7 @@ async function acceptInvitation(invitation) {
   // The secret leaves the address at once, whatever the answer: a reload must not use it again.
   history.replaceState(null, "", `/play/${gameId}`);
   if (!SECRET.test(invitation)) return "this invitation link is cut short: ask for it again";
-  const answer = await fetch(`/api/games/${gameId}/join`, {
-    method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ invite: invitation, name }),
-  });
+  const answer = await post(`/api/games/${gameId}/join`, { invite: invitation, name });
   const data = await answer.json();
   if (!answer.ok) return /** @type {Refusal} */ (data).error || answer.statusText;
   /** @type {import("/web/types.js").JoinedSeat} */

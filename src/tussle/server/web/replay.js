@@ -5,6 +5,7 @@
 // it: the drawing, the text and each step's words (the game's story lines as that seat knew them),
 // never the notation of a move that seat did not see.
 import { byId as $, drawInto, html } from "/web/board.js";
+import { post } from "/web/api.js";
 
 /** @typedef {import("/web/types.js").Replay} Replay */
 /** @typedef {import("/web/types.js").Drawing} Drawing */
@@ -142,9 +143,7 @@ async function open(asked, keepAt) {
  */
 function load(seat, keepAt) {
   if (gameId) return open(fetch(`/api/games/${gameId}/replay?seat=${seat}`), keepAt).catch(fail);
-  return open(fetch("/api/replay", {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ record, seat }),
-  }), keepAt).catch(fail);
+  return open(post("/api/replay", { record, seat }), keepAt).catch(fail);
 }
 
 /** @param {unknown} error */

@@ -48,6 +48,10 @@ export interface Seat {
   kind: SeatKind;
   name: string | null;
   connected?: boolean;
+  /** played by an account (whose name is the seat's name) */
+  account?: boolean;
+  /** that account is a program's (a bot) */
+  bot?: boolean;
 }
 
 /**
@@ -167,6 +171,8 @@ export interface ViewMessage {
   /** the game's story as this seat may know it: all of it in a connection's first view, else the latest events */
   story: StoryEntry[];
   result: Result | null;
+  /** a rated game: its result changes its accounts' ratings */
+  rated?: boolean;
   /** the finished game's rematch, once one is made (a spectator's page follows it there) */
   rematch?: string | null;
   clock?: TimeControl;
@@ -387,4 +393,114 @@ export interface Replay {
   steps: ReplayStep[];
   /** the tussle record */
   record: JSONObject;
+}
+
+// --- accounts, ratings, profiles (GET /api/account, /api/players/<name>, /api/leaderboard/<game>) ---
+
+/** The signed-in account (GET /api/account; only ever to itself). */
+export interface Me {
+  name: string;
+  bot: boolean;
+  email: string;
+  created: number;
+}
+
+/** A point of a rating's history: the rating after one rated game. */
+export interface RatingPoint {
+  game_id: string;
+  at: number;
+  rating: number;
+  deviation: number;
+}
+
+/** An account's rating at one game, as its profile shows it. */
+export interface Rating {
+  game: string;
+  rating: number;
+  /** fewer rated games than the server's provisional count: shown with a "?" */
+  provisional: boolean;
+  /** the rating as shown: "1562?" */
+  shown: string;
+  deviation: number;
+  games: number;
+  /** the computer level nearest the rating */
+  about: string | null;
+  history?: RatingPoint[];
+}
+
+/** An account's wins, draws and losses against one computer level at one game. */
+export interface LevelRecord {
+  game: string;
+  level: string;
+  level_rating: number | null;
+  won: number;
+  drawn: number;
+  lost: number;
+}
+
+/** GET /api/players/<name> */
+export interface Profile {
+  name: string;
+  bot: boolean;
+  created: number;
+  ratings: Rating[];
+  record: LevelRecord[];
+  games: { waiting: number; playing: number; finished: number; total: number };
+  links: { games: string; archive: string };
+}
+
+/** A seat of a game in an account's list of games. */
+export interface ProfileSeat {
+  seat: number;
+  kind: SeatKind;
+  name: string | null;
+  /** the account playing it */
+  player?: string;
+  bot?: boolean;
+  agent?: string;
+}
+
+/** A game in GET /api/players/<name>/games. */
+export interface ProfileGame {
+  id: string;
+  game: string;
+  status: Status;
+  rated: boolean;
+  created: number;
+  seat: number | null;
+  seats: ProfileSeat[];
+  result: Result | null;
+  outcome: "won" | "drawn" | "lost" | "aborted" | null;
+  replay?: string;
+  record?: string;
+  watch?: string;
+}
+
+/** GET /api/players/<name>/games */
+export interface ProfileGames {
+  name: string;
+  games: ProfileGame[];
+  /** the `before` of the next, older page, or null */
+  next: number | null;
+}
+
+/** A computer level on the ratings' scale. */
+export interface LevelRating {
+  level: string;
+  rating: number;
+  mu: number;
+  plays: string;
+}
+
+/** GET /api/leaderboard/<game> */
+export interface Leaderboard {
+  game: string;
+  players: { place: number; name: string; bot: boolean; rating: number; provisional: boolean; shown: string; games: number; about: string | null }[];
+  levels: LevelRating[];
+}
+
+/** GET /api/levels */
+export interface Levels {
+  scale: { base: number; provisional_games: number };
+  games: { game: string; levels: LevelRating[] }[];
 }
