@@ -158,3 +158,19 @@ def test_a_fite_tournament_made_and_played_in_the_browser_and_a_swiss_of_six(
     page.wait_for_selector(f"#finished a[href='/tournaments/{sid}']")
     screenshot(page, "tournaments", tmp_path)
     assert not watched.errors, watched.errors
+
+    # On a phone: each page fits the width (the bracket and the table scroll inside their boxes) and
+    # passes the accessibility check, as the other pages do.
+    from axe_playwright_python.sync_playwright import Axe
+
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    for path in ("/tournaments", f"/tournaments/{tid}", f"/tournaments/{sid}"):
+        phone.goto(web.url + path)
+        phone.wait_for_load_state("networkidle")
+        phone.wait_for_selector("#finished li, .champion-name, #standings-rows tr")
+        wide = phone.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert wide <= 0, f"{path} is {wide} px wider than a phone"
+        results = Axe().run(phone)
+        serious = [v for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
+        assert not serious, f"{path}: {results.generate_report()}"
+    phone.close()
