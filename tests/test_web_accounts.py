@@ -92,6 +92,7 @@ def test_accounts_in_the_browser_from_sign_up_to_a_rated_game_its_ratings_profil
         ann.goto(web.url + "/")
         said = sign_up(ann, web, "Ann", tmp_path)
         assert "1 game this browser played as a guest is now your account's" in said, said
+        assert ann.get_attribute("#leaderboards a:text-is('FITE')", "href") == "/leaderboard/fite"
         listed = web.get("/api/players/Ann/games")[1]["games"]
         assert [g["id"] for g in listed] == [guest_game]
 
@@ -286,6 +287,25 @@ def test_a_bot_is_marked_in_a_rated_game_and_the_pages_pass_the_checks_on_a_phon
         page.fill("#password-again", "another long secret")
         page.click("#password-form button[type=submit]")
         page.wait_for_function("document.querySelector('#password-said').textContent.includes('wrong')")
+        assert page.text_content("#password-said") == "the current password is wrong"
+        page.fill("#password-current", PASSWORD)
+        page.fill("#password-new", "another long secret")
+        page.fill("#password-again", "another long secret")
+        page.click("#password-form button[type=submit]")
+        page.wait_for_function(
+            "document.querySelector('#password-said').textContent.startsWith('Password changed')"
+        )
+        assert all(not page.input_value(f"#password-{box}") for box in ("current", "new", "again"))
+        signed_in = AccountClient(web.url)
+        signed_in.get("/api/catalog")
+        assert (
+            signed_in.post("/api/account/signin", {"login": "cleo", "password": "another long secret"})[0]
+            == 200
+        )
+        # A bot's profile says it is one.
+        page.goto(f"{web.url}/players/robo-3")
+        page.wait_for_selector("#title .badge.bot")
+        assert (page.text_content("#title") or "").startswith("Robo-3")
         assert not watched.errors, watched.errors
     finally:
         context.close()
