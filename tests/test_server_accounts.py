@@ -497,6 +497,15 @@ def test_rated_games_are_accounts_one_seat_each_and_an_account_reaches_its_seats
         second["id"],
         first["id"],
     ]
+    # A rated game's rematch is rated too, each seat still its account's.
+    status, again = hal.post(f"/api/games/{made['id']}/rematch", {"token": hals[0]})
+    assert status == 200 and again["seat"] == 1
+    status, again_ida = ida.post(f"/api/games/{made['id']}/rematch", {"token": joined["token"]})
+    assert status == 200 and again_ida["id"] == again["id"] and again_ida["seat"] == 0
+    view = server.get(f"/api/games/{again['id']}")[1]
+    assert view["rated"] is True
+    assert [(s["name"], s.get("account")) for s in view["seats"]] == [("Ida", True), ("Hal", True)]
+    assert ida.get("/api/account/games?status=playing")[1]["games"][0]["id"] == again["id"]
 
     # Claiming a guest's seats by their tokens: never another account's seat, one seat per game.
     two = {
@@ -525,6 +534,7 @@ def test_rated_games_are_accounts_one_seat_each_and_an_account_reaches_its_seats
     secrets = [f"{n}@example.org" for n in ("hal", "ida", "jo-bot")]
     for token in [*hals.values(), joined["token"], first["token"], seat["token"], bots["token"], *tokens]:
         secrets += [token, digest(token)]
+    secrets += [again["token"], digest(again["token"]), again_ida["token"], digest(again_ida["token"])]
     for token in (second["token"], paired_too["token"], waiting["token"], casual["token"], paired["token"]):
         secrets += [token, digest(token)]
     seen = [

@@ -386,12 +386,20 @@ class GameService:
 
     async def _new_rematch(self, old: LiveGame, table: str | None) -> str:
         """Make the rematch of ``old`` (its lock held): the same game, the seats turned by one, each
-        person's seat reserved for them (or, at one screen, all behind the new ``table`` handle)."""
+        person's seat reserved for them (or, at one screen, all behind the new ``table`` handle); an
+        account's seat stays the account's, and a rated game's rematch is rated."""
         n = len(old.seats)
         kept = "person" if table is not None else "reserved"
         seats = sorted(
             (
-                Seat((s.seat + 1) % n, kept if s.kind == "person" else s.kind, s.agent, s.name, None)
+                Seat(
+                    (s.seat + 1) % n,
+                    kept if s.kind == "person" else s.kind,
+                    s.agent,
+                    s.name,
+                    None,
+                    account=s.account if s.kind == "person" else None,
+                )
                 for s in old.seats
             ),
             key=lambda s: s.seat,
@@ -405,6 +413,7 @@ class GameService:
                 clock_per_move=old.row.clock_per_move,
                 table_hash=token_hash(table) if table is not None else None,
                 listed=old.row.listed,
+                rated=old.row.rated,
             ),
             old.row.game,
             old.row.options,
