@@ -5,6 +5,7 @@ computer entrants; the rules checked from the games' results; refusals in one li
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import random
@@ -16,6 +17,7 @@ import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -412,3 +414,59 @@ def test_the_tournament_bot_in_the_docs_plays_to_the_end(servers: list[Server]) 
     t = call(server, "GET", f"/api/tournaments/{tid}")[1]
     champion = next(e["name"] for e in t["entrants"] if e["number"] == t["champion"])
     assert out.strip() == f"champion: {champion}"
+
+
+@dataclass(frozen=True)
+class Maker:
+    """An account as the tournaments see one (tussle.server.accounts.Account's fields)."""
+
+    id: str
+    name: str
+    bot: bool = False
+
+
+def test_drawn_elimination_games_are_replayed_with_seats_swapped_then_decided_by_lot(tmp_path: Path) -> None:
+    """The rulings no random game is sure to reach, taken in one process over its store: every drawn
+    game of a pairing is played again with the seats swapped, up to 10, then the lot decides; a Swiss
+    counts an aborted game as a draw."""
+    from tussle import Result, Termination
+    from tussle.server.hub import Hub
+    from tussle.server.service import GameService
+    from tussle.server.store import Store
+    from tussle.server.tournaments import MAX_REPLAYS, TournamentRequest, Tournaments
+
+    async def run() -> None:
+        store = Store.open(f"sqlite:///{tmp_path / 't.db'}")
+        hub = Hub(store, None)  # no workers: the computer entrants never move, the test ends each game
+        tournaments = Tournaments(hub, GameService(hub))
+        maker = Maker(str(uuid.uuid4()), "Ann")
+        two = [{"level": "random"}, {"level": "random", "power": "swift"}]
+        request = {"game": "fite", "kind": "elimination", "clock": {"minutes": 5}, "computers": two}
+        t = await tournaments.create(TournamentRequest.model_validate(request), maker)
+        t = await tournaments.start(t["id"], maker)
+        for attempt in range(1, MAX_REPLAYS + 1):
+            (board,) = t["rounds_played"][0]["boards"]
+            games = board["games"]
+            assert len(games) == attempt
+            if attempt > 1:
+                assert games[-1]["seats"] == games[-2]["seats"][::-1]
+            drawn = Result.draw(2, "both fell", Termination.RULES if attempt % 2 else Termination.ABORTED)
+            assert store.finish(games[-1]["id"], drawn.to_json())
+            await tournaments.tick()
+            t = await tournaments.view(t["id"])
+        assert t["status"] == "finished" and t["champion"] in (1, 2)
+        assert t["rounds_played"][0]["boards"][0]["winner"] == t["champion"]
+
+        request = {"game": "fite", "kind": "swiss", "clock": {"minutes": 5}, "computers": two}
+        s = await tournaments.create(TournamentRequest.model_validate(request), maker)
+        s = await tournaments.start(s["id"], maker)
+        (game,) = s["rounds_played"][0]["boards"][0]["games"]
+        aborted = Result.draw(2, "aborted before every player moved", Termination.ABORTED)
+        assert store.finish(game["id"], aborted.to_json())
+        await tournaments.tick()
+        s = await tournaments.view(s["id"])
+        assert s["status"] == "finished" and [x["points"] for x in s["standings"]] == [0.5, 0.5]
+        await hub.close()
+        store.close()
+
+    asyncio.run(run())
