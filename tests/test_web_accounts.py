@@ -183,6 +183,17 @@ def test_accounts_in_the_browser_from_sign_up_to_a_rated_game_its_ratings_profil
         ann.wait_for_url(f"**/play/{guest_game}#*")
         ann.wait_for_selector("#status:not(:empty)")
         assert "Ann (you)" in (ann.text_content("#players") or "")
+        # Lost to the computer: the profile's record against its level says so.
+        play_until_resignable([ann])
+        ann.once("dialog", lambda dialog: dialog.accept())
+        ann.click("#end-game")
+        ann.wait_for_function(f"{STATUS}.startsWith('Game over')")
+        ann.goto(f"{web.url}/players/Ann")
+        ann.wait_for_selector("#record tbody tr")
+        cells = ann.eval_on_selector_all(
+            "#record tbody tr:first-child > *", "cells => cells.map((c) => c.textContent)"
+        )
+        assert cells[:2] == ["FITE", "easy"] and cells[3:] == ["0", "0", "1"], cells
         # Bea sees Ann's profile without Ann's tools.
         bea.goto(f"{web.url}/players/Ann")
         bea.wait_for_selector("#games li[data-game]")
