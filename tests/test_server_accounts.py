@@ -179,6 +179,12 @@ def test_sign_up_in_out_passwords_and_api_tokens_and_the_database_keeps_only_has
     assert bot.get("/api/account")[0] == 401
     bot.token = made["token"]
     assert bot.get("/api/account")[1]["name"] == "Robo"
+    # A new password leaves the program's token working.
+    assert (
+        bot.post("/api/account/password", {"current": PASSWORD, "new": "battery staple"}, csrf=False)[0]
+        == 200
+    )
+    assert bot.get("/api/account")[1]["name"] == "Robo"
     status, annes = ann.post("/api/account/tokens")
     assert status == 201 and annes["bot"] is False
     assert AccountClient(server.url, token=annes["token"]).get("/api/account")[1]["name"] == "Ann"
@@ -474,6 +480,9 @@ def test_rated_games_are_accounts_one_seat_each_and_an_account_reaches_its_seats
     playing = {g["id"]: g for g in lists["playing"]}
     assert playing[first["id"]]["rated"] is True
     assert {s["name"]: s["bot"] for s in playing[first["id"]]["seats"]} == {"Hal": False, "Jo-bot": True}
+    # Neither an API token nor a session opens a seat over the WebSocket: only a seat's token does.
+    assert hello(server, first["id"], str(jo.token))["type"] == "error"
+    assert hello(server, first["id"], hal.cookies[SESSION_COOKIE])["type"] == "error"
     answer = ida.post(f"/api/games/{first['id']}/seat")
     assert answer[0] == 404 and "Ida has no seat" in one_line(*answer)
     answer = guest.post(f"/api/games/{first['id']}/seat")
@@ -545,6 +554,10 @@ def test_rated_games_are_accounts_one_seat_each_and_an_account_reaches_its_seats
     ]
     seen += [server.get(f"/api/games/{g}")[1] for g in (made["id"], first["id"], second["id"], guests["id"])]
     seen.append(hello(server, first["id"], bots["token"]))
+    for path in (f"/api/games/{made['id']}/record", f"/api/games/{made['id']}/replay?seat=0"):
+        status, answer = server.get(path)
+        assert status == 200 and "Hal" in json.dumps(answer)
+        seen.append(answer)
     text = json.dumps(seen)
     for secret in secrets:
         assert secret not in text
