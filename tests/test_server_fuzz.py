@@ -23,20 +23,21 @@ than by 429s, its output (uvicorn's log, any traceback) written to a file.
   must have as many events as before.
 
 The server's log must hold no traceback. The fuzz is derandomized (the same
-requests on every run) and bounded: about 1,500 HTTP requests and 480
-WebSocket connections for each database; the file takes about a minute.
+requests on every run) and bounded: about 2,500 HTTP requests and 480
+WebSocket connections for each database.
 """
 
 from __future__ import annotations
 
 import contextlib
 import inspect
+import itertools
 import json
 import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,7 @@ from account_support import AccountClient
 from test_server import SHORT, Server, db, play_out
 from tussle import CHANCE, State, load_game
 from tussle.registry import game_class, game_ids, game_info
+from tussle.server.accounts import CSRF_COOKIE, CSRF_HEADER
 from tussle.server.hub import chance_rng
 
 __all__ = ["db"]  # test_server's fixture: a fresh SQLite and PostgreSQL database for this module
@@ -69,9 +71,15 @@ LIMITS = (
     "--limit=messages_per_second=100000",
     "--limit=connections=1000",
     "--limit=open_games=100000",
+    "--limit=sign_ins=100000",
+    "--limit=sign_ins_per_account=100000",
 )
 #: Hypothesis examples for each HTTP operation in each generation mode (besides its coverage cases).
-HTTP_EXAMPLES = {GenerationMode.POSITIVE: 60, GenerationMode.NEGATIVE: 30}
+HTTP_EXAMPLES = {GenerationMode.POSITIVE: 30, GenerationMode.NEGATIVE: 15}
+#: Operations that hash a password (Argon2, slow by design: about a tenth of a second each), fuzzed
+#: with fewer examples besides their coverage cases.
+HASHING = {"POST /api/account/signup", "POST /api/account/signin", "POST /api/account/password"}
+HASHING_EXAMPLES = {GenerationMode.POSITIVE: 6, GenerationMode.NEGATIVE: 6}
 #: Hypothesis examples (each a new connection and a batch of frames) for each WebSocket test.
 WS_EXAMPLES = 60
 #: The codes a connection may be closed with: normal, unsupported data, not UTF-8, policy, too big.
@@ -158,6 +166,12 @@ class Real:
     record: dict[str, Any]
     players: tuple[str, ...] = ()
     """Accounts' names (a player's profile, games and archive)."""
+    session: dict[str, str] = field(default_factory=dict)
+    """A signed-in browser's cookies (the session's and the CSRF check's), of the account ``login``."""
+    login: tuple[str, str] = ("", "")
+    """That account's name and password."""
+    tournaments: tuple[str, ...] = ()
+    """Tournaments' ids."""
 
 
 @pytest.fixture(scope="module")
@@ -177,7 +191,31 @@ def real(fuzz_server: LoggedServer) -> Real:
         made.append(created)
     targets = [Target(created["id"], seat.get("token")) for created in made for seat in created["seats"]]
     AccountClient(fuzz_server.url).sign_up("Fuzzed")
-    return Real([*targets, *(Target(game) for game in sorted(game_ids()))], record, ("Fuzzed",))
+    # A signed-in browser, which aimed requests may come from, and a tournament it made.
+    browser = AccountClient(fuzz_server.url)
+    browser.sign_up("Fuzzer", FUZZER_PASSWORD)
+    tournaments = []
+    for computers in ([], [{"level": "random"}, {"level": "random"}]):  # one to join, one to start
+        status, tournament = browser.post(
+            "/api/tournaments",
+            {"game": "fite", "kind": "elimination", "clock": {"minutes": 5}, "computers": computers},
+        )
+        assert status == 201, tournament
+        tournaments.append(tournament["id"])
+    return Real(
+        [*targets, *(Target(game) for game in sorted(game_ids()))],
+        record,
+        ("Fuzzed", "Fuzzer"),
+        dict(browser.cookies),
+        ("Fuzzer", FUZZER_PASSWORD),
+        tuple(tournaments),
+    )
+
+
+#: The password of the fuzz's signed-in account.
+FUZZER_PASSWORD = "fuzz the server"
+#: Numbers for new accounts' names: an aimed sign-up makes a new account each time.
+_new_accounts = itertools.count()
 
 
 def option_names() -> list[str]:
@@ -215,6 +253,8 @@ class Aim:
     game: str
     options: dict[str, Any]
     text: str | None = None
+    signed_in: bool = False
+    """Sent by the signed-in browser (its cookies and CSRF header), not by a guest."""
 
 
 def aim(case: Case[Any], real: Real, how: Aim) -> Case[Any]:
@@ -230,6 +270,14 @@ def aim(case: Case[Any], real: Real, how: Aim) -> Case[Any]:
         path_parameters["game"] = how.game
     if "name" in path_parameters and real.players:
         path_parameters["name"] = real.players[0]
+    path = case.operation.path
+    if "tournament_id" in path_parameters and real.tournaments:
+        path_parameters["tournament_id"] = real.tournaments[path.endswith("/start")]
+    headers, cookies = dict(case.headers or {}), dict(case.cookies or {})
+    # Signing out would end the browser's session for every request after it: a guest signs out.
+    if how.signed_in and real.session and path != "/api/account/signout":
+        cookies.update(real.session)
+        headers[CSRF_HEADER] = real.session[CSRF_COOKIE]
     body: Any = case.body
     if isinstance(body, dict):
         body = dict(body)
@@ -245,6 +293,13 @@ def aim(case: Case[Any], real: Real, how: Aim) -> Case[Any]:
         if "game" in body and "seats" not in body:  # a seek: a real game and its options
             body["game"] = how.game
             body["options"] = how.options
+        if path == "/api/account/signin":  # the right name and password
+            body["login"], body["password"] = real.login
+        if path == "/api/account/password":  # the same password again, so that the next sign-in works
+            body["current"] = body["new"] = real.login[1]
+        if path == "/api/account/signup":  # a new account each time
+            number = next(_new_accounts)
+            body.update(name=f"fz{number}", email=f"fz{number}@example.org", password=FUZZER_PASSWORD)
         if "seats" in body:  # a real game, its options, as many seats as it may have
             info = game_info(how.game)
             body["game"] = how.game
@@ -260,8 +315,8 @@ def aim(case: Case[Any], real: Real, how: Aim) -> Case[Any]:
                 body["seed"] = how.text
     aimed: Case[Any] = case.operation.Case(
         path_parameters=path_parameters,
-        headers=dict(case.headers or {}),
-        cookies=dict(case.cookies or {}),
+        headers=headers,
+        cookies=cookies,
         query=dict(case.query or {}),
         body=body,
         media_type=case.media_type,
@@ -278,6 +333,7 @@ def aimed(case: Case[Any], real: Real) -> st.SearchStrategy[Case[Any]]:
         st.sampled_from(sorted(game_ids())),
         st.dictionaries(st.sampled_from(option_names()), option_values, max_size=3),
         st.none() | st.sampled_from(HARD_TEXT) | st.text(max_size=20),
+        st.booleans(),
     )
     return st.just(case) | st.builds(aim, st.just(case), st.just(real), how)
 
@@ -358,13 +414,15 @@ def test_http_api_answers_no_5xx_and_as_described(fuzz_server: LoggedServer, rea
             findings.exercise(case)
             target, game = real.targets[number % len(real.targets)], games[number % len(games)]
             if number % 2:
-                how = Aim(target, game, {names[number // 2 % len(names)]: 2})
+                how = Aim(target, game, {names[number // 2 % len(names)]: 2}, signed_in=number % 4 == 1)
             else:
-                how = Aim(target, game, {}, HARD_TEXT[number // 2 % len(HARD_TEXT)])
+                text = HARD_TEXT[number // 2 % len(HARD_TEXT)]
+                how = Aim(target, game, {}, text, signed_in=number % 4 == 2)
             findings.exercise(aim(case, real, how))
         for mode in GenerationMode:
             strategy = operation.as_strategy(generation_mode=mode).flatmap(lambda case: aimed(case, real))
-            fuzz(strategy, HTTP_EXAMPLES[mode], findings.exercise)
+            examples = (HASHING_EXAMPLES if operation.label in HASHING else HTTP_EXAMPLES)[mode]
+            fuzz(strategy, examples, findings.exercise)
     assert not findings.seen, findings.report()
     answered = {label for (label, status), _ in findings.statuses.items() if status < 300}
     missing = sorted({operation.label for operation in operations} - answered)
