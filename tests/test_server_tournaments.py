@@ -59,7 +59,7 @@ def call(
     data = json.dumps(body).encode() if body is not None else (b"{}" if method == "POST" else None)
     request = urllib.request.Request(server.url + path, data=data, headers=headers, method=method)
     try:
-        with urllib.request.urlopen(request, timeout=15) as answer:
+        with urllib.request.urlopen(request, timeout=30) as answer:
             return answer.status, json.loads(answer.read())
     except urllib.error.HTTPError as exc:
         return exc.code, json.loads(exc.read())
