@@ -18,6 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -59,8 +60,9 @@ class Server:
     def __init__(self, db: str, *extra: str, log: Path | None = None) -> None:
         self.db = db
         self.extra = extra
-        #: Where the server's output goes (appended across restarts), to be read by the test; else a pipe.
-        self.log = log
+        #: Where the server's output goes (appended across restarts), to be read by the test. Never a
+        #: pipe: one nobody reads fills up, and the server then stops in the middle of a write.
+        self.log = log if log is not None else Path(tempfile.mkdtemp(prefix="tussle-server-")) / "server.log"
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.start()
