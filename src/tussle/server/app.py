@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -42,7 +43,7 @@ from fastapi.staticfiles import StaticFiles
 
 from tussle.errors import TussleError
 from tussle.server import MOVE_TIME
-from tussle.server.accounts import AccountError, Accounts, Csrf
+from tussle.server.accounts import SESSION_DAYS, AccountError, Accounts, Csrf
 from tussle.server.documents import DocumentLibrary
 from tussle.server.guard import AllowedHosts, Guard, client_of
 from tussle.server.hub import ABANDON_AFTER, CLAIM_AFTER, EXPIRE_AFTER, JOIN_SECONDS, Hub, UnknownGameError
@@ -135,6 +136,7 @@ def create_app(
         # The port answers at once: unfinished games are loaded meanwhile (or when first asked for).
         background = [loop.create_task(hub.resume_all()), loop.create_task(hub.maintain())]
         background.append(loop.create_task(app.state.tournaments.run()))
+        background.append(loop.create_task(_forget_sessions(store)))
         if store.engine.dialect.name == "postgresql":
             background.append(loop.create_task(_listen(db_url, hub)))
         if clients.shared:
@@ -263,6 +265,16 @@ def _quiet_client_mistakes() -> None:
     errors = logging.getLogger("uvicorn.error")
     if not any(isinstance(f, _ClientMistake) for f in errors.filters):
         errors.addFilter(_ClientMistake())
+
+
+async def _forget_sessions(store: Store, every: float = 3600.0) -> None:
+    """Delete the sign-ins older than a session lives (they open nothing already), once an hour."""
+    while True:
+        try:
+            await asyncio.to_thread(store.forget_sessions, time.time() - SESSION_DAYS * 86400)
+        except Exception as exc:  # the database went away: try again next time
+            log.warning("could not delete old sessions: %s", exc)
+        await asyncio.sleep(every)
 
 
 async def _renew(clients: Clients) -> None:

@@ -1112,6 +1112,12 @@ class Store:
             rows = db.execute(query.order_by(g.created.desc(), g.id).limit(limit)).all()
         return [_row(r) for r in rows]
 
+    def forget_sessions(self, before: float) -> int:
+        """Delete the browser sessions made before ``before`` (expired: they open nothing); how many."""
+        cutoff = datetime.datetime.fromtimestamp(before, datetime.UTC)
+        with self.engine.begin() as db:
+            return int(db.execute(sa.delete(SessionRow).where(SessionRow.created_at < cutoff)).rowcount)
+
     def key(self, name: str) -> str:
         """The deployment's secret ``name`` (the CSRF check's signing key): drawn from the system's
         secret randomness by the first process that asks, the same for every process after."""
