@@ -12,6 +12,12 @@ from tussle.balance.play import create_tables
 #: An event row: (game, seat, kind, component, value).
 Event = tuple[int, int, str, str, float]
 
+#: The columns of ``games`` a hand-made row gives, in order; the later ones (a game's
+#: signature, its feel measures) are NULL: every game distinct, nothing measured.
+GAME_FIELDS = (
+    "variant, pairing, game, seat, agent, rank, ret, won, draw, length, limited, lead_changes, decisive_at"
+)
+
 
 def rows(winners: list[int], events: list[Event], stray: tuple[Any, ...]) -> Data:
     """Two-player games of variant ``v`` and pairing ``p`` won by the given seats (-1: a draw),
@@ -26,7 +32,8 @@ def rows(winners: list[int], events: list[Event], stray: tuple[Any, ...]) -> Dat
             rank = 1 if winner < 0 or won else 2
             ret = 0.0 if winner < 0 else (1.0 if won else -1.0)
             db.execute(
-                "INSERT INTO games VALUES ('v', 'p', ?, ?, 'rule', ?, ?, ?, ?, 40, false, 0, 1.0)",
+                f"INSERT INTO games ({GAME_FIELDS}) "
+                "VALUES ('v', 'p', ?, ?, 'rule', ?, ?, ?, ?, 40, false, 0, 1.0)",
                 [game, seat, rank, ret, won, winner < 0],
             )
     if events:

@@ -177,7 +177,8 @@ def balance(
     data = run(plan, out, jobs=1)
     connection = open_data(data)
     try:
-        return build(plan, connection, measures_of("coin"), out)
+        # The coin has three outcomes: its games repeat by chance, each repeat a fresh throw.
+        return build(plan, connection, measures_of("coin"), out, distinct=False)
     finally:
         connection.close()
 
@@ -232,10 +233,18 @@ def test_varying_an_option_compares_its_values_side_by_side_with_intervals(tmp_p
     assert [s["variant"] for s in report["slices"]] == ["heads=50", "heads=80"]
     rows = [r for r in report["comparison"]["rows"] if r[0] == "seat 0 win rate"]
     base, varied = rows
-    assert base[5] == 0.0
+    assert base[5:9] == [None, None, None, None]  # the first slice against itself: 0 by construction
     difference, low, high = varied[5:8]
-    assert difference > 0.15
-    assert low < 0.3 < high and low > 0.15  # 80% heads against 50%: seat 0 wins 30 points more often
+    assert difference == pytest.approx(varied[2] - base[2], abs=1e-3)
+    # 80% heads against 50%: seat 0 wins 30 points more often; within 3.5 standard errors of it.
+    assert low > 0.15 and abs(difference - 0.3) < 3.5 * (high - low) / (2 * 1.97)
+    # The variants throw the same coins game by game (the same seeds): paired, the interval is
+    # narrower than the one of two independent samples.
+    from tussle.balance.stats import difference as independent
+
+    n = varied[9]
+    unpaired = independent(round(varied[2] * n), n, round(base[2] * n), n)
+    assert high - low < 0.8 * (unpaired[2] - unpaired[1])
 
 
 def test_the_report_files_are_written_and_not_empty(tmp_path: Path) -> None:
@@ -326,7 +335,7 @@ def test_lead_changes_and_the_point_a_game_was_decided_follow_the_evaluation(tmp
     try:
         plan = make_plan("lead-coin", [["random", "random"]], 400, seed=3, options={"heads": 70})
         connection = open_data(run(plan, tmp_path / "lead", jobs=1))
-        report = build(plan, connection, measures_of("lead-coin"), tmp_path / "lead")
+        report = build(plan, connection, measures_of("lead-coin"), tmp_path / "lead", distinct=False)
         heads = connection.execute("SELECT count(*) FROM games WHERE seat = 0 AND won").fetchall()[0][0]
         connection.close()
     finally:

@@ -10,6 +10,7 @@ from typing import Any
 import duckdb
 import pytest
 
+from balance_rows import GAME_FIELDS
 from tussle.agents import make_agent
 from tussle.balance.measures import Data, Figure, Row
 from tussle.balance.play import create_tables
@@ -279,7 +280,7 @@ def hand_made_data() -> Data:
         events.append(("", "random v random", g, 0, "ability_changed_winner", "Nine-Eater", value))
     for g in range(2):
         events.append(("", "random v random", g, 1, "ability_changed_winner", "Imp", 0.0))
-    con.executemany("INSERT INTO games VALUES (" + ", ".join(["?"] * 13) + ")", games)
+    con.executemany(f"INSERT INTO games ({GAME_FIELDS}) VALUES (" + ", ".join(["?"] * 13) + ")", games)
     con.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)", events)
     # Another pairing's rows must not leak into this one's figures.
     con.execute("INSERT INTO events VALUES ('', 'rule v rule', 0, 0, 'main', 'Grizzle', 1.0)")

@@ -8,7 +8,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from balance_rows import table
+from balance_rows import GAME_FIELDS, table
 from tussle import load_game
 from tussle.agents import make_agent
 from tussle.balance.measures import Data, Figure
@@ -159,7 +159,7 @@ game_rows(6, None, "limit", 0, (1, 1))
 def data() -> Data:
     con = duckdb.connect()
     create_tables(con)
-    con.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", GAMES)
+    con.executemany(f"INSERT INTO games ({GAME_FIELDS}) VALUES (" + ", ".join(["?"] * 13) + ")", GAMES)
     con.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)", EVENTS)
     con.execute("INSERT INTO events VALUES ('v', 'other', 1, -1, 'ending', 'limit', 1)")  # another pairing
     return Data(con, "v", "p")

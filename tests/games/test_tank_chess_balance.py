@@ -10,7 +10,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from balance_rows import table
+from balance_rows import GAME_FIELDS, table
 from tussle import load_game
 from tussle.agents import make_agent
 from tussle.balance.measures import Data
@@ -228,7 +228,7 @@ game_rows(
 def data() -> Data:
     con = duckdb.connect()
     create_tables(con)
-    con.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", GAMES)
+    con.executemany(f"INSERT INTO games ({GAME_FIELDS}) VALUES (" + ", ".join(["?"] * 13) + ")", GAMES)
     con.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)", EVENTS)
     # Another variant's rows must not leak into this one's figures.
     con.execute("INSERT INTO events VALUES ('w', 'p', 1, -1, 'ending', 'limit', 1)")

@@ -22,7 +22,7 @@ from typing import Any
 
 import duckdb
 
-from tussle.balance.stats import difference, mean_interval, wilson
+from tussle.balance.stats import benjamini_hochberg, clustered_difference, holm, mean_interval, wilson
 from tussle.game import Game
 from tussle.record import Record
 
@@ -74,7 +74,11 @@ class Figure:
 
 def _clean(value: Any) -> Any:
     if isinstance(value, float):
-        return None if math.isnan(value) else round(value, 4)
+        if math.isnan(value):
+            return None
+        if value != 0 and abs(value) < 0.01:
+            return float(f"{value:.4g}")  # a small p-value keeps its digits: 1.9e-06, not 0.0
+        return round(value, 4)
     return value
 
 
@@ -95,6 +99,10 @@ class Data:
     """The stored games of one variant (options) and one pairing (agents), queried with DuckDB.
 
     In its queries, ``g`` is that slice of the ``games`` table and ``e`` of ``events``.
+    With ``distinct`` (the default) a game played again move for move (the same
+    ``signature``) is counted once: ``g`` and ``e`` hold the first game of each
+    signature only. Data stored before signatures were (no such column, or NULL) counts
+    every game as distinct.
     """
 
     connection: duckdb.DuckDBPyConnection
@@ -102,6 +110,7 @@ class Data:
     pairing: str
     prefix: str = ""
     players: int = 2
+    distinct: bool = True
 
     def sql(self, query: str, *params: Any) -> list[tuple[Any, ...]]:
         """Rows of a query over ``g`` and ``e``."""
@@ -111,37 +120,108 @@ class Data:
     def _make_views(self) -> None:
         # Made again before every query: several slices share one connection.
         v, p = _quote(self.variant), _quote(self.pairing)
-        self.connection.execute(
-            f"CREATE OR REPLACE TEMP VIEW g AS SELECT * FROM games WHERE variant = {v} AND pairing = {p}"
+        where = f"variant = {v} AND pairing = {p}"
+        self.connection.execute(f"CREATE OR REPLACE TEMP VIEW all_g AS SELECT * FROM games WHERE {where}")
+        if self.distinct and self.has_signatures():
+            where += f" AND game IN (SELECT min(game) FROM all_g GROUP BY {_SIGNATURE})"
+        self.connection.execute(f"CREATE OR REPLACE TEMP VIEW g AS SELECT * FROM games WHERE {where}")
+        self.connection.execute(f"CREATE OR REPLACE TEMP VIEW e AS SELECT * FROM events WHERE {where}")
+
+    def has_signatures(self) -> bool:
+        """Whether the stored games carry their signatures (data of an older tussle does not)."""
+        columns = self.connection.execute("SELECT * FROM games LIMIT 0").description or []
+        return any(c[0] == "signature" for c in columns)
+
+    def played(self) -> int:
+        """How many games this slice played, repeated ones included."""
+        return int(self.sql("SELECT count(DISTINCT game) FROM all_g")[0][0])
+
+    def distinct_games(self) -> int:
+        """How many different games this slice played (every game, without signatures)."""
+        if not self.has_signatures():
+            return self.played()
+        return int(self.sql(f"SELECT count(DISTINCT {_SIGNATURE}) FROM all_g")[0][0])
+
+    def counting(self) -> dict[str, Any]:
+        """How this slice's games are counted: played, distinct, which ones count, and a warning."""
+        played, distinct = self.played(), self.distinct_games()
+        signed = self.has_signatures() and bool(
+            self.sql("SELECT count(*) FROM all_g WHERE signature IS NOT NULL")[0][0]
         )
-        self.connection.execute(
-            f"CREATE OR REPLACE TEMP VIEW e AS SELECT * FROM events WHERE variant = {v} AND pairing = {p}"
-        )
+        counted = distinct if self.distinct else played
+        if not signed:
+            method = (
+                "every game counted: the data has no game signatures (an older run), so repeats are unknown"
+            )
+        elif self.distinct:
+            method = (
+                f"over {distinct:,} distinct games, each counted once (a repeated game is its first copy)"
+            )
+        else:
+            method = f"over all {played:,} games, a repeated game counted each time it was played"
+        warning = ""
+        if distinct < played:
+            warning = (
+                f"{played:,} games, {distinct:,} distinct: the agents played the same games again "
+                "(deterministic agents, or few choices)"
+            )
+        return {
+            "played": played,
+            "distinct": distinct,
+            "counted": counted,
+            "distinct_only": self.distinct and signed,
+            "method": method,
+            "warning": warning,
+        }
 
     # --- the helpers a game's figures are made of -------------------------------------
 
     def component_wins(self, kind: str, key: str, title: str, note: str = "") -> Figure:
-        """Per component of ``kind``: the win rate of a seat that had it in a game, against one without."""
+        """Per component of ``kind``: the win rate of a seat that had it in a game, against one without.
+
+        A draw is not a win. The difference's interval and p-value count each game once
+        (:func:`~tussle.balance.stats.clustered_difference`: the seats of one game are
+        paired, not independent), and the p-values are adjusted across the figure's
+        components by Holm's method and by Benjamini-Hochberg's; a difference is called
+        significant when its Holm-adjusted p-value is below 0.05.
+        """
         rows = self.sql(
             """
             WITH had AS (SELECT DISTINCT game, seat, component FROM e WHERE kind = ?),
                  comps AS (SELECT DISTINCT component FROM had)
-            SELECT c.component,
+            SELECT c.component, g.game,
                    count(h.game), count(h.game) FILTER (WHERE g.won),
                    count(*) FILTER (WHERE h.game IS NULL), count(*) FILTER (WHERE h.game IS NULL AND g.won)
             FROM comps c CROSS JOIN g
             LEFT JOIN had h ON h.game = g.game AND h.seat = g.seat AND h.component = c.component
-            GROUP BY c.component
+            GROUP BY c.component, g.game ORDER BY c.component, g.game
             """,
             kind,
         )
-        table = []
-        for component, n_with, w_with, n_without, w_without in rows:
-            p_with, lo_with, hi_with = wilson(w_with, n_with)
-            p_without = w_without / n_without if n_without else math.nan
-            d, lo, hi = difference(w_with, n_with, w_without, n_without)
-            table.append([component, n_with, p_with, lo_with, hi_with, p_without, d, lo, hi])
+        per_game: dict[str, list[list[float]]] = {}
+        for component, _game, *counts in rows:
+            columns = per_game.setdefault(component, [[], [], [], []])
+            for column, count in zip(columns, counts, strict=True):
+                column.append(float(count))
+        table: list[list[Any]] = []
+        for component, (n_with, w_with, n_without, w_without) in per_game.items():
+            seats_with, wins_with = int(sum(n_with)), int(sum(w_with))
+            p_with, lo_with, hi_with = wilson(wins_with, seats_with)
+            p_without = sum(w_without) / sum(n_without) if sum(n_without) else math.nan
+            d, lo, hi, p = clustered_difference(w_with, n_with, w_without, n_without)
+            table.append([component, seats_with, p_with, lo_with, hi_with, p_without, d, lo, hi, p])
+        for row, by_holm, by_bh in zip(
+            table, holm([r[9] for r in table]), benjamini_hochberg([r[9] for r in table]), strict=True
+        ):
+            row.extend([by_holm, by_bh, bool(by_holm < 0.05)])
         table.sort(key=lambda r: -r[6] if not math.isnan(r[6]) else math.inf)
+        significant = [str(r[0]) for r in table if r[12]]
+        method = (
+            f"A draw is not a win. Difference: 95% interval and p-value counting each game once "
+            f"(cluster-robust by game, Student's t); p adjusted across the {len(table)} components by Holm "
+            f"and by Benjamini-Hochberg. Significant after Holm (p < 0.05): "
+            f"{', '.join(significant) if significant else 'none'}."
+        )
         return Figure(
             f"{self.prefix}{key}",
             title,
@@ -155,10 +235,14 @@ class Data:
                 "difference",
                 "low",
                 "high",
+                "p",
+                "p Holm",
+                "p BH",
+                "significant (Holm)",
             ],
             table,
             _bars(table, 6, "win rate with it minus without (95% interval)"),
-            note,
+            f"{note} {method}".strip(),
         )
 
     def outcome_shares(self, kind: str, key: str, title: str, note: str = "") -> Figure:
@@ -288,6 +372,10 @@ def _rate(cell: tuple[int, int, int] | None) -> float:
     if not cell or not cell[0]:
         return math.nan
     return cell[1] / cell[0]
+
+
+#: What makes games one game: their signature, or their number where the data has none.
+_SIGNATURE = "coalesce(signature, 'game ' || CAST(game AS VARCHAR))"
 
 
 def _quote(text: str) -> str:

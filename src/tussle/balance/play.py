@@ -12,6 +12,7 @@ the game's number, ends with the same figures as a run never stopped.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import math
 import os
@@ -50,6 +51,7 @@ GAME_COLUMNS = {
     "limited": "BOOLEAN",
     "lead_changes": "INTEGER",
     "decisive_at": "DOUBLE",
+    "signature": "VARCHAR",  # a digest of the game (game_signature): equal for a repeated game
 }
 EVENT_COLUMNS = {
     "variant": "VARCHAR",
@@ -190,6 +192,7 @@ def _play(job: _Job) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     changes, decisive = _lead(game, record, result.winner)
     winner = result.winner
     length = len(record.events)
+    signature = game_signature(record, [job.agents[seats[s]] for s in range(job.players)])
     games = [
         (
             job.variant,
@@ -205,6 +208,7 @@ def _play(job: _Job) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
             limited,
             changes,
             decisive,
+            signature,
         )
         for s in range(job.players)
     ]
@@ -213,6 +217,21 @@ def _play(job: _Job) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
         for row in measures.events(game, record)
     ]
     return games, events
+
+
+def game_signature(record: Record, agents: Sequence[str]) -> str:
+    """A digest of what makes two played games one game: the start, the agent in each seat, every event.
+
+    >>> a = Record("coin", events=[(0, "go"), (-1, "heads")])
+    >>> game_signature(a, ["rule", "rule"]) == game_signature(a, ["rule", "rule"])
+    True
+    >>> game_signature(a, ["rule", "rule"]) == game_signature(a, ["medium", "rule"])
+    False
+    """
+    text = json.dumps(
+        [record.game, record.options, record.position, list(agents), record.events], default=str
+    )
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def _lead(game: Game, record: Record, winner: int | None) -> tuple[int | None, float]:
@@ -368,7 +387,10 @@ def open_data(data: Path) -> duckdb.DuckDBPyConnection:
     connection = duckdb.connect()
     for table in ("games", "events"):
         files = str(data / f"{table}-*.parquet").replace("'", "''")
-        connection.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet('{files}')")
+        # By name: chunks stored before the ``signature`` column read it as NULL.
+        connection.execute(
+            f"CREATE VIEW {table} AS SELECT * FROM read_parquet('{files}', union_by_name = true)"
+        )
     return connection
 
 

@@ -2,10 +2,15 @@
 
 Every game, whatever it declares, is measured for:
 
+- **games**: how many were played, how many were distinct (a game played again
+  move for move, by the same agents in the same seats, is one game), and which
+  count: by default each distinct game once (:class:`~tussle.balance.measures.Data`);
 - **seat advantage**: each seat's wins, draws and losses, its win rate with a
   95% Wilson interval, and the p-value of "no seat has an advantage" (an exact
-  binomial test of the first seat's share of the decided games with two seats,
-  a chi-square test with more);
+  binomial sign test of the first seat's share of the decided games with two seats,
+  a chi-square test of equal win counts with more); with two seats, the paired
+  difference of their scores (a win 1, a draw 1/2) game by game, with its t
+  interval; the plot's "no advantage" line is (1 - the draw share) / seats;
 - **balance** (as Ludii measures it): 1 minus the gap between the best and the
   worst seat's win rate; 1 is perfectly balanced;
 - **drawishness**: the share of games with no single winner;
@@ -32,16 +37,39 @@ import duckdb
 
 from tussle.balance.measures import Data, Figure, Measures, Plot
 from tussle.balance.play import Plan, Slice
-from tussle.balance.stats import difference, mean_interval, no_advantage, wilson
+from tussle.balance.stats import format_p, holm, mean_interval, no_advantage, paired, sign_test, wilson
 
 #: Beyond this many slices (variants times pairings) each slice's figures are tables only: the
 #: side-by-side comparison and the option matrices carry the plots (49 power pairs would make
 #: thousands of plots).
 PLOTTED_SLICES = 8
 
+#: How every figure is computed, as the report's "Methods" section says it.
+METHODS = [
+    "Games: by default every distinct game counts once; a game played again move for move (the same "
+    "start, the same agents in the same seats, the same events) is one game, kept as its first copy. "
+    "Each slice says how many games it played and how many were distinct, and warns when games repeat.",
+    "Shares (win rates, draws, games cut by a limit): 95% Wilson score intervals; a draw is not a win.",
+    "Seat advantage, two seats: an exact binomial sign test of the first seat's share of the decided "
+    "games (the two seats are the same games, so this is a paired test), and the paired difference of "
+    "the seats' scores (win 1, draw 1/2) game by game with its Student's t interval. More seats: a "
+    "chi-square test of equal win counts. The plot's 'no advantage' line is (1 - draw share) / seats.",
+    "Component against no component (cards, powers, tanks, families): the win rate with it minus "
+    "without, its interval and p-value counting each game once (a cluster-robust, by game, "
+    "delta-method variance with Student's t; with one seat with and one without per game, the paired "
+    "t test). The p-values of one figure are a family: adjusted by Holm (family-wise error) and by "
+    "Benjamini-Hochberg (false discovery rate); significance is judged on the Holm-adjusted p-value.",
+    "Means: Student's t intervals. Side by side: each slice's difference from the first, paired by game "
+    "number (the slices share seeds), a Student's t interval of the per-game differences and its p-value, "
+    "with Holm's adjustment across the table; the first slice's difference from itself is 0 by "
+    "construction and has no interval.",
+    "p-values are printed exactly (small ones in scientific notation), never as 0.000.",
+]
+
 
 def general_figures(data: Data) -> list[Figure]:
     """The figures every game gets (the module's docstring defines them)."""
+    counting = data.counting()
     n = data.games()
     seats = data.sql(
         """SELECT seat, count(*), count(*) FILTER (WHERE won), count(*) FILTER (WHERE draw)
@@ -57,6 +85,31 @@ def general_figures(data: Data) -> list[Figure]:
     balance = 1 - (max(rates) - min(rates)) if rates else math.nan
     draws = int(data.sql("SELECT count(DISTINCT game) FROM g WHERE draw")[0][0])
     limited = int(data.sql("SELECT count(DISTINCT game) FROM g WHERE limited")[0][0])
+    # A draw takes a share from every seat: with no advantage each wins (1 - draws) / seats.
+    reference = (1 - draws / n) / len(seat_rows) if seat_rows and n else None
+    paired_rows: list[list[Any]] = []
+    seat_test = "exact binomial sign test of the decided games" if len(wins) == 2 else "chi-square test"
+    note = f"p-value of no seat advantage: {format_p(p_value)} ({seat_test})"
+    if len(seat_rows) == 2:
+        scores = data.sql(
+            """SELECT sum(CASE WHEN seat = 0 THEN s ELSE -s END) FROM
+               (SELECT game, seat, CASE WHEN won THEN 1.0 WHEN draw THEN 0.5 ELSE 0.0 END AS s FROM g)
+               GROUP BY game ORDER BY game"""
+        )
+        differences = [float(d) for (d,) in scores]
+        d, low, high, _ = paired(differences)
+        positive = sum(1 for x in differences if x > 0)
+        negative = sum(1 for x in differences if x < 0)
+        # The sign test of these differences is the binomial test above (one decided game, one sign).
+        assert math.isnan(p_value) or p_value == sign_test(positive, negative)
+        paired_rows = [["seat 0 minus seat 1 score (win 1, draw 1/2), paired by game", d, low, high]]
+        note += (
+            f"; seat 0 minus seat 1 score: {d:+.3f} [{low:+.3f}, {high:+.3f}]"
+            f" (paired t, {len(differences):,} games)"
+        )
+    note += f". {counting['method'][0].upper()}{counting['method'][1:]}."
+    if counting["warning"]:
+        note += f" Warning: {counting['warning']}."
     per_game = data.sql(
         "SELECT game, any_value(length), any_value(lead_changes), any_value(decisive_at) FROM g GROUP BY game"
     )
@@ -65,8 +118,11 @@ def general_figures(data: Data) -> list[Figure]:
     decided = [float(r[3]) for r in per_game if r[3] is not None and not math.isnan(r[3])]
     summary = [
         ["games", n, None, None],
+        ["games played", counting["played"], None, None],
+        ["distinct games", counting["distinct"], None, None],
         ["balance (1 - gap between seats' win rates)", balance, None, None],
-        ["no seat advantage: p-value", p_value, None, None],
+        [f"no seat advantage: p-value ({seat_test})", p_value, None, None],
+        *paired_rows,
         ["drawishness (share of draws)", *wilson(draws, n)],
         ["cut by a limit (share)", *wilson(limited, n)],
         ["length (events), mean", *mean_interval(lengths)],
@@ -87,11 +143,11 @@ def general_figures(data: Data) -> list[Figure]:
                     "values": rates,
                     "lows": [r[6] for r in seat_rows],
                     "highs": [r[7] for r in seat_rows],
-                    "reference": 1 / len(seat_rows) if seat_rows else None,
+                    "reference": reference,
                 },
-                "win rate (95% interval); the line: no advantage",
+                "win rate (95% Wilson interval; a draw is not a win); dashed: no advantage (1 - draws)/seats",
             ),
-            f"p-value of no seat advantage: {p_value:.3g}",
+            note,
         ),
         Figure(f"{data.prefix}summary", "The game as a whole", ["measure", "value", "low", "high"], summary),
         Figure(
@@ -108,42 +164,66 @@ def general_figures(data: Data) -> list[Figure]:
 
 
 def comparison(datas: Sequence[Data]) -> Figure:
-    """Each slice's headline figures side by side, and each one's difference from the first slice."""
+    """Each slice's headline figures side by side, and each one's difference from the first slice.
 
-    def figures(data: Data) -> dict[str, tuple[int, int] | list[float]]:
-        n = data.games()
-        seat0 = data.sql("SELECT count(*), count(*) FILTER (WHERE won) FROM g WHERE seat = 0")[0]
-        draws = int(data.sql("SELECT count(DISTINCT game) FROM g WHERE draw")[0][0])
-        limited = int(data.sql("SELECT count(DISTINCT game) FROM g WHERE limited")[0][0])
-        rows = data.sql("SELECT any_value(length), any_value(lead_changes) FROM g GROUP BY game")
+    The slices play the same game numbers with the same seeds, so a difference is paired
+    game by game: the Student's t interval of the per-game differences over the games both
+    slices count (:func:`~tussle.balance.stats.paired`), its p-value, and that p-value
+    adjusted by Holm across the table.
+    """
+
+    def figures(data: Data) -> dict[str, dict[int, float]]:
+        rows = data.sql(
+            """SELECT game, bool_or(seat = 0 AND won), bool_or(draw), bool_or(limited), any_value(length),
+                      any_value(lead_changes)
+               FROM g GROUP BY game ORDER BY game"""
+        )
         return {
-            "seat 0 win rate": (int(seat0[1]), int(seat0[0])),
-            "draw share": (draws, n),
-            "cut by a limit": (limited, n),
-            "length (events)": [float(r[0]) for r in rows],
-            "lead changes": [float(r[1]) for r in rows if r[1] is not None],
+            "seat 0 win rate": {int(r[0]): float(r[1]) for r in rows},
+            "draw share": {int(r[0]): float(r[2]) for r in rows},
+            "cut by a limit": {int(r[0]): float(r[3]) for r in rows},
+            "length (events)": {int(r[0]): float(r[4]) for r in rows},
+            "lead changes": {int(r[0]): float(r[5]) for r in rows if r[5] is not None},
         }
 
+    shares = ("seat 0 win rate", "draw share", "cut by a limit")
     measured = [figures(d) for d in datas]
     first = measured[0]
-    table = []
+    table: list[list[Any]] = []
     for name in first:
-        for data, values in zip(datas, measured, strict=True):
-            here, base = values[name], first[name]
-            if isinstance(here, tuple) and isinstance(base, tuple):
-                value = wilson(*here)
-                diff = difference(here[0], here[1], base[0], base[1])
+        base = first[name]
+        for i, (data, values) in enumerate(zip(datas, measured, strict=True)):
+            here = values[name]
+            xs = list(here.values())
+            value = wilson(int(sum(xs)), len(xs)) if name in shares else mean_interval(xs)
+            common = sorted(set(here) & set(base))
+            if i == 0:
+                diff: tuple[float | None, ...] = (None, None, None, None)  # itself: 0 by construction
             else:
-                assert isinstance(here, list) and isinstance(base, list)
-                value = mean_interval(here)
-                diff = _mean_difference(here, base)
-            table.append([name, f"{data.variant} / {data.pairing}", *value, *diff])
+                diff = paired([here[k] - base[k] for k in common])
+            table.append([name, f"{data.variant} / {data.pairing}", *value, *diff, len(common)])
+    adjusted = holm([math.nan if r[8] is None else float(r[8]) for r in table])
+    for row, p in zip(table, adjusted, strict=True):
+        row.append(None if row[8] is None else p)
     return Figure(
         "comparison",
         "Side by side: each variant and pairing, and its difference from the first",
-        ["measure", "variant / pairing", "value", "low", "high", "difference", "low", "high"],
+        [
+            "measure",
+            "variant / pairing",
+            "value",
+            "low",
+            "high",
+            "difference",
+            "low",
+            "high",
+            "p",
+            "paired games",
+            "p Holm",
+        ],
         table,
-        note=f"differences are from {datas[0].variant} / {datas[0].pairing}",
+        note=f"differences are from {datas[0].variant} / {datas[0].pairing}, paired by game number (the same "
+        "seeds): Student's t interval of the per-game differences; p adjusted by Holm across the table",
     )
 
 
@@ -188,18 +268,6 @@ def option_matrices(plan: Plan, datas: Sequence[Data]) -> list[Figure]:
             )
         )
     return out
-
-
-def _mean_difference(a: list[float], b: list[float]) -> tuple[float, float, float]:
-    from scipy import stats
-
-    if len(a) < 2 or len(b) < 2:
-        return math.nan, math.nan, math.nan
-    d = sum(a) / len(a) - sum(b) / len(b)
-    if a == b:
-        return 0.0, 0.0, 0.0
-    interval = stats.ttest_ind(a, b, equal_var=False).confidence_interval(0.95)
-    return d, float(interval.low), float(interval.high)
 
 
 # --- drawing ---------------------------------------------------------------------------
@@ -296,20 +364,33 @@ def _short(label: Any) -> str:
 # --- the report ------------------------------------------------------------------------
 
 
-def build(plan: Plan, connection: duckdb.DuckDBPyConnection, measures: Measures, out: Path) -> dict[str, Any]:
-    """Write ``report.html``, ``figures.json``, ``plots/`` and the whole data as two Parquet files."""
+def build(
+    plan: Plan, connection: duckdb.DuckDBPyConnection, measures: Measures, out: Path, *, distinct: bool = True
+) -> dict[str, Any]:
+    """Write ``report.html``, ``figures.json``, ``plots/`` and the whole data as two Parquet files.
+
+    ``distinct``: count each distinct game once (the default); else every game played, a
+    repeated one as often as it was played (each a fresh draw, as with chance or random agents).
+    """
     plots = out / "plots"
     plots.mkdir(parents=True, exist_ok=True)
     datas: list[Data] = []
     sections: list[dict[str, Any]] = []
     for i, part in enumerate(plan.slices):
-        data = Data(connection, part.variant, part.pairing, prefix=_slug(i, part), players=plan.players)
+        data = Data(
+            connection,
+            part.variant,
+            part.pairing,
+            prefix=_slug(i, part),
+            players=plan.players,
+            distinct=distinct,
+        )
         datas.append(data)
         figures = general_figures(data) + measures.figures(data)
         if len(plan.slices) <= PLOTTED_SLICES:
             for figure in figures:
                 draw(figure, plots)
-        sections.append({"slice": part, "figures": figures})
+        sections.append({"slice": part, "figures": figures, "games": data.counting()})
     compared = comparison(datas) if len(datas) > 1 else None
     matrices = option_matrices(plan, datas)
     for figure in matrices:
@@ -319,11 +400,13 @@ def build(plan: Plan, connection: duckdb.DuckDBPyConnection, measures: Measures,
         connection.execute(f"COPY (SELECT * FROM {table} ORDER BY ALL) TO '{target}' (FORMAT parquet)")
     report = {
         "plan": plan.to_json(),
+        "methods": METHODS,
         "slices": [
             {
                 "variant": s["slice"].variant,
                 "pairing": s["slice"].pairing,
                 "options": s["slice"].options,
+                "games": s["games"],
                 "figures": [f.to_json() for f in s["figures"]],
             }
             for s in sections
@@ -347,6 +430,8 @@ def _cell(value: Any) -> str:
     if isinstance(value, float):
         if math.isnan(value):
             return "\u2013"
+        if value != 0 and abs(value) < 0.001:
+            return f"{value:.2g}"  # a small p-value, exactly: never 0.000
         return f"{value:.3f}" if abs(value) < 100 else f"{value:,.1f}"
     return html.escape(str(value))
 
@@ -384,11 +469,16 @@ th, td { border: 1px solid #bbb; padding: .2rem .45rem; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 .plot svg { max-width: 100%; height: auto; }
 h2 { border-bottom: 2px solid #0b4f9c; padding-bottom: .2rem; margin-top: 2rem; }
+.warning { background: #fff3cd; border-left: 4px solid #c8553d; padding: .4rem .6rem; }
 """
 
 
 def _html(
-    plan: Plan, sections: list[dict[str, Any]], compared: Figure | None, matrices: list[Figure], plots: Path
+    plan: Plan,
+    sections: list[dict[str, Any]],
+    compared: Figure | None,
+    matrices: list[Figure],
+    plots: Path,
 ) -> str:
     title = f"tussle balance: {plan.game}, {plan.n:,} games per slice"
     out = [
@@ -398,6 +488,9 @@ def _html(
         f"<h1>{html.escape(title)}</h1>",
         f"<p>Seed {plan.seed}; seats rotate from game to game. Intervals are 95%. "
         "The data: <code>games.parquet</code> and <code>events.parquet</code> (query them with DuckDB).</p>",
+        "<details><summary>Methods: how each figure is computed</summary><ul>",
+        *(f"<li>{html.escape(m)}</li>" for m in METHODS),
+        "</ul></details>",
     ]
     if compared is not None:
         out.append("<h2>Side by side</h2>")
@@ -408,6 +501,10 @@ def _html(
         options = ", ".join(f"{k}={v}" for k, v in part.options.items()) or "the defaults"
         out.append(f"<h2>{html.escape(part.variant)}: {html.escape(part.pairing)}</h2>")
         out.append(f"<p>Options: {html.escape(options)}.</p>")
+        games = section["games"]
+        out.append(f"<p>{games['played']:,} games played: statistics {html.escape(games['method'])}.</p>")
+        if games["warning"]:
+            out.append(f'<p class="warning">Warning: {html.escape(games["warning"])}.</p>')
         out.extend(_figure_html(f, plots) for f in section["figures"])
     out.append("</body></html>\n")
     return "\n".join(out)
