@@ -13,12 +13,14 @@ import asyncio
 import hashlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from email.message import Message
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
@@ -50,7 +52,7 @@ def server(db: str) -> Iterator[Server]:
 
 def call(
     url: str, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
-) -> tuple[int, Any, dict[str, str]]:
+) -> tuple[int, Any, Message]:
     """One request with exactly these headers: (status, JSON answer, answer's headers)."""
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(
@@ -58,9 +60,9 @@ def call(
     )
     try:
         with urllib.request.urlopen(request, timeout=20) as answer:
-            return answer.status, json.loads(answer.read() or b"null"), dict(answer.headers)
+            return answer.status, json.loads(answer.read() or b"null"), answer.headers
     except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read() or b"null"), dict(exc.headers)
+        return exc.code, json.loads(exc.read() or b"null"), exc.headers
 
 
 def cookie_header(client: AccountClient) -> dict[str, str]:
@@ -241,6 +243,17 @@ def test_csrf_a_signed_in_change_needs_the_header_and_every_process_takes_the_co
     guest = AccountClient(server.url)
     guest.get("/api/catalog")
     assert CSRF_COOKIE in guest.cookies and guest.post("/api/games", body, csrf=False)[0] == 201
+    # Another site's page cannot sign its visitor in (or up) to an account of its own; the server's
+    # own pages can.
+    login = {"login": "Cat", "password": PASSWORD}
+    evil = {"origin": "https://games.example.net"}
+    status, refusal, answered = call(server.url, "POST", "/api/account/signin", login, evil)
+    assert status == 403 and "another site" in one_line(status, refusal)
+    assert not any(SESSION_COOKIE in c for c in answered.get_all("set-cookie") or [])
+    new = {"name": "Mallory", "email": "mallory@example.org", "password": PASSWORD}
+    status, refusal, _ = call(server.url, "POST", "/api/account/signup", new, evil)
+    assert status == 403 and one_line(status, refusal)
+    assert call(server.url, "POST", "/api/account/signin", login, {"origin": server.url})[0] == 200
 
     # The cookie is signed by the key the database keeps, the same for every process on it.
     store = Store.open(server.db)
@@ -263,25 +276,33 @@ def test_csrf_a_signed_in_change_needs_the_header_and_every_process_takes_the_co
 
 def test_sign_in_attempts_are_bounded_per_address_and_per_account(tmp_path: Path) -> None:
     limits = ["--limit", "sign_ins=5", "--limit", "sign_ins_per_account=3", "--trust-proxy", "127.0.0.1"]
-    server = Server(f"sqlite:///{tmp_path / 'tussle.db'}", *limits)
+    # Served over plain HTTP to other addresses: the cookies are not Secure.
+    server = Server(f"sqlite:///{tmp_path / 'tussle.db'}", *limits, "--insecure-cookies")
     try:
 
-        def attempt(address: str, login: str, password: str) -> tuple[int, Any, dict[str, str]]:
+        def attempt(address: str, login: str, password: str) -> tuple[int, Any, Message]:
             headers = {"x-forwarded-for": address}
             return call(
                 server.url, "POST", "/api/account/signin", {"login": login, "password": password}, headers
             )
 
-        def refused(answer: tuple[int, Any, dict[str, str]], whose: str) -> None:
+        def refused(answer: tuple[int, Any, Message], whose: str) -> None:
             status, body, headers = answer
             assert status == 429 and f"too many sign-in attempts at {whose}" in one_line(status, body)
             assert 1 <= int(headers["retry-after"]) <= 600
 
         body = {"name": "Dora", "email": "dora@example.org", "password": PASSWORD}
-        status, answer, _ = call(
+        status, answer, headers = call(
             server.url, "POST", "/api/account/signup", body, {"x-forwarded-for": "10.0.0.1"}
         )
         assert status == 201, answer
+        cookies: SimpleCookie = SimpleCookie()
+        for header in headers.get_all("set-cookie") or []:
+            cookies.load(header)
+        assert set(cookies) == {SESSION_COOKIE, CSRF_COOKIE} and not any(
+            c["secure"] for c in cookies.values()
+        )
+        assert cookies[SESSION_COOKIE]["httponly"] and not cookies[CSRF_COOKIE]["httponly"]
         # Five attempts from one address (at different accounts), right or wrong; the sixth is refused,
         # a sign-up from there too.
         for n in range(4):
@@ -579,7 +600,7 @@ def test_the_rated_bot_in_the_docs_plays_rated_games_against_itself(server: Serv
         env = {**os.environ, "GAMES": "2", **extra}
         copies.append(
             subprocess.Popen(
-                [sys.executable, "-c", code],
+                [sys.executable, "-X", "faulthandler", "-c", code],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
@@ -591,9 +612,16 @@ def test_the_rated_bot_in_the_docs_plays_rated_games_against_itself(server: Serv
         try:
             out, err = copy.communicate(timeout=120)
         except subprocess.TimeoutExpired:
+            # Where each copy waits (faulthandler's dump on SIGABRT), and what the server says of
+            # their games.
+            stuck = []
             for c in copies:
-                c.kill()
-            raise
+                if c.poll() is None:
+                    c.send_signal(signal.SIGABRT)
+                stuck.append(c.communicate())
+            games = AccountClient(server.url, token=given.token).get("/api/account/games")[1]
+            views = [server.get(f"/api/games/{g['id']}")[1] for g in games["games"]]
+            raise AssertionError(json.dumps({"copies": stuck, "games": games, "views": views})) from None
         assert copy.returncode == 0, err
         outputs.append(out.splitlines())
     first_token = outputs[0][0].removeprefix("TUSSLE_TOKEN=")

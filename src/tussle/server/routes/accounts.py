@@ -30,7 +30,7 @@ from tussle.server.accounts import (
 from tussle.server.guard import client_of
 from tussle.server.hub import new_token, token_hash
 from tussle.server.models import PRINTABLE, TokensRequest
-from tussle.server.routes import AccountsDep, ClientsDep, NeedAccountDep, ServiceDep
+from tussle.server.routes import AccountsDep, ClientsDep, NeedAccountDep, ServiceDep, origins_of
 from tussle.server.service import LimitError, link
 from tussle.server.store import AccountRow, ApiTokenRow, SessionRow
 
@@ -80,6 +80,7 @@ async def sign_up(
 ) -> JSONResponse:
     """A new account: a person is signed in at once (the session cookie); a program (``bot``) gets its
     API token in the answer, shown this once."""
+    _own_page_or_program(request)
     refusal = await clients.sign_in(client_of(request.scope), None)
     if refusal is not None:
         raise LimitError(refusal.message, refusal.retry_after)
@@ -117,6 +118,7 @@ async def sign_in(
     body: SignInRequest, request: Request, accounts: AccountsDep, clients: ClientsDep
 ) -> JSONResponse:
     """Sign in with the name or email and the password: the answer sets the session cookie."""
+    _own_page_or_program(request)
     login = body.login.strip()
     async with accounts.sessions() as session:
         manager = accounts.manager(session)
@@ -132,6 +134,17 @@ async def sign_in(
             raise AccountError("wrong name or password", 401)
         token = await accounts.browser_sessions(session).write_token(row)
     return await _signed_in(accounts, JSONResponse({"name": row.name, "bot": row.bot}), token)
+
+
+def _own_page_or_program(request: Request) -> None:
+    """Refuse a sign-in or sign-up sent by another site's page. The CSRF check does not cover them (a
+    browser that is not signed in has no session to misuse), but another site could sign its visitor
+    into an account of its own, and see what they play there. Pages send their origin; programs none."""
+    origin = request.headers.get("origin")
+    if origin is None or origin.split("://", 1)[-1] == request.headers.get("host", ""):
+        return
+    if origin not in origins_of(request):
+        raise AccountError("sign in from this server's own pages (this request came from another site)", 403)
 
 
 async def _signed_in(accounts: Accounts, answer: JSONResponse, token: str) -> JSONResponse:
