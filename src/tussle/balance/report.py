@@ -124,6 +124,7 @@ def general_figures(data: Data) -> list[Figure]:
         [f"no seat advantage: p-value ({seat_test})", p_value, None, None],
         *paired_rows,
         ["drawishness (share of draws)", *wilson(draws, n)],
+        ["no advantage: each seat's win rate, (1 - draw share) / seats", reference, None, None],
         ["cut by a limit (share)", *wilson(limited, n)],
         ["length (events), mean", *mean_interval(lengths)],
         ["length (events), median", statistics.median(lengths) if lengths else math.nan, None, None],
