@@ -157,6 +157,7 @@ def kill_matrix(data: Data) -> Figure:
                 "cols": targets,
                 "values": per_game,
                 "counts": [[cells.get((s, t), 0) for t in targets] for s in shooters],
+                "colorbar": "kills per game (not a win rate)",
             },
             "target type (rows: shooter type)",
         ),
