@@ -71,7 +71,7 @@ def variants(game_id: str) -> Iterator[Variant]:
     for opt in info.options:
         if opt.kind == "bool":
             flips.append((opt.name, not opt.default))
-        elif opt.kind == "choice":
+        elif opt.choices:  # a choice, or text with suggested values (FITE's powers)
             flips += [(opt.name, c) for c in opt.choices if c != opt.default]
     for name, value in flips[:4]:
         yield Variant(game_id, info.min_players, ((name, value),), (5,))

@@ -54,7 +54,9 @@ def test_without_a_folder_the_games_own_names_are_offered() -> None:
     library = DocumentLibrary.load(None)
     assert library.names("tank-chess", "setup") == ["basic"] and library.names("fight", "deck") == []
     assert library.names("tank-chess", "size") == [] and library.names("chess", "setup") == []
-    assert library.offered("tank-chess") == {"setup": ["basic"]} and library.offered("fite") == {}
+    assert library.offered("tank-chess") == {"setup": ["basic"]} and library.offered("fite") == {
+        "powers": ["standard"]
+    }
     assert len(library) == 0
     given = {"setup": "/etc/passwd", "ply_limit": 10}
     assert library.resolve("tank-chess", given) == given  # passed on, for the game to refuse
@@ -86,7 +88,7 @@ def test_installed_documents_are_offered_by_name_and_become_their_text(tmp_path:
             {"tank-chess/size/a.txt": "16"},
             "not the folder of a document option of tank-chess (document options: setup)",
         ),
-        ({"fite/setup/a.txt": SKIRMISH}, "(document options: none)"),
+        ({"fite/setup/a.txt": SKIRMISH}, "(document options: powers)"),
         ({"tank-chess/setup/two words.txt": SKIRMISH}, "'two words' is not a name"),
         ({"tank-chess/setup/Basic.txt": SKIRMISH}, "'Basic' is the name of a document the game ships"),
         (

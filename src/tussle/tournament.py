@@ -57,7 +57,8 @@ def known_powers(game_id: str) -> tuple[str, ...]:
     ('none', 'swift', 'cunning')
     """
     for opt in game_info(game_id).options:
-        if opt.name == seat_option(0) and opt.kind == "choice":
+        # FITE's is text (a powers document may name more): its choices are the standard powers.
+        if opt.name == seat_option(0) and opt.choices:
             return opt.choices
     return ()
 

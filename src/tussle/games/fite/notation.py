@@ -85,6 +85,8 @@ _LOCATION_WORDS = {
 }
 _POOL_WORDS = {word: loc for word, loc in _LOCATION_WORDS.items() if loc != TAC}
 _TOKEN = re.compile(r"\d+|[a-z]+|[>+/]")
+#: A super power's name, as the split's ``+name`` writes it (the powers documents' names are such words).
+POWER_WORD = re.compile(r"[a-z]{1,20}")
 
 
 def _tokens(text: str) -> list[str]:
@@ -233,9 +235,10 @@ def parse_split(text: str, power: str | None) -> SplitAction:
         if len(named) != 1:
             raise ActionError(f"{text!r}: write the super power as '+power' or '+{power or 'name'}'")
         word = named[0]
-        if word not in ("power", "super", *POWERS):
+        # The fighter's own power by its name, whatever a powers document calls it.
+        if word not in ("power", "super", *POWERS) and word != power:
             raise ActionError(f"{text!r}: {word!r} is not a super power ({', '.join(POWERS)})")
-        why = declare_problem(word if word in POWERS else None, power)
+        why = declare_problem(None if word in ("power", "super") else word, power)
         if why:
             raise ActionError(f"{text!r}: {why}")
         declare = True
@@ -674,9 +677,13 @@ class Split(Move):
     def _read(cls, kind: str, data: dict[str, object]) -> Split:
         off = _whole(kind, "off", data["off"], 1, MAX_POOL)
         defence = _whole(kind, "def", data["def"], 1, MAX_POOL)
-        power = data["power"]
-        if power is not None:
-            power = POWERS[_named(kind, "power", power, POWERS)]
+        raw = data["power"]
+        power: str | None = None
+        # A power a powers document names is a word; to_action checks it is the fighter's own.
+        if type(raw) is str and POWER_WORD.fullmatch(raw):
+            power = raw
+        elif raw is not None:
+            power = POWERS[_named(kind, "power", raw, POWERS)]
         return cls(off, defence, power)
 
     def to_json(self) -> SplitJSON:

@@ -37,11 +37,12 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from tussle.agents.base import Agent, PlayerView
 from tussle.games.fite.notation import PASS, STAY, TAC, PlaceAction, SplitAction, SwiftAction
-from tussle.games.fite.rules import FiteState
+from tussle.games.fite.powers import Power
+from tussle.games.fite.rules import Fite, FiteState
 
 #: The estimated gain (in dice) a super power's declaration must bring.
 _DECLARE_GAIN = 0.25
@@ -174,31 +175,33 @@ class FiteRuleAgent(Agent):
         if phase == "swift":
             return _STAY if obs["fighters"][self.player]["location"] == "tac" else _SWIFT_TAC
         if phase == "split":
-            return self._split(obs)
+            return self._split(obs, cast(Fite, view.game).power_table)
         return self._tactic(view)
 
     # --- the split ----------------------------------------------------------------
 
-    def _split(self, obs: Mapping[str, Any]) -> SplitAction:
+    def _split(self, obs: Mapping[str, Any], powers: Mapping[str, Power]) -> SplitAction:
         me, them = obs["fighters"][self.player], obs["fighters"][1 - self.player]
         mine = list(_location_mods(me["location"]))
         theirs = list(_location_mods(them["location"]))
         splits, mix, value = split_strategy(me["dice"], them["dice"], tuple(mine), tuple(theirs))
         power = me["power"]
         declare = False
-        if power not in (None, "swift") and not me["power_used"]:
-            if power == "cunning":
+        effects = powers[power] if power is not None else None
+        if effects is not None and not effects.swift and not me["power_used"]:
+            modifies = (
+                effects.attack or effects.defence or effects.opponent_attack or effects.opponent_defence
+            )
+            if effects.tactical and not modifies:
                 # Kept for the tactical location, where it makes one option two.
                 declare = me["location"] == "tac"
             else:
-                if power == "brutal":
-                    mine[0] += 1
-                elif power == "tough":
-                    mine[1] += 1
-                elif power == "aggressive":
-                    theirs[0] -= 1
-                else:  # fast
-                    theirs[1] -= 1
+                # A power of a powers document that also gives a tactical option is judged by
+                # its modifiers alone.
+                mine[0] += effects.attack
+                mine[1] += effects.defence
+                theirs[0] += effects.opponent_attack
+                theirs[1] += effects.opponent_defence
                 with_power = split_strategy(me["dice"], them["dice"], tuple(mine), tuple(theirs))
                 if with_power[2] - value >= _DECLARE_GAIN:
                     declare = True

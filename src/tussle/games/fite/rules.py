@@ -30,9 +30,10 @@ import random
 from collections.abc import Mapping, Sequence
 from itertools import combinations_with_replacement
 from math import factorial
+from types import MappingProxyType
 from typing import TypeAlias, TypedDict, cast
 
-from tussle.errors import ActionError
+from tussle.errors import ActionError, OptionError, shorten
 from tussle.game import (
     CHANCE,
     JSON,
@@ -50,6 +51,7 @@ from tussle.game import (
     Result,
     State,
     Termination,
+    document_hint,
 )
 from tussle.games.fite.notation import (
     DEF,
@@ -92,6 +94,7 @@ from tussle.games.fite.notation import (
     parse_swift,
     parse_tactic,
 )
+from tussle.games.fite.powers import STANDARD_POWERS, Power, load_powers
 
 START_DICE = 9
 
@@ -748,8 +751,30 @@ class Fite(Game):
                 "or any (the opponent's too, written like 'turn B def 6')",
                 choices=TURN_DICE_CHOICES,
             ),
-            Option("power_a", "choice", "none", "fighter A's super power", choices=POWER_CHOICES),
-            Option("power_b", "choice", "none", "fighter B's super power", choices=POWER_CHOICES),
+            # Text, not a choice: a powers document may name powers of its own (the choices are
+            # the standard ones, which the home page and tournaments offer).
+            Option(
+                "power_a",
+                "str",
+                "none",
+                "fighter A's super power: none, or a power's name (those of the powers option)",
+                choices=POWER_CHOICES,
+            ),
+            Option(
+                "power_b",
+                "str",
+                "none",
+                "fighter B's super power: none, or a power's name (those of the powers option)",
+                choices=POWER_CHOICES,
+            ),
+            Option(
+                "powers",
+                "document",
+                "",
+                "the super powers fighters may bring, each as its effects (TOML or JSON, "
+                "docs/games/fite.md); empty or standard: the six of the rules",
+                documents=("standard",),
+            ),
             Option(
                 "turn_limit",
                 "int",
@@ -791,6 +816,34 @@ class Fite(Game):
         ),
     )
 
+    #: The powers fighters may bring, by name (the powers option's; the standard six without it).
+    power_table: Mapping[str, Power]
+    #: Whether each fighter's power is used by moving after the placement (Swift), not declared.
+    swift_power: tuple[bool, bool]
+
+    def _check_options(self) -> None:
+        text = self.str_option("powers")
+        if text in ("", "standard"):
+            self.power_table = STANDARD_POWERS
+        else:
+            try:
+                self.power_table = load_powers(text, "option powers")
+            except OptionError as exc:
+                raise OptionError(f"{exc}{document_hint(self.id, 'powers', text)}") from None
+        chosen = dict(self.options)
+        for name in ("power_a", "power_b"):
+            value = self.str_option(name).strip().lower()
+            if value != "none" and value not in self.power_table:
+                offered = ", ".join(("none", *self.power_table))
+                raise OptionError(f"option {name}: {shorten(self.str_option(name))} is not one of {offered}")
+            chosen[name] = value
+        # Kept as the names are written in the document, as a choice option keeps its choices.
+        self.options = MappingProxyType(chosen)
+        self.swift_power = (
+            chosen["power_a"] != "none" and self.power_table[str(chosen["power_a"])].swift,
+            chosen["power_b"] != "none" and self.power_table[str(chosen["power_b"])].swift,
+        )
+
     def length_bound(self) -> tuple[int, int] | None:
         # The SETUP placement, then per turn: placement, Swift, split, tactical choice; four rolls.
         limit = int(self.options["turn_limit"])
@@ -818,10 +871,12 @@ class FiteState(State[FiteAction]):
         "location",
         "pending",
         "phase",
+        "power_table",
         "powers",
         "roll_index",
         "rolls",
         "split",
+        "swift_power",
         "swift_to",
         "tactics",
         "turn",
@@ -839,6 +894,9 @@ class FiteState(State[FiteAction]):
             None if game.options["power_a"] == "none" else str(game.options["power_a"]),
             None if game.options["power_b"] == "none" else str(game.options["power_b"]),
         )
+        #: What each power does, by name, and whether each fighter's is used by a Swift move.
+        self.power_table: Mapping[str, Power] = game.power_table
+        self.swift_power = game.swift_power
         self.dice = [START_DICE, START_DICE]
         self.used = [False, False]  # the coin flipped face down
         self.location = [-1, -1]
@@ -896,8 +954,7 @@ class FiteState(State[FiteAction]):
 
     def can_declare(self, player: int) -> bool:
         """Whether ``player`` may declare its super power with the split."""
-        power = self.powers[player]
-        return power is not None and power != "swift" and not self.used[player]
+        return self.powers[player] is not None and not self.swift_power[player] and not self.used[player]
 
     def pools(self, player: int) -> Pools:
         """``player``'s rolled pools (offensive, defensive), as rolled, before any tactical choice."""
@@ -908,8 +965,19 @@ class FiteState(State[FiteAction]):
         """What is added to each of ``player``'s offensive and defensive dice this turn."""
         other = 1 - player
         where = self.location[player]
-        off = (where == OFF) + (self.declared[player] == "brutal") - (self.declared[other] == "aggressive")
-        dfn = (where == DEF) + (self.declared[player] == "tough") - (self.declared[other] == "fast")
+        off = int(where == OFF)
+        dfn = int(where == DEF)
+        table = self.power_table
+        mine = self.declared[player]
+        if mine is not None:
+            power = table[mine]
+            off += power.attack
+            dfn += power.defence
+        theirs = self.declared[other]
+        if theirs is not None:
+            power = table[theirs]
+            off += power.opponent_attack
+            dfn += power.opponent_defence
         return (off, dfn)
 
     # --- actions ----------------------------------------------------------------
@@ -986,6 +1054,10 @@ class FiteState(State[FiteAction]):
                 return f": each pool holds 1 to {MAX_POOL} dice"
             if declare and self.used[player]:
                 return f": fighter {who}'s super power is used already"
+            if declare and self.swift_power[player]:
+                return (
+                    f": fighter {who}'s super power is used by moving after the placement, not with the split"
+                )
             return ""
         if self.phase == TACTICAL:
             return self._tactic_problem(player, cast(TacticAction, action))
@@ -1051,8 +1123,9 @@ class FiteState(State[FiteAction]):
                 self.turn = 1
                 self._start(PLACE, (0, 1), PLACING)
                 return
-            if "swift" in self.powers:
-                swift = tuple(p for p in (0, 1) if self.powers[p] == "swift" and not self.used[p])
+            swift_power = self.swift_power
+            if swift_power[0] or swift_power[1]:
+                swift = tuple(p for p in (0, 1) if swift_power[p] and not self.used[p])
                 if swift:
                     self._start(SWIFT, swift)
                     return
@@ -1064,7 +1137,7 @@ class FiteState(State[FiteAction]):
                 if to != STAY:
                     self.location[p] = self.swift_to[p] = to
                     self.used[p] = True
-                    self.declared[p] = "swift"
+                    self.declared[p] = self.powers[p]
             self._start_split()
         elif phase == SPLIT:
             chosen: list[SplitAction] = self.pending  # type: ignore[assignment]  # the step's shape
@@ -1104,7 +1177,8 @@ class FiteState(State[FiteAction]):
             return
         for p in (0, 1):
             at_tactical = self.location[p] == TAC
-            cunning = self.declared[p] == "cunning"
+            declared = self.declared[p]
+            cunning = declared is not None and self.power_table[declared].tactical
             self.entitled[p] = BOTH_OPTIONS if at_tactical and cunning else int(at_tactical or cunning)
         entitled = tuple(p for p in (0, 1) if self.entitled[p])
         if entitled:
@@ -1277,6 +1351,8 @@ class FiteState(State[FiteAction]):
         other.turn_any = self.turn_any
         other.turn_limit = self.turn_limit
         other.powers = self.powers
+        other.power_table = self.power_table
+        other.swift_power = self.swift_power
         other.dice = list(self.dice)
         other.used = list(self.used)
         other.location = list(self.location)

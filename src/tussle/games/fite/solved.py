@@ -35,11 +35,13 @@ import json
 from collections.abc import Mapping, Sequence
 from itertools import combinations_with_replacement
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from tussle.agents.base import Agent, PlayerView
 from tussle.agents.params import Param
 from tussle.errors import AgentError
+from tussle.games.fite.powers import STANDARD_POWERS
+from tussle.games.fite.rules import Fite
 from tussle.games.fite.solver import (
     LOCATIONS,
     MAX_POOL,
@@ -178,6 +180,14 @@ class FiteSolvedAgent(Agent):
                 f"agent fite:solved models only turn_dice=own (a fighter turns its own dice), "
                 f"not turn_dice={game.options['turn_dice']}"
             )
+        table = cast(Fite, game).power_table
+        for option in ("power_a", "power_b"):
+            name = str(game.options[option])
+            if name != "none" and table[name] != STANDARD_POWERS.get(name):
+                raise AgentError(
+                    f"agent fite:solved knows only the standard powers, not {option}={name} "
+                    "of this game's powers document"
+                )
         self.tactics: str = self.params["tactics"]
         self.strategy = shipped_strategy()
         self._plan: int | None = None

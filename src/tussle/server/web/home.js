@@ -127,7 +127,10 @@ function showGame() {
     } else if (option.kind === "int") {
       input = html("input", { type: "number", id, name: option.name, value: option.default, min: option.minimum, max: option.maximum });
     } else {
-      input = html("input", { type: "text", id, name: option.name, value: option.default });
+      // Text with suggested values (FITE's powers: a powers document may name others).
+      const list = option.choices.length ? `${id}-values` : null;
+      input = html("input", { type: "text", id, name: option.name, value: option.default, list });
+      if (list) input = html("span", {}, input, html("datalist", { id: list }, option.choices.map((c) => html("option", { value: c }))));
     }
     box.append(html("p", {}, html("label", { for: id, text: `${option.name}: ${option.help}` }), " ", input));
   }
