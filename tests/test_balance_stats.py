@@ -173,6 +173,21 @@ def test_component_differences_count_each_game_once_and_are_adjusted_for_many_co
     assert "Significant after Holm (p < 0.05): A." in cards.note
     assert cards.columns[9:13] == ["p", "p Holm", "p BH", "significant (Holm)"]
 
+    # Winners against losers are the same games too: a paired t test of the winner's count minus the loser's.
+    outcome = {r[0]: r for r in data.by_outcome("card", "cards-outcome", "Cards held").rows}
+    for card in "ABCDE":
+        held = {(g, s) for g, s, kind, c in events if kind == "card" and c == card}
+        winners = [float((g, w) in held) for g, w, _ in rows]
+        losers = [float((g, 1 - w) in held) for g, w, _ in rows]
+        test = stats.ttest_rel(winners, losers)
+        interval = test.confidence_interval(0.95)
+        assert outcome[card][7:11] == pytest.approx(
+            [np.mean(winners) - np.mean(losers), interval.low, interval.high, test.pvalue], abs=1e-4
+        )
+    assert outcome["A"][11] < 0.05 and outcome["A"][11] == pytest.approx(
+        holm([r[10] for r in outcome.values()])[0]
+    )
+
 
 def test_holm_and_benjamini_hochberg_match_a_hand_table() -> None:
     p = [0.001, 0.008, 0.039, 0.041, 0.042, 0.060, 0.074, 0.205]

@@ -22,7 +22,7 @@ from typing import Any
 
 import duckdb
 
-from tussle.balance.stats import benjamini_hochberg, clustered_difference, holm, mean_interval, wilson
+from tussle.balance.stats import benjamini_hochberg, clustered_difference, holm, mean_interval, paired, wilson
 from tussle.game import Game
 from tussle.record import Record
 
@@ -263,14 +263,19 @@ class Data:
         )
 
     def by_outcome(self, kind: str, key: str, title: str, note: str = "") -> Figure:
-        """Per component of ``kind``: its total per game for the seats that won and for those that lost."""
+        """Per component of ``kind``: its total per game for the seats that won and for those that lost.
+
+        Winners and losers of one game are compared within it: the difference's interval and
+        p-value are those of the per-game differences (the winner's total minus the losers'
+        mean: a paired t test), the p-values adjusted across the components by Holm.
+        """
         # Every seat of every decided game, for every component: a seat without it counts 0.
         rows = self.sql(
             """
             WITH comps AS (SELECT DISTINCT component FROM e WHERE kind = ?),
                  totals AS (SELECT game, seat, component, sum(value) AS total FROM e WHERE kind = ?
                             GROUP BY game, seat, component)
-            SELECT c.component, g.won, coalesce(t.total, 0) FROM comps c CROSS JOIN g
+            SELECT c.component, g.won, coalesce(t.total, 0), g.game FROM comps c CROSS JOIN g
             LEFT JOIN totals t ON t.game = g.game AND t.seat = g.seat AND t.component = c.component
             WHERE NOT g.draw ORDER BY c.component, g.game, g.seat
             """,
@@ -279,24 +284,42 @@ class Data:
         )
         names = self.sql("SELECT DISTINCT component FROM e WHERE kind = ? ORDER BY 1", kind)
         values: dict[str, tuple[list[float], list[float]]] = {c: ([], []) for (c,) in names}
-        for component, won, total in rows:
+        games: dict[str, dict[int, tuple[list[float], list[float]]]] = {c: {} for (c,) in names}
+        for component, won, total, game in rows:
             values[component][0 if won else 1].append(float(total))
+            games[component].setdefault(game, ([], []))[0 if won else 1].append(float(total))
         comps = list(values)
-        table = []
+        table: list[list[Any]] = []
         series: dict[str, list[list[float]]] = {"winners": [[], [], []], "losers": [[], [], []]}
         for component, (winners, losers) in values.items():
             won, lost = mean_interval(winners), mean_interval(losers)
-            table.append([component, *won, *lost, won[0] - lost[0]])
+            differences = [sum(w) / len(w) - sum(v) / len(v) for w, v in games[component].values() if w and v]
+            _, low, high, p = paired(differences)
+            table.append([component, *won, *lost, won[0] - lost[0], low, high, p])
             for name, m in (("winners", won), ("losers", lost)):
                 for i in range(3):
                     series[name][i].append(m[i])
         return Figure(
             f"{self.prefix}{key}",
             title,
-            ["component", "winners", "low", "high", "losers", "low", "high", "difference"],
-            table,
+            [
+                "component",
+                "winners",
+                "low",
+                "high",
+                "losers",
+                "low",
+                "high",
+                "difference",
+                "low",
+                "high",
+                "p",
+                "p Holm",
+            ],
+            [[*row, by_holm] for row, by_holm in zip(table, holm([r[10] for r in table]), strict=True)],
             Plot("grouped", {"labels": comps, "series": series}, "mean per player and game (95% interval)"),
-            note,
+            f"{note} Difference: paired by game (the winner's total minus the losers' mean), Student's t; "
+            "p adjusted across the components by Holm.".strip(),
         )
 
     def means(self, kind: str, key: str, title: str, note: str = "") -> Figure:
