@@ -59,7 +59,9 @@ METHODS = [
     "delta-method variance with Student's t; with one seat with and one without per game, the paired "
     "t test). The p-values of one figure are a family: adjusted by Holm (family-wise error) and by "
     "Benjamini-Hochberg (false discovery rate); significance is judged on the Holm-adjusted p-value.",
-    "Means: Student's t intervals. Side by side: each slice's difference from the first, paired by game "
+    "Means: Student's t intervals. Winners against losers: paired within each game (the winner's total "
+    "minus the losers' mean), Student's t, p adjusted by Holm across the components. Side by side: each "
+    "slice's difference from the first, paired by game "
     "number (the slices share seeds), a Student's t interval of the per-game differences and its p-value, "
     "with Holm's adjustment across the table; the first slice's difference from itself is 0 by "
     "construction and has no interval.",
