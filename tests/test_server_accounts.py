@@ -405,6 +405,13 @@ def test_bad_input_is_refused_in_one_line_and_never_a_500(server: Server) -> Non
     # A body that is not JSON.
     status, refusal, _ = call(server.url, "POST", "/api/account/signin", None, {"content-type": "text/plain"})
     assert one_line(status, refusal)
+    # An email is kept in lower case, so the unique index holds it whatever case a sign-up used.
+    ivy = AccountClient(server.url)
+    ivy.get("/api/catalog")
+    status, _ = ivy.post(
+        "/api/account/signup", {"name": "Ivy", "email": "Ivy@Example.ORG", "password": PASSWORD}
+    )
+    assert status == 201 and ivy.get("/api/account")[1]["email"] == "ivy@example.org"
 
 
 def hello(server: Server, game_id: str, token: str) -> dict[str, Any]:

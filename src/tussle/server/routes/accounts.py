@@ -91,7 +91,9 @@ async def sign_up(
         try:
             row = await manager.create(
                 AccountCreate(
-                    email=body.email,
+                    # Kept in lower case: the unique index then holds whatever case a sign-up used, so
+                    # two sign-ups at once with the same address differently spelled cannot both pass.
+                    email=body.email.lower(),
                     password=body.password,
                     name=body.name,
                     name_key=body.name.lower(),
