@@ -25,7 +25,7 @@ from __future__ import annotations
 import click
 
 from tussle import __version__
-from tussle.cli import balance, bench, games, ladder, match, play, replay, serve, tournament
+from tussle.cli import balance, bench, fite_odds, games, ladder, match, play, replay, serve, tournament
 from tussle.cli.common import TussleGroup, computer_agent
 
 __all__ = ["cli", "computer_agent", "main"]
@@ -67,6 +67,7 @@ for _command in (
     ladder.ladder,
     bench.bench,
     balance.balance,
+    fite_odds.fite_odds,
     serve.serve,
 ):
     cli.add_command(_command)

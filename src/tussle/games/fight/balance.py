@@ -20,13 +20,17 @@ one per Fight unless said otherwise:
   (:meth:`FightState.resolve_again`), else 0;
 - ``ability_won_fight``: the same, 1 only if the change gave the Fight to the Boost's owner;
 - ``glory`` (once per game and seat, at the end): component ``arenas``, the Glory of the Arenas
-  taken, and ``scored``, the Glory of the scored pile (one per Warrior in it).
+  taken, and ``scored``, the Glory of the scored pile (one per Warrior in it);
+- ``series:Glory of the Arenas taken``: after each Fight (component: its number), each seat's
+  Glory of the Arenas taken so far (a trajectory, docs/balance.md);
+- ``duration`` (seat -1): component ``Fights``, the Fights played.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from tussle.balance.feel import DURATION, SERIES
 from tussle.balance.measures import Data, Figure, Measures, Row
 from tussle.game import Game
 from tussle.games.fight.cards import FAMILIES
@@ -44,6 +48,7 @@ class FightMeasures(Measures):
         last: FightReport | None = None
         first = 0  # the 1st player of the Fight under way, as the state before the Fight's end shows
         state: FightState | None = None
+        fights = 0
         for i, walked in enumerate(record.walk()):
             assert isinstance(walked, FightState)
             state = walked
@@ -53,7 +58,12 @@ class FightMeasures(Measures):
             elif report is not None and report is not last:
                 last = report
                 yield from self.fight_rows(state, report, first)
+                fights += 1
+                for p in range(state.game.num_players):
+                    glory = sum(state.deck.arenas[a].glory for a in state.won[p])
+                    yield Row(p, SERIES + "Glory of the Arenas taken", f"{fights:02d}", float(glory))
             first = state.first
+        yield Row(-1, DURATION, "Fights", float(fights))
         if state is not None and state.result() is not None:
             for p in range(state.game.num_players):
                 arenas = sum(state.deck.arenas[a].glory for a in state.won[p])

@@ -4,7 +4,8 @@ For each played game: how it ended (a Giant crossed, the second Tank killed, a
 player without a legal action, the ply limit), which seat moved first (the
 chance event), per seat the Pawns and Tanks it lost, the actions it took of
 each kind and how far its Giant got. docs/games/fightopia.md (Balance measures)
-defines every row and figure.
+defines every row and figure. The game's duration (docs/balance.md, "Game feel") is a
+``duration`` row: ``moves``, the players' moves.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from tussle.balance.feel import DURATION
 from tussle.balance.measures import Data, Figure, Measures, Row
 from tussle.game import CHANCE, Game, State
 from tussle.games.fightopia.board import GOAL_CORNER_RANK
@@ -54,7 +56,8 @@ class FightopiaMeasures(Measures):
     """The endings, the first mover, losses, actions and the Giants' advance."""
 
     def events(self, game: Game, record: Record) -> Iterable[Row]:
-        return list(self._rows(record.walk(), record.events))
+        moves = sum(player >= 0 for player, _ in record.events)
+        return [*self._rows(record.walk(), record.events), Row(-1, DURATION, "moves", float(moves))]
 
     def _rows(self, walk: Iterator[State[Any]], events: list[tuple[int, str]]) -> Iterator[Row]:
         state = next(walk)

@@ -16,7 +16,10 @@ measures"):
 - ``hit``: ``laser`` or ``fist``, the damage it dealt with each; ``taken``, the
   damage it took;
 - ``accuracy``: ``laser`` or ``fist``, the share of its attacks with that weapon
-  that hit (only for a pig that attacked with it).
+  that hit (only for a pig that attacked with it);
+- ``series:damage``: after each round (component: its number), each pig's damage (a
+  trajectory, docs/balance.md);
+- ``duration`` (seat -1): component ``rounds``, the rounds played.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from tussle.balance.feel import DURATION, SERIES
 from tussle.balance.measures import Data, Figure, Measures, Row
 from tussle.game import Game
 from tussle.games.robo_pigs.actions import COMMAND_NAMES, FIRE, HIT, REPAIR_PROGRAM
@@ -40,6 +44,7 @@ class RoboPigsMeasures(Measures):
     def events(self, game: Game, record: Record) -> Iterable[Row]:
         counts: list[Counter[tuple[str, str]]] = [Counter(), Counter()]
         played = 0
+        damage: list[Row] = []  # the trajectory: each pig's damage after each round
         for state in record.walk():
             assert isinstance(state, RoboPigsState)
             programs = state.last_programs
@@ -47,6 +52,7 @@ class RoboPigsMeasures(Measures):
             if programs is None or state.round - 1 == played:
                 continue
             played = state.round - 1
+            damage.extend(Row(p, SERIES + "damage", f"{played:03d}", float(state.damage[p])) for p in (0, 1))
             for p in (0, 1):
                 tally = counts[p]
                 for command in programs[p]:
@@ -78,7 +84,7 @@ class RoboPigsMeasures(Measures):
                     rows.append(
                         Row(p, "accuracy", weapon, counts[p]["hit", weapon] / counts[p]["attack", weapon])
                     )
-        return rows
+        return [*rows, *damage, Row(-1, DURATION, "rounds", float(played))]
 
     def figures(self, data: Data) -> list[Figure]:
         return [

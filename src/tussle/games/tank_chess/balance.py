@@ -5,7 +5,8 @@ side fielded, how many enemy tanks they destroyed, how many of them were
 destroyed, and how many were still there at the end (an escaped Command tank
 survived); which type destroyed which; how the game ended (the enemy Command
 tank destroyed, the own Command tank escaped, or the ply limit); and the board
-size. docs/games/tank-chess.md (Balance measures) defines every row and figure.
+size. docs/games/tank-chess.md (Balance measures) defines every row and figure. The
+game's duration (docs/balance.md, "Game feel") is a ``duration`` row: ``moves``, the plies.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from tussle.balance.feel import DURATION
 from tussle.balance.measures import Data, Figure, Measures, Plot, Row
 from tussle.game import Game, State
 from tussle.games.tank_chess.board import COMMAND, ESCAPE, KIND_NAMES, TANK, code_kind, code_side, decode
@@ -47,7 +49,8 @@ class TankChessMeasures(Measures):
     """Kills, losses and survival per tank type, the endings and the board size."""
 
     def events(self, game: Game, record: Record) -> Iterable[Row]:
-        return list(self._rows(record.walk()))
+        moves = sum(player >= 0 for player, _ in record.events)
+        return [*self._rows(record.walk()), Row(-1, DURATION, "moves", float(moves))]
 
     def _rows(self, walk: Iterator[State[Any]]) -> Iterator[Row]:
         state = next(walk)

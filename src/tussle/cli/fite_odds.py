@@ -1,0 +1,59 @@
+"""``tussle fite-odds``: FITE's exact dice odds, the chances of each number of hits for every split."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+
+@click.command("fite-odds")
+@click.option(
+    "--edge",
+    type=click.IntRange(-4, 4),
+    default=0,
+    show_default=True,
+    help="The defence's modifiers minus the attack's (a location's or a power's +1 each).",
+)
+@click.option(
+    "--attack-turns",
+    type=click.IntRange(0, 2),
+    default=0,
+    show_default=True,
+    help="Dice the attack's plan turns over (its lowest showing 1 to 3), as the tactical step may.",
+)
+@click.option(
+    "--defence-turns",
+    type=click.IntRange(0, 2),
+    default=0,
+    show_default=True,
+    help="Dice the defence's plan turns over.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
+def fite_odds(*, edge: int, attack_turns: int, defence_turns: int, as_json: bool) -> None:
+    """Print FITE's exact dice odds: for every split, the chance of each number of hits on the defender.
+
+    Exact, from the solver's counting of every roll of both pools
+    (docs/fite-solver.md); the same table is in every FITE balance report.
+
+    \b
+    Examples:
+      tussle fite-odds
+      tussle fite-odds --edge -1 --attack-turns 1
+    """
+    from tussle.games.fite.balance import odds_figure
+
+    figure = odds_figure(edge, attack_turns, defence_turns)
+    if as_json:
+        click.echo(json.dumps(figure.to_json()))
+        return
+    # Plain fixed-width lines: the whole table fits 80 columns and pastes anywhere.
+    hits = len(figure.columns) - 3
+    click.echo(figure.title)
+    click.echo(f"{'atk':>3} {'def':>3} {'mean':>6} " + " ".join(f"{k:>5}" for k in range(hits)))
+    for row in figure.rows:
+        click.echo(f"{row[0]:>3} {row[1]:>3} {row[2]:>6.3f} " + " ".join(f"{v:>5.3f}" for v in row[3:]))
+    click.echo(
+        "atk, def: the attack's and the defence's dice; mean: the expected hits; 0 to 8: the chance of "
+        "that many hits. " + figure.note
+    )
