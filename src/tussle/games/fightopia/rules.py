@@ -26,7 +26,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 
-from tussle.errors import ActionError, PositionError
+from tussle.errors import ActionError, OptionError, PositionError
 from tussle.game import (
     CHANCE,
     JSON,
@@ -43,6 +43,7 @@ from tussle.game import (
     Result,
     State,
     Termination,
+    document_hint,
 )
 from tussle.games.fightopia.board import (
     BLACK,
@@ -89,6 +90,7 @@ from tussle.games.fightopia.notation import (
     parse_position,
     tank_name,
 )
+from tussle.games.fightopia.setups import setup_position
 
 LIMIT = Termination.LIMIT
 
@@ -259,6 +261,14 @@ class Fightopia(Game):
                 False,
                 "a pivoting Tank also needs the square it sweeps through to be clear",
             ),
+            Option(
+                "setup",
+                "document",
+                "",
+                "the starting position: the board in position notation, on one line or a rank a line "
+                "(docs/games/fightopia.md); empty or standard: the rules' setup",
+                documents=("standard",),
+            ),
         ),
         has_position=True,
         notation=(
@@ -288,11 +298,21 @@ class Fightopia(Game):
         ),
     )
 
-    def __init__(self, /, players: int | None = None, **options: object) -> None:
-        super().__init__(players, **options)
+    def _check_options(self) -> None:
         # Read on every action: the options are fixed, so they are looked up once here.
         self._ply_limit = int(self.options["ply_limit"])
         self._tank_tables = _TANK_TABLES_SWEPT if self.options["pivot_sweep"] else _TANK_TABLES_PLAIN
+        text = self.str_option("setup")
+        if text in ("", "standard"):
+            self._start = START
+            return
+        try:
+            self._start = setup_position(text)
+            self.state_from_position(self._start)
+        except PositionError as exc:
+            # A board on one line is a word with slashes, as a file's name is: no hint for that.
+            hint = "" if text.count("/") >= SIZE - 1 else document_hint(self.id, "setup", text)
+            raise OptionError(f"option setup: {exc}{hint}") from None
 
     def length_bound(self) -> tuple[int, int] | None:
         # One chance event: who moves first.
@@ -300,7 +320,7 @@ class Fightopia(Game):
         return (limit, 1) if limit > 0 else None
 
     def new_initial_state(self) -> FightopiaState:
-        return self.state_from_position(START)
+        return self.state_from_position(self._start)
 
     def state_from_position(self, text: str) -> FightopiaState:
         """Read a position (see :mod:`tussle.games.fightopia.notation`).
