@@ -111,8 +111,8 @@ def drama_and_uncertainty(values: Sequence[Sequence[float]], winner: int | None)
     NaN for a draw. Uncertainty: over all those states, the mean of 1 minus
     half the gap between the two highest values (1: level all along).
 
-    >>> drama_and_uncertainty([[0.0, 0.0], [-0.5, 0.5], [1.0, -1.0]], 0)
-    (0.5, 0.6666666666666667)
+    >>> drama_and_uncertainty([[0.0, 0.0], [-0.5, 0.5], [1.0, -1.0]], 0)  # behind once, by 1
+    (0.5, 0.5)
     """
     if not values:
         return math.nan, math.nan
