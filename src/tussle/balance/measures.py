@@ -154,9 +154,8 @@ class Data:
                 "every game counted: the data has no game signatures (an older run), so repeats are unknown"
             )
         elif self.distinct:
-            method = (
-                f"over {distinct:,} distinct games, each counted once (a repeated game is its first copy)"
-            )
+            games = f"{distinct:,} distinct game{'s' if distinct != 1 else ''}"
+            method = f"over {games}, each counted once (a repeated game is its first copy)"
         else:
             method = f"over all {played:,} games, a repeated game counted each time it was played"
         warning = ""

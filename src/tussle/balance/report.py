@@ -105,10 +105,12 @@ def general_figures(data: Data) -> list[Figure]:
         # The sign test of these differences is the binomial test above (one decided game, one sign).
         assert math.isnan(p_value) or p_value == sign_test(positive, negative)
         paired_rows = [["seat 0 minus seat 1 score (win 1, draw 1/2), paired by game", d, low, high]]
-        note += (
-            f"; seat 0 minus seat 1 score: {d:+.3f} [{low:+.3f}, {high:+.3f}]"
-            f" (paired t, {len(differences):,} games)"
+        interval = (
+            f"[{low:+.3f}, {high:+.3f}] (paired t, {len(differences):,} games)"
+            if not math.isnan(low)
+            else f"(no interval from {len(differences)} game{'s' if len(differences) != 1 else ''})"
         )
+        note += f"; seat 0 minus seat 1 score: {d:+.3f} {interval}"
     note += f". {counting['method'][0].upper()}{counting['method'][1:]}."
     if counting["warning"]:
         note += f" Warning: {counting['warning']}."
