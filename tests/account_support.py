@@ -23,9 +23,7 @@ class AccountClient:
         self.set_cookie: list[str] = []
         """The Set-Cookie headers of the last answer, as sent."""
 
-    def request(
-        self, method: str, path: str, body: Any = None, *, csrf: bool = True
-    ) -> tuple[int, Any]:
+    def request(self, method: str, path: str, body: Any = None, *, csrf: bool = True) -> tuple[int, Any]:
         headers = {"content-type": "application/json"}
         if self.cookies:
             headers["cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())

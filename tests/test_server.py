@@ -69,7 +69,6 @@ class Server:
 
     def output(self) -> str:
         """What the server has written to its log so far."""
-        assert self.log is not None
         return self.log.read_text(errors="replace")
 
     @property
@@ -88,10 +87,10 @@ class Server:
             self.db,
             *self.extra,
         ]
-        out = self.log.open("ab") if self.log is not None else subprocess.PIPE
-        self.process = subprocess.Popen([*command, "--workers", "1"], stdout=out, stderr=subprocess.STDOUT)
-        if not isinstance(out, int):
-            out.close()  # the server has its own copy
+        with self.log.open("ab") as out:  # the server has its own copy
+            self.process = subprocess.Popen(
+                [*command, "--workers", "1"], stdout=out, stderr=subprocess.STDOUT
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -99,10 +98,7 @@ class Server:
                     return
             except (urllib.error.URLError, ConnectionError):
                 if self.process.poll() is not None:
-                    if self.log is not None:
-                        raise AssertionError(self.output()) from None
-                    output = self.process.stdout.read().decode() if self.process.stdout else "it died"
-                    raise AssertionError(output) from None
+                    raise AssertionError(self.output()) from None
                 time.sleep(0.1)
         raise AssertionError("the server did not start")
 
