@@ -96,7 +96,7 @@ class Server:
             try:
                 with urllib.request.urlopen(f"{self.url}/api/lobby", timeout=1):
                     return
-            except (urllib.error.URLError, ConnectionError):
+            except OSError:  # not listening yet, or too busy to answer within the second (a timeout)
                 if self.process.poll() is not None:
                     raise AssertionError(self.output()) from None
                 time.sleep(0.1)
