@@ -271,3 +271,15 @@ def test_p_values_are_never_printed_as_zero_and_keep_their_digits_in_the_json() 
     assert format_p(3.2e-12) == "3.2e-12" and format_p(0.0) == "< 1e-300"
     row = Figure("k", "t", ["p"], [[1.9e-06], [0.123456], [0.0]]).to_json()["rows"]
     assert row == [[1.9e-06], [0.1235], [0.0]]
+
+
+def test_a_component_against_itself_gets_no_interval() -> None:
+    # Both seats hold "x" in games 0-3 (its win rate there is 1/2 by construction); "x" against "y" in 4-9.
+    rows = [(g, g % 2, False) for g in range(10)]
+    events = [(g, s, "power", "x" if g < 4 or s == 0 else "y") for g in range(10) for s in (0, 1)]
+    cells = {(r[0], r[1]): r for r in games_table(rows, events).matrix("power", "m", "Powers").rows}
+    assert (
+        cells["x", "x"][2:4] == [8, 0.5] and math.isnan(cells["x", "x"][4]) and math.isnan(cells["x", "x"][5])
+    )
+    interval = stats.binomtest(3, 6).proportion_ci(method="wilson")
+    assert cells["x", "y"][3:6] == pytest.approx([0.5, interval.low, interval.high])

@@ -375,7 +375,12 @@ class Data:
         cells = {(a, b): (n, w, d) for a, b, n, w, d in rows}
         values = [[_rate(cells.get((a, b))) for b in labels] for a in labels]
         counts = [[cells.get((a, b), (0, 0, 0))[0] for b in labels] for a in labels]
-        table = [[a, b, n, *wilson(w, n), d] for a, b, n, w, d in rows]
+        # A component against itself holds both seats of its games: its win rate is (1 - draws) / 2
+        # by construction, so it gets no interval.
+        table = [
+            [a, b, n, *(wilson(w, n) if a != b else (_rate((n, w, d)), math.nan, math.nan)), d]
+            for a, b, n, w, d in rows
+        ]
         return Figure(
             f"{self.prefix}{key}",
             title,
