@@ -24,6 +24,7 @@ from typing import Any
 
 import duckdb
 
+from tussle.balance import feel
 from tussle.balance.measures import Measures
 from tussle.errors import TussleError
 from tussle.game import Game, State
@@ -52,6 +53,7 @@ GAME_COLUMNS = {
     "lead_changes": "INTEGER",
     "decisive_at": "DOUBLE",
     "signature": "VARCHAR",  # a digest of the game (game_signature): equal for a repeated game
+    **feel.FEEL_COLUMNS,  # branching factor, drama, repetition... (feel.per_game)
 }
 EVENT_COLUMNS = {
     "variant": "VARCHAR",
@@ -193,6 +195,7 @@ def _play(job: _Job) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     winner = result.winner
     length = len(record.events)
     signature = game_signature(record, [job.agents[seats[s]] for s in range(job.players)])
+    feel_values = feel.per_game(game, record, winner)
     games = [
         (
             job.variant,
@@ -209,6 +212,7 @@ def _play(job: _Job) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
             changes,
             decisive,
             signature,
+            *feel_values,
         )
         for s in range(job.players)
     ]

@@ -35,6 +35,7 @@ from typing import Any
 
 import duckdb
 
+from tussle.balance import feel
 from tussle.balance.measures import Data, Figure, Measures, Plot
 from tussle.balance.play import Plan, Slice
 from tussle.balance.stats import format_p, holm, mean_interval, no_advantage, paired, sign_test, wilson
@@ -341,6 +342,9 @@ def draw(figure: Figure, folder: Path) -> list[Path]:
         ax.set_yticks(range(len(rows)), [_short(r) for r in rows])
         ax.set_xlabel(plot.xlabel or "against")
         fig.colorbar(image, ax=ax, label=data.get("colorbar", "win rate of the row"))
+    elif plot.kind == "line":
+        fig, ax = plt.subplots(figsize=(7.5, 3.5))
+        feel.draw_line(plot, ax)
     elif plot.kind == "hist":
         fig, ax = plt.subplots(figsize=(7.5, 3))
         ax.hist(data["values"], bins=min(40, max(5, len(set(data["values"])))), color="#2a6fb0")
@@ -391,14 +395,15 @@ def build(
             distinct=distinct,
         )
         datas.append(data)
-        figures = general_figures(data) + measures.figures(data)
+        figures = general_figures(data) + feel.feel_figures(data) + measures.figures(data)
         if len(plan.slices) <= PLOTTED_SLICES:
             for figure in figures:
                 draw(figure, plots)
         sections.append({"slice": part, "figures": figures, "games": data.counting()})
     compared = comparison(datas) if len(datas) > 1 else None
     matrices = option_matrices(plan, datas)
-    for figure in matrices:
+    across = feel.across_figures(plan, datas, measures)
+    for figure in matrices + across:
         draw(figure, plots)
     for table in ("games", "events"):
         target = str(out / f"{table}.parquet").replace("'", "''")
@@ -418,9 +423,12 @@ def build(
         ],
         "comparison": compared.to_json() if compared else None,
         "option_matrices": [m.to_json() for m in matrices],
+        "across": [f.to_json() for f in across],
     }
     (out / "figures.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-    (out / "report.html").write_text(_html(plan, sections, compared, matrices, plots), encoding="utf-8")
+    (out / "report.html").write_text(
+        _html(plan, sections, compared, matrices, plots, across=across), encoding="utf-8"
+    )
     return report
 
 
@@ -484,6 +492,8 @@ def _html(
     compared: Figure | None,
     matrices: list[Figure],
     plots: Path,
+    *,
+    across: Sequence[Figure] = (),
 ) -> str:
     title = f"tussle balance: {plan.game}, {plan.n:,} games per slice"
     out = [
@@ -501,6 +511,9 @@ def _html(
         out.append("<h2>Side by side</h2>")
         out.extend(_figure_html(m, plots) for m in matrices)
         out.append(_figure_html(compared, plots))
+    if across:
+        out.append("<h2>Across the run</h2>")
+        out.extend(_figure_html(f, plots) for f in across)
     for section in sections:
         part: Slice = section["slice"]
         options = ", ".join(f"{k}={v}" for k, v in part.options.items()) or "the defaults"

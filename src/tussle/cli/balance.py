@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from tussle.balance import feel
 from tussle.balance.play import BalanceError, make_plan, measures_of, open_data, run, total_games
 from tussle.balance.report import build
 from tussle.cli.common import (
@@ -53,6 +54,13 @@ from tussle.registry import game_info
     help="Another pairing of agents (one per seat), compared side by side; repeatable.",
 )
 @click.option(
+    "--skill",
+    default=None,
+    metavar="AGENT,AGENT,...",
+    help="A ladder of agents, weakest first: each plays itself and the next one down (and the strongest "
+    "the weakest), for the skill-depth figure; replaces the AGENTs.",
+)
+@click.option(
     "--out",
     type=click.Path(file_okay=False),
     default=None,
@@ -71,6 +79,7 @@ def balance(
     cluster: str | None,
     vary: tuple[str, ...],
     also: tuple[str, ...],
+    skill: str | None,
     out: str | None,
     as_json: bool,
     options: dict[str, str],
@@ -88,6 +97,7 @@ def balance(
       tussle balance fite -n 2000 --out report/
       tussle balance robo-pigs -n 1000 --vary repair_at=start,end
       tussle balance fight rule rule --also hard,hard -n 500
+      tussle balance fite --skill random,rule,medium -n 500
       tussle balance fite fite:solved fite:solved --vary power_a=none,swift --vary power_b=none,swift
       tussle balance fight -n 100000 --cluster ray:auto
     """
@@ -95,6 +105,11 @@ def balance(
     info = game_info(game)
     first = list(agents) or ["rule"] * info.min_players
     pairings = [first] + [split_players(text) for text in also]
+    if skill is not None:
+        levels = split_players(skill)
+        if len(levels) < 2 or agents:
+            raise BalanceError("--skill takes two agents or more, weakest first, and no AGENTs beside it")
+        pairings = feel.skill_pairings(levels, info.min_players) + pairings[1:]
     varied = []
     for text in vary:
         key, sep, values = text.partition("=")
