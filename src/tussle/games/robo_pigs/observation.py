@@ -8,7 +8,7 @@ shown: in notation, for people, and in its structured form
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from tussle.game import JSON
 from tussle.games.robo_pigs.actions import ProgramJSON
@@ -54,6 +54,14 @@ class LastRoundJSON(TypedDict):
     steps: list[StepJSON]
 
 
+class BoardJSON(TypedDict):
+    """A board other than the rules' (the board option): its size and its walls' squares."""
+
+    width: int
+    height: int
+    walls: list[str]
+
+
 class RoboPigsObservation(TypedDict):
     """Everything public, plus the seat's own program once sent (never the other pig's)."""
 
@@ -66,3 +74,5 @@ class RoboPigsObservation(TypedDict):
     my_move: ProgramJSON | None
     last_round: LastRoundJSON | None
     result: JSON
+    board: NotRequired[BoardJSON]
+    """Only on a board other than the rules' (the views of the rules' board stay as they were)."""

@@ -8,15 +8,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tussle.games.robo_pigs.observation import LastRoundJSON, PigJSON, RoboPigsObservation, StepJSON
+from tussle.games.robo_pigs.observation import (
+    BoardJSON,
+    LastRoundJSON,
+    PigJSON,
+    RoboPigsObservation,
+    StepJSON,
+)
 
 ARROWS = {"N": "^", "E": ">", "S": "v", "W": "<"}
 FILES = "abcdefgh"
 _WEAPON = {"F": "laser", "H": "fist"}
 
 
-def render_board(pigs: Sequence[PigJSON]) -> list[str]:
-    """The board with coordinates on all four sides.
+def render_board(pigs: Sequence[PigJSON], board: BoardJSON | None = None) -> list[str]:
+    """The board with coordinates on all four sides; ``board`` gives another size and walls (``#``).
 
     >>> board = render_board([{"name": "A", "square": "d8", "facing": "S"},
     ...                       {"name": "B", "square": "e1", "facing": "N"}])
@@ -27,10 +33,14 @@ def render_board(pigs: Sequence[PigJSON]) -> list[str]:
          a  b  c  d  e  f  g  h
     """
     cells = {pig["square"]: " " + pig["name"] + ARROWS[pig["facing"]] for pig in pigs}
-    header = ("    " + "".join(f" {f} " for f in FILES)).rstrip()
+    files, ranks = FILES, 8
+    if board is not None:
+        files, ranks = FILES[: board["width"]], board["height"]
+        cells.update((wall, " # ") for wall in board["walls"])
+    header = ("    " + "".join(f" {f} " for f in files)).rstrip()
     lines = [header]
-    for rank in range(8, 0, -1):
-        row = "".join(cells.get(f"{f}{rank}", " . ") for f in FILES)
+    for rank in range(ranks, 0, -1):
+        row = "".join(cells.get(f"{f}{rank}", " . ") for f in files)
         lines.append(f"  {rank} {row}  {rank}")
     lines.append(header)
     return lines
@@ -55,6 +65,8 @@ def render_step(number: int, step: StepJSON, names: list[str]) -> str:
         blocked = step["blocked"][p]
         if blocked == "edge":
             events.append(f"{name} blocked by the edge")
+        elif blocked == "wall":
+            events.append(f"{name} blocked by a wall")
         elif blocked == "pig":
             events.append(f"{name} blocked by {other}")
     for p, name in enumerate(names):
@@ -125,7 +137,7 @@ def render_observation(obs: RoboPigsObservation, pending: Sequence[str | None] |
             f"  pig {pig['name']}   {pig['square']} facing {pig['facing']}   damage {pig['damage']}{you}"
         )
     lines.append("")
-    lines += render_board(pigs)
+    lines += render_board(pigs, obs.get("board"))
     lines.append("  (^ north, > east, v south, < west)")
     if last:
         lines.append("")

@@ -28,6 +28,7 @@ game's documentation (docs/games/robo-pigs.md, "Rulings").
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ from itertools import chain, combinations
 from operator import itemgetter
 from typing import cast
 
-from tussle.errors import PositionError
+from tussle.errors import OptionError, PositionError
 from tussle.game import (
     JSON,
     PUBLIC,
@@ -51,6 +52,7 @@ from tussle.game import (
     Result,
     State,
     Termination,
+    document_hint,
 )
 from tussle.games.robo_pigs.actions import (
     BACK,
@@ -72,6 +74,7 @@ from tussle.games.robo_pigs.actions import (
     format_program,
     parse_program,
 )
+from tussle.games.robo_pigs.boards import STANDARD_BOARD, Board, load_board
 from tussle.games.robo_pigs.observation import LastRoundJSON, RoboPigsObservation, StepJSON
 from tussle.games.robo_pigs.render import render_observation
 
@@ -182,6 +185,86 @@ POSE_AFTER: tuple[tuple[int, ...], ...] = tuple(
 ATTACK_MASK: tuple[tuple[int, ...], ...] = tuple(
     tuple(_attack_mask(c, pose) for pose in range(SIZE * SIZE * 4)) for c in range(len(SYMBOLS))
 )
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The tables above for one board (see :mod:`tussle.games.robo_pigs.boards`), squares numbered alike.
+
+    On the rules' board they are the tables above themselves; on another, a move
+    onto a wall or off the board leaves the pig where it was, as the edge does,
+    and a laser stops before a wall.
+    """
+
+    move_target: tuple[tuple[tuple[int, int, int, int], ...], ...]
+    pose_after: tuple[tuple[int, ...], ...]
+    attack_mask: tuple[tuple[int, ...], ...]
+
+
+STANDARD_GEOMETRY = Geometry(MOVE_TARGET, POSE_AFTER, ATTACK_MASK)
+
+
+@functools.lru_cache(maxsize=16)
+def geometry(board: Board) -> Geometry:
+    """The tables of ``board``: those above for the rules' board, else made for it."""
+    if board == STANDARD_BOARD:
+        return STANDARD_GEOMETRY
+    return make_geometry(board)
+
+
+def make_geometry(board: Board) -> Geometry:
+    """The tables of ``board``, made from its size and walls (a test checks the rules' board's)."""
+
+    def target(square: int, facing: int, command: int) -> int:
+        fx, fy = _DELTA[facing]
+        side = _DELTA[(facing + 3) % 4] if command == FWD_LEFT else _DELTA[(facing + 1) % 4]
+        dx, dy = {FWD: (fx, fy), BACK: (-fx, -fy)}.get(command, (fx + side[0], fy + side[1]))
+        x, y = square % SIZE + dx, square // SIZE + dy
+        return y * SIZE + x if board.inside(x, y) else -1
+
+    def ray(square: int, facing: int) -> frozenset[int]:
+        out = []
+        dx, dy = _DELTA[facing]
+        x, y = square % SIZE + dx, square // SIZE + dy
+        while board.inside(x, y):
+            out.append(y * SIZE + x)
+            x, y = x + dx, y + dy
+        return frozenset(out)
+
+    moves = tuple(
+        tuple(
+            (target(sq, f, FWD), target(sq, f, BACK), target(sq, f, FWD_LEFT), target(sq, f, FWD_RIGHT))
+            for f in range(4)
+        )
+        for sq in range(SIZE * SIZE)
+    )
+
+    def after(command: int, pose: int) -> int:
+        square, facing = pose >> 2, pose & 3
+        if command in MOVES:
+            to = moves[square][facing][command]
+            return pose if to < 0 else to << 2 | facing
+        if command == TURN_LEFT:
+            return square << 2 | (facing + 3) % 4
+        if command == TURN_RIGHT:
+            return square << 2 | (facing + 1) % 4
+        return pose
+
+    def reach(command: int, pose: int) -> int:
+        square, facing = pose >> 2, pose & 3
+        if command == FIRE:
+            return sum(1 << t for t in ray(square, facing))
+        if command == HIT:
+            fist = {moves[square][facing][c] for c in (FWD, FWD_LEFT, FWD_RIGHT)}
+            return sum(1 << t for t in fist if t >= 0)
+        return 0
+
+    poses = range(SIZE * SIZE * 4)
+    return Geometry(
+        moves,
+        tuple(tuple(after(c, pose) for pose in poses) for c in range(len(SYMBOLS))),
+        tuple(tuple(reach(c, pose) for pose in poses) for c in range(len(SYMBOLS))),
+    )
 
 
 def square_name(square: int) -> str:
@@ -397,7 +480,11 @@ _RawStep = tuple[int, int, int, int, int, int, int, int, int, int]
 
 
 def play_steps(
-    start: tuple[int, int, int, int], prog_a: Commands, prog_b: Commands, record: list[_RawStep] | None = None
+    start: tuple[int, int, int, int],
+    prog_a: Commands,
+    prog_b: Commands,
+    record: list[_RawStep] | None = None,
+    tables: Geometry = STANDARD_GEOMETRY,
 ) -> tuple[int, int, int, int]:
     """Run two programs from ``start``, the pigs' poses and damage: the poses and damage after.
 
@@ -415,7 +502,7 @@ def play_steps(
     ('e8', 'e6', 0, 5)
     """
     pose_a, pose_b, dmg_a, dmg_b = start
-    after, attack = POSE_AFTER, ATTACK_MASK
+    after, attack = tables.pose_after, tables.attack_mask
     for ca, cb in zip(prog_a, prog_b, strict=True):
         old_a, old_b = pose_a >> 2, pose_b >> 2
         new_a, new_b = after[ca][pose_a], after[cb][pose_b]
@@ -480,6 +567,14 @@ class RoboPigs(Game):
                 "end the game as a draw after this many rounds (0: no limit; simulations use 100)",
                 minimum=0,
             ),
+            Option(
+                "board",
+                "document",
+                "",
+                "the board: size, walls and the pigs' starts (TOML or JSON, docs/games/robo-pigs.md); "
+                "empty or standard: the rules' 8x8 board",
+                documents=("standard",),
+            ),
         ),
         has_position=True,
         notation=(
@@ -508,6 +603,21 @@ class RoboPigs(Game):
         ),
     )
 
+    #: The board played on, and its tables (the rules' own without the board option).
+    board: Board
+    tables: Geometry
+
+    def _check_options(self) -> None:
+        text = self.str_option("board")
+        if text in ("", "standard"):
+            self.board = STANDARD_BOARD
+        else:
+            try:
+                self.board = load_board(text, "option board")
+            except OptionError as exc:
+                raise OptionError(f"{exc}{document_hint(self.id, 'board', text)}") from None
+        self.tables = geometry(self.board)
+
     def __init__(self, /, players: int | None = None, **options: object) -> None:
         super().__init__(players, **options)
         # Read every round: the options are fixed, so they are looked up once here.
@@ -522,7 +632,8 @@ class RoboPigs(Game):
         return (limit, 0) if limit > 0 else None
 
     def new_initial_state(self) -> RoboPigsState:
-        return RoboPigsState(self, START_SQUARES, START_FACINGS, (0, 0), 1)
+        (square_a, facing_a), (square_b, facing_b) = self.board.starts
+        return RoboPigsState(self, (square_a, square_b), (facing_a, facing_b), (0, 0), 1)
 
     def state_from_position(self, text: str) -> RoboPigsState:
         """Read ``<pig A> <pig B> <round>``, each pig as square, facing letter and damage.
@@ -562,6 +673,11 @@ class RoboPigs(Game):
             damage.append(dmg)
         if squares[0] == squares[1]:
             raise PositionError(f"{text!r}: both pigs are on {square_name(squares[0])}")
+        board = self.board
+        for name, square in zip(PIG_NAMES, squares, strict=True):
+            if not board.on_board(square):
+                where = "a wall" if square in board.walls else f"off the {board.width}x{board.height} board"
+                raise PositionError(f"{text!r}: pig {name} is on {square_name(square)}, {where}")
         if not (parts[2].isascii() and parts[2].isdigit()) or int(parts[2]) < 1:
             raise PositionError(f"{text!r}: the round {parts[2]!r} is not a number from 1")
         round_number = int(parts[2])
@@ -666,11 +782,11 @@ class RoboPigsState(State[Commands]):
         (sa, sb), (fa, fb) = self.squares, self.facings
         if self.game._repair_at_start:
             start = (sa << 2 | fa, sb << 2 | fb, dmg_a - repair_a, dmg_b - repair_b)
-            pose_a, pose_b, dmg_a, dmg_b = play_steps(start, prog_a, prog_b)
+            pose_a, pose_b, dmg_a, dmg_b = play_steps(start, prog_a, prog_b, None, self.game.tables)
             repaired = (repair_a, repair_b)
         else:
             start = (sa << 2 | fa, sb << 2 | fb, dmg_a, dmg_b)
-            pose_a, pose_b, dmg_a, dmg_b = play_steps(start, prog_a, prog_b)
+            pose_a, pose_b, dmg_a, dmg_b = play_steps(start, prog_a, prog_b, None, self.game.tables)
             repaired = _NOT_REPAIRED
             # A repair at the end counts only if the game goes on.
             if dmg_a < LETHAL and dmg_b < LETHAL:
@@ -696,7 +812,8 @@ class RoboPigsState(State[Commands]):
         if self.last_programs is None:
             return ()
         raw: list[_RawStep] = []
-        play_steps(self._last_start, *self.last_programs, raw)
+        board = self.game.board
+        play_steps(self._last_start, *self.last_programs, raw, self.game.tables)
         return tuple(
             Step(
                 (ca, cb),
@@ -706,8 +823,8 @@ class RoboPigsState(State[Commands]):
                 (bool(hit_a), bool(hit_b)),
                 (new_a >> 2 != old_a >> 2, new_b >> 2 != old_b >> 2),
                 (
-                    _blocked(old_a >> 2, old_a & 3, ca, new_a >> 2),
-                    _blocked(old_b >> 2, old_b & 3, cb, new_b >> 2),
+                    _blocked(board, old_a >> 2, old_a & 3, ca, new_a >> 2),
+                    _blocked(board, old_b >> 2, old_b & 3, cb, new_b >> 2),
                 ),
             )
             for ca, cb, old_a, old_b, new_a, new_b, da, db, hit_a, hit_b in raw
@@ -811,7 +928,7 @@ class RoboPigsState(State[Commands]):
                 "repaired": list(self.last_repaired),
                 "steps": [s.to_json() for s in self.last_steps],
             }
-        return {
+        view: RoboPigsObservation = {
             "game": "robo-pigs",
             "player": player,
             "round": self.round,
@@ -834,6 +951,12 @@ class RoboPigsState(State[Commands]):
             "last_round": last,
             "result": self._result.to_json() if self._result else None,
         }
+        board = self.game.board
+        if board != STANDARD_BOARD:
+            # Only off the rules' board: the views of the rules' board stay as they were.
+            walls = [square_name(square) for square in sorted(board.walls)]
+            view["board"] = {"width": board.width, "height": board.height, "walls": walls}
+        return view
 
     def observation_to_text(self, observation: Mapping[str, JSON], player: int) -> str:
         return render_observation(cast(RoboPigsObservation, observation))  # a view this game made
@@ -843,11 +966,16 @@ class RoboPigsState(State[Commands]):
         return render_observation(self.observation(PUBLIC), pending)  # the public view, and the secrets
 
 
-def _blocked(square: int, facing: int, command: int, now: int) -> str:
+def _blocked(board: Board, square: int, facing: int, command: int, now: int) -> str:
     """Why a pig that was told to move is still on ``square`` ('' if it moved or did not try)."""
     if command not in MOVES or now != square:
         return ""
-    return "edge" if MOVE_TARGET[square][facing][command] < 0 else "pig"
+    target = MOVE_TARGET[square][facing][command]
+    if target < 0 or not board.on_board(target):
+        # Off the rules' board or off a smaller one: the edge; onto a square of the board: a wall.
+        off = target < 0 or not (target % SIZE < board.width and target // SIZE < board.height)
+        return "edge" if off else "wall"
+    return "pig"
 
 
 _NO_PROGRAMS: ListActions[Commands] = ListActions(())

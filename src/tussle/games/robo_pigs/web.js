@@ -32,9 +32,10 @@ import { canvas, html, svg } from "/web/board.js";
  * @typedef {{
  *   game: string, player: number, round: number, options: Options, pigs: Pig[],
  *   my_program: string | null, my_move: Program | null, last_round: LastRound | null,
- *   result: import("/web/types.js").ResultJSON | null,
+ *   result: import("/web/types.js").ResultJSON | null, board?: BoardShape,
  * }} RoboPigsObservation
  */
+/** @typedef {{width: number, height: number, walls: string[]}} BoardShape  a board other than the rules' 8x8 */
 /** @typedef {import("/web/types.js").View<RoboPigsObservation, Program>} View */
 /** @typedef {import("/web/types.js").UI<Program>} UI */
 /** @typedef {{symbol: string, name: string, does: string}} Command */
@@ -187,8 +188,15 @@ function centre(square) {
  * @param {number} r
  */
 function onBoard(f, r) {
-  return f >= 0 && f < 8 && r >= 0 && r < 8;
+  return f >= 0 && f < shape.width && r >= 0 && r < shape.height && !shape.walls.includes(name(f, r));
 }
+
+/**
+ * The board drawn: the rules' 8x8, or the one the view gives (the board option), which keeps the
+ * squares' names and places: its squares run from a1 up, the rest of the 8x8 frame stays dark.
+ * @type {BoardShape}
+ */
+let shape = { width: 8, height: 8, walls: [] };
 
 /**
  * The (file, rank) change of a move for a pig facing `facing` (0..3), or null for no move.
@@ -296,6 +304,7 @@ function stepWords(frame, names) {
     if (MOVES.includes(command)) {
       if (step.moved[p]) what = `moves to ${step.squares[p]}`;
       else if (step.blocked[p] === "edge") what = "is blocked by the edge and stays";
+      else if (step.blocked[p] === "wall") what = "is blocked by a wall and stays";
       else what = `is blocked by ${other} and stays`;
     } else if (command === "TL" || command === "TR") {
       what = `turns to face ${FACING_NAMES[step.facings[p]]}`;
@@ -394,19 +403,20 @@ function placePig(pig, p, square, facing, damage, you) {
 function boardBase() {
   /** @type {SVGElement[]} */
   const parts = [svg("rect", { x: 0, y: 0, width: WIDE, height: WIDE, fill: "#2c3440", rx: 8 })];
-  for (let f = 0; f < 8; f++) {
-    for (let r = 0; r < 8; r++) {
+  for (let f = 0; f < shape.width; f++) {
+    for (let r = 0; r < shape.height; r++) {
       const light = (f + r) % 2 === 1;
+      const wall = shape.walls.includes(name(f, r));
       parts.push(svg("rect", {
         x: EDGE + f * SIZE, y: EDGE + (7 - r) * SIZE, width: SIZE, height: SIZE,
-        fill: light ? "#eef1f5" : "#c9d3df", "data-square": name(f, r),
-      }));
+        fill: wall ? "#7a5230" : light ? "#eef1f5" : "#c9d3df", "data-square": name(f, r), "data-wall": wall ? "" : null,
+      }, wall ? svg("title", {}, `wall on ${name(f, r)}`) : null));
     }
   }
   for (let i = 0; i < 8; i++) {
     const at = EDGE + i * SIZE + SIZE / 2;
-    for (const y of [EDGE / 2 + 5, WIDE - EDGE / 2 + 5]) parts.push(svg("text", { x: at, y, "text-anchor": "middle", "font-size": 15, fill: "#fff", "font-weight": 600 }, FILES[i]));
-    for (const x of [EDGE / 2, WIDE - EDGE / 2]) parts.push(svg("text", { x, y: EDGE + (7 - i) * SIZE + SIZE / 2 + 5, "text-anchor": "middle", "font-size": 15, fill: "#fff", "font-weight": 600 }, String(i + 1)));
+    if (i < shape.width) for (const y of [EDGE / 2 + 5, WIDE - EDGE / 2 + 5]) parts.push(svg("text", { x: at, y, "text-anchor": "middle", "font-size": 15, fill: "#fff", "font-weight": 600 }, FILES[i]));
+    if (i < shape.height) for (const x of [EDGE / 2, WIDE - EDGE / 2]) parts.push(svg("text", { x, y: EDGE + (7 - i) * SIZE + SIZE / 2 + 5, "text-anchor": "middle", "font-size": 15, fill: "#fff", "font-weight": 600 }, String(i + 1)));
   }
   return parts;
 }
@@ -470,7 +480,7 @@ function stepMarks(frame) {
       const by = y - (dy * SIZE) / 2;
       const px = -dy;
       const py = -dx;
-      marks.push(svg("g", { class: "block-mark", role: "img", "aria-label": `pig ${p ? "B" : "A"} blocked by ${step.blocked[p] === "edge" ? "the edge" : "the other pig"}` },
+      marks.push(svg("g", { class: "block-mark", role: "img", "aria-label": `pig ${p ? "B" : "A"} blocked by ${step.blocked[p] === "edge" ? "the edge" : step.blocked[p] === "wall" ? "a wall" : "the other pig"}` },
         svg("line", { x1: bx + px * 14, y1: by + py * 14, x2: bx - px * 14, y2: by - py * 14, stroke: "#111", "stroke-width": 7, "stroke-linecap": "round" }),
         svg("line", { x1: bx + px * 14, y1: by + py * 14, x2: bx - px * 14, y2: by - py * 14, stroke: "#ffd600", "stroke-width": 3, "stroke-linecap": "round", "stroke-dasharray": "4 4" })));
     }
@@ -890,6 +900,7 @@ function programTable(round, player) {
  */
 export function draw(view, ui) {
   const obs = view.observation;
+  shape = obs.board || { width: 8, height: 8, walls: [] };
   const seat = view.seat === 0 || view.seat === 1 ? view.seat : null;
   const names = ["A", "B"];
   const root = html("div", { class: "rp" }, html("style", { text: STYLE }));
