@@ -389,3 +389,20 @@ def test_robo_pigs_damage_per_round_and_the_games_own_durations(tmp_path: Path) 
     row = next(r for r in figure(report, "feel")["rows"] if r[0] == "duration (rounds)")
     assert close(row[2:5], t_interval(list(rounds.values())))
     assert any(f["key"].endswith("series-damage") for f in report["slices"][0]["figures"])
+
+
+def test_fight_glory_per_fight_adds_up_to_the_arenas_taken() -> None:
+    game = load_game("fight")
+    _, _, record = play_indexed(game, ["rule", "rule"], 3, 0)
+    rows = list(measures_of("fight").events(game, record))
+    fights = [r for r in rows if r.kind == "arena_taken"]
+    (duration,) = [r for r in rows if r.kind == "duration"]
+    assert (duration.component, duration.value) == ("Fights", len(fights))
+    for seat in (0, 1):
+        series = [r for r in rows if r.kind == "series:Glory of the Arenas taken" and r.seat == seat]
+        taken = [r.value for r in rows if r.kind == "arena" and r.seat == seat]
+        assert [r.component for r in series] == [f"{k:02d}" for k in range(1, len(fights) + 1)]
+        gained = np.diff([0.0, *(r.value for r in series)])  # each Fight's Glory: the Arena's, or 0
+        assert list(gained[gained > 0]) == [t for t in taken if t > 0]
+        (total,) = [r.value for r in rows if r.kind == "glory" and r.component == "arenas" and r.seat == seat]
+        assert series[-1].value == total == sum(taken)

@@ -236,7 +236,7 @@ def _agents(data: Data) -> Figure | None:
                 "lows": [r[6] for r in table],
                 "highs": [r[7] for r in table],
             },
-            "win rate over both seats (95% Wilson interval)",
+            f"win rate over both seats, {data.games():,} games (95% Wilson interval)",
         ),
         note,
     )
