@@ -23,9 +23,11 @@ from __future__ import annotations
 import difflib
 import enum
 import importlib
+import json
 import random
 import re
 import sys
+import tomllib
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -221,6 +223,101 @@ def document_hint(game_id: str, option: str, value: str) -> str:
         f"; a game reads no file: give the text itself "
         f"(local commands read one: tussle play {game_id} -o {option}=FILE)"
     )
+
+
+# --- content documents: a document option's text read as a table (FITE's powers, a Robo Battle Pigs board)
+
+#: How deep a content document may nest its tables and lists (the real ones: 3).
+MAX_DOCUMENT_NESTING = 8
+
+
+def read_document(text: str, where: str) -> dict[str, Any]:
+    """The table a document's text holds: JSON when it starts with ``{`` (no TOML does), else TOML.
+
+    Every problem is one OptionError line starting with ``where`` (``option powers``).
+
+    >>> read_document('{"power": {"huge": {"attack": 2}}}', "option powers")
+    {'power': {'huge': {'attack': 2}}}
+    >>> read_document('"a" = 1', "option board")
+    {'a': 1}
+    >>> read_document("[1, 2]", "option board")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    tussle.errors.OptionError: option board: not valid TOML: Expected ']' at the end of a table ...
+    """
+    try:
+        if text.lstrip().startswith("{"):
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise OptionError(
+                    f"{where}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+                ) from None
+            except ValueError:  # an integer of thousands of digits
+                raise OptionError(f"{where}: a number of thousands of digits (not valid JSON)") from None
+        else:
+            try:
+                data = tomllib.loads(text)
+            except tomllib.TOMLDecodeError as exc:
+                raise OptionError(f"{where}: not valid TOML: {exc}") from None
+            except ValueError:  # an integer of thousands of digits
+                raise OptionError(f"{where}: a number of thousands of digits (not valid TOML)") from None
+    except RecursionError:
+        raise OptionError(f"{where}: nested too deeply") from None
+    if not isinstance(data, dict):
+        raise OptionError(f"{where}: the document must hold a table (TOML, or a JSON object)")
+    if _depth(data) > MAX_DOCUMENT_NESTING:
+        raise OptionError(f"{where}: nested more than {MAX_DOCUMENT_NESTING} levels deep (the limit)")
+    return data
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)
+    return 0
+
+
+def document_table(value: object, where: str, allowed: Iterable[str]) -> dict[str, Any]:
+    """``value`` as a table whose keys are all ``allowed`` (a one-line OptionError naming the first other).
+
+    >>> document_table({"reroll": 1}, "option powers: power huge", ("attack", "defence"))
+    Traceback (most recent call last):
+    tussle.errors.OptionError: option powers: power huge: unknown key 'reroll' (keys: attack, defence)
+    """
+    if not isinstance(value, dict):
+        raise OptionError(f"{where}: {shorten(value)} is not a table")
+    known = tuple(allowed)
+    for key in value:
+        if key not in known:
+            raise OptionError(f"{where}: unknown key {shorten(key)} (keys: {', '.join(known)})")
+    return value
+
+
+def document_int(
+    data: Mapping[str, Any], key: str, where: str, span: tuple[int, int], default: int = 0
+) -> int:
+    """``data[key]``, an integer from ``span[0]`` to ``span[1]`` (``default`` when it is not given).
+
+    >>> document_int({"attack": 9}, "attack", "option powers: power huge", (-3, 3))
+    Traceback (most recent call last):
+    tussle.errors.OptionError: option powers: power huge: attack is 9, not -3 to 3
+    """
+    value: object = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OptionError(f"{where}: {key} is {shorten(value)}, not an integer")
+    low, high = span
+    if not low <= value <= high:
+        raise OptionError(f"{where}: {key} is {value}, not {low} to {high}")
+    return value
+
+
+def document_bool(data: Mapping[str, Any], key: str, where: str, default: bool) -> bool:
+    """``data[key]``, true or false (``default`` when it is not given)."""
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise OptionError(f"{where}: {key} is {shorten(value)}, not true or false")
+    return value
 
 
 #: The longest action text any game reads; real ones are a few dozen characters.

@@ -27,7 +27,7 @@ from types import MappingProxyType
 from typing import Any
 
 from tussle.errors import OptionError, shorten
-from tussle.games.content import boolean, integer, read_document, table
+from tussle.game import document_bool, document_int, document_table, read_document
 
 #: The most powers one document lists: each is a line of the options' help and of a report's matrix.
 MAX_POWERS = 24
@@ -77,7 +77,7 @@ def load_powers(text: str, where: str) -> MappingProxyType[str, Power]:
 def _load(text: str, where: str) -> MappingProxyType[str, Power]:
     # A server or a pool of workers builds the game anew for every computer move: the last
     # documents read are kept.
-    data = table(read_document(text, where), where, ("power",))
+    data = document_table(read_document(text, where), where, ("power",))
     listed = data.get("power")
     if not isinstance(listed, dict) or not listed:
         raise OptionError(f"{where}: it lists no powers (a [power.NAME] table for each)")
@@ -96,16 +96,16 @@ def _power(name: str, raw: Any, where: str) -> Power:
             f"not {', '.join(RESERVED)})"
         )
     here = f"{where}: power {name}"
-    data = table(raw, here, EFFECTS)
+    data = document_table(raw, here, EFFECTS)
     span = (-MAX_MODIFIER, MAX_MODIFIER)
     power = Power(
         name,
-        attack=integer(data, "attack", here, span),
-        defence=integer(data, "defence", here, span),
-        opponent_attack=integer(data, "opponent_attack", here, span),
-        opponent_defence=integer(data, "opponent_defence", here, span),
-        tactical=boolean(data, "tactical", here, False),
-        swift=boolean(data, "swift", here, False),
+        attack=document_int(data, "attack", here, span),
+        defence=document_int(data, "defence", here, span),
+        opponent_attack=document_int(data, "opponent_attack", here, span),
+        opponent_defence=document_int(data, "opponent_defence", here, span),
+        tactical=document_bool(data, "tactical", here, False),
+        swift=document_bool(data, "swift", here, False),
     )
     if not power.effects():
         raise OptionError(f"{here}: it has no effect (give one of {', '.join(EFFECTS)})")

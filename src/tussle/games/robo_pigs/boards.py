@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from tussle.errors import OptionError, shorten
-from tussle.games.content import read_document, table
+from tussle.game import document_table, read_document
 
 #: The numbering of the squares: that of the largest board, 8x8 (``y * GRID + x``).
 GRID = 8
@@ -77,7 +77,7 @@ def standard_text() -> str:
 @functools.lru_cache(maxsize=16)
 def load_board(text: str, where: str) -> Board:
     """The board a document's text describes; a one-line OptionError starting with ``where``."""
-    data = table(read_document(text, where), where, KEYS)
+    data = document_table(read_document(text, where), where, KEYS)
     size = data.get("size", [GRID, GRID])
     if (
         not isinstance(size, list)
