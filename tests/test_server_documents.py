@@ -190,6 +190,35 @@ def test_a_new_game_on_a_layout_or_deck_given_as_text(web: Server) -> None:
     assert status == 400 and answer["error"].startswith("option deck: warrior #3 'Zork3': power 31"), answer
 
 
+def test_custom_powers_boards_and_setups_given_as_text(web: Server) -> None:
+    # FITE's powers, a Robo Battle Pigs board and a Fightopia setup: data a request holds.
+    powers = "[power.juggernaut]\nattack = 2\ndefence = 1\n"
+    status, made = create(web, "fite", {"powers": powers, "power_a": "juggernaut"})
+    assert status == 201, made
+    view = web.get(f"/api/games/{made['id']}")[1]
+    assert view["observation"]["fighters"][0]["power"] == "juggernaut"
+    board = 'size = [6, 5]\nwalls = ["c3"]\na = "a5S"\nb = "f1N"\n'
+    status, made = create(web, "robo-pigs", {"board": board})
+    assert status == 201, made
+    view = web.get(f"/api/games/{made['id']}")[1]
+    assert view["observation"]["board"] == {"width": 6, "height": 5, "walls": ["c3"]}
+    status, made = create(web, "fightopia", {"setup": "8/2GG4/2GG4/8/8/4gg2/v3gg1V/v6V - 0"})
+    assert status == 201, made
+    bad = [
+        (
+            "fite",
+            {"powers": "[power.juggernaut]\nattack = 9\n"},
+            "option powers: power juggernaut: attack is 9",
+        ),
+        ("fite", {"power_a": "juggernaut"}, "option power_a: 'juggernaut' is not one of none, swift"),
+        ("robo-pigs", {"board": 'walls = ["a1"]\na = "a1N"\nb = "b1N"\n'}, "option board: pig A starts on"),
+        ("fightopia", {"setup": "8/8/8/8/8/8/8/8 - 0"}, "option setup: '8/8/8/8/8/8/8/8 - 0': White needs"),
+    ]
+    for game, options, message in bad:
+        status, answer = create(web, game, options)
+        assert status == 400 and answer["error"].startswith(message) and "\n" not in answer["error"], answer
+
+
 def test_an_uploaded_record_never_reads_a_file_and_a_custom_one_replays_anywhere(
     web: Server, tmp_path: Path
 ) -> None:
