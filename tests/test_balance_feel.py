@@ -249,6 +249,7 @@ def test_a_mixed_pairing_says_who_won_and_the_feel_and_trajectories_match_the_da
     assert (out / "plots" / f"{series['key']}.svg").exists()
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "Game feel" in html and "Who won" in html and "Exact dice odds" in html
+    assert {m.split(" ")[0] for m in report["methods"]} >= {"Who", "Skill", "Game", "Trajectories:", "FITE:"}
 
 
 def test_skill_depth_scores_each_level_and_step_with_a_binomial_test(tmp_path: Path) -> None:

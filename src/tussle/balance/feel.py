@@ -45,6 +45,26 @@ FEEL_COLUMNS = {
     "uncertainty": "DOUBLE",
     "repetition": "DOUBLE",
 }
+#: How this module's figures are computed, for the report's "Methods" section.
+METHODS = [
+    "Who won (a pairing of different agents): each agent's wins, draws and losses over every seat it sat "
+    "in, win rates with Wilson intervals; with two agents, an exact two-sided binomial (sign) test of the "
+    "first agent's share of the decided games against 1/2.",
+    "Skill depth (--skill): the first seat's score at each level (an agent against itself) and the "
+    "stronger agent's score at each step (win 1, draw 1/2), with a Wilson interval when no game was "
+    "drawn, else Student's t, and an exact two-sided binomial test of the decided games against 1/2.",
+    "Game feel, one value per game, mean with a Student's t interval: decisions; branching factor (mean "
+    "legal actions at a decision); decision moves (share of decisions with more than one legal action); "
+    "duration in the game's own unit; drama (won games: mean half-gap between the leader's value and "
+    "the eventual winner's where the winner is behind, 0 if never); uncertainty (mean of 1 minus half "
+    "the gap between the two highest values); repetition (share of decisions in a position met before). "
+    "Values are the game's own evaluation after every player's event.",
+    "Trajectories: per step (turn, Fight, round), the mean over the seats of the games that reached it, "
+    "with a Student's t interval, for winners, losers and all; plotted while a step has 10 rows or more.",
+    "FITE: the exact dice odds count every roll of both pools (the solver's hit_chances); each power's "
+    "measured score beside its exact score (1 + V) / 2 from the solved model over the same opponents, "
+    "the two rankings compared by Spearman's rank correlation (ties at their mean rank).",
+]
 #: The row kind of a game's duration in its own unit (the component names the unit).
 DURATION = "duration"
 #: The row kind prefix of a trajectory (``series:NAME``; component: the step).

@@ -67,6 +67,7 @@ METHODS = [
     "with Holm's adjustment across the table; the first slice's difference from itself is 0 by "
     "construction and has no interval.",
     "p-values are printed exactly (small ones in scientific notation), never as 0.000.",
+    *feel.METHODS,
 ]
 
 
