@@ -283,3 +283,11 @@ def test_a_component_against_itself_gets_no_interval() -> None:
     )
     interval = stats.binomtest(3, 6).proportion_ci(method="wilson")
     assert cells["x", "y"][3:6] == pytest.approx([0.5, interval.low, interval.high])
+
+
+def test_copies_of_one_game_give_no_interval_of_width_zero() -> None:
+    from tussle.balance.stats import paired
+
+    d, low, high, p = paired([-1.0] * 20)
+    assert d == -1.0 and math.isnan(low) and math.isnan(high) and math.isnan(p)
+    assert paired([0.0] * 5)[3] == 1.0

@@ -73,8 +73,8 @@ def paired(differences: list[float]) -> tuple[float, float, float, float]:
 
     For two groups measured in the same games (two seats, say): each game gives one
     difference, so the groups' correlation is in the interval (a paired t test).
-    NaN bounds with fewer than two games; with no spread at all, the p-value is 1 for a
-    mean of 0 and NaN otherwise (no test can be made).
+    NaN bounds with fewer than two games or with no spread at all (20 copies of one game
+    give no interval of width 0); then the p-value is 1 for a mean of 0, else NaN.
 
     >>> d, lo, hi, p = paired([1.0, 1.0, -1.0, 0.0, 1.0, 1.0, 1.0, -1.0])
     >>> round(d, 3), lo < 0 < hi, round(p, 3)
@@ -84,7 +84,7 @@ def paired(differences: list[float]) -> tuple[float, float, float, float]:
     if len(differences) < 2:
         return mean, low, high, math.nan
     if low == high:
-        return mean, low, high, 1.0 if mean == 0 else math.nan
+        return mean, math.nan, math.nan, 1.0 if mean == 0 else math.nan
     return mean, low, high, float(stats.ttest_1samp(differences, 0.0).pvalue)
 
 
@@ -126,7 +126,7 @@ def clustered_difference(
     mean_u = sum(u) / games
     variance = games / (games - 1) * sum((x - mean_u) ** 2 for x in u)
     if variance <= 0:
-        return d, d, d, 1.0 if d == 0 else math.nan
+        return d, math.nan, math.nan, 1.0 if d == 0 else math.nan
     se = math.sqrt(variance)
     t = float(stats.t.ppf(0.5 + CONFIDENCE / 2, games - 1))
     p = float(2 * stats.t.sf(abs(d) / se, games - 1))
