@@ -136,15 +136,17 @@ def clustered_difference(
 def holm(p_values: list[float]) -> list[float]:
     """Holm's step-down adjusted p-values (family-wise error), NaN kept where a p-value is NaN.
 
-    >>> holm([0.01, 0.04, 0.03, 0.005])
+    >>> [round(p, 4) for p in holm([0.01, 0.04, 0.03, 0.005])]
     [0.03, 0.06, 0.06, 0.02]
+    >>> holm([1e-57, 0.5])  # a tiny p-value stays exact
+    [2e-57, 0.5]
     """
     found = sorted((p, i) for i, p in enumerate(p_values) if not math.isnan(p))
     out = [math.nan] * len(p_values)
     running = 0.0
     for rank, (p, i) in enumerate(found):
         running = max(running, min(1.0, (len(found) - rank) * p))
-        out[i] = round(running, 12)
+        out[i] = running
     return out
 
 
