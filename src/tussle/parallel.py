@@ -22,8 +22,10 @@ to :data:`RETRIES` times.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
+import multiprocessing
 import socket
 import sys
 from collections import deque
@@ -44,6 +46,9 @@ R = TypeVar("R")
 #: Games in a chunk unless told otherwise: long enough (about a tenth of a second
 #: for the quickest games) that a task's overhead of a millisecond or two is lost in it.
 DEFAULT_CHUNK = 100
+
+#: Seconds between looks at the workers' ticks while their chunks are being played.
+TICK_WAIT = 0.2
 
 #: How many times a chunk is tried again after the process playing it died.
 RETRIES = 3
@@ -72,6 +77,8 @@ class Cluster:
     '10.0.0.5:6379'
     >>> Cluster.parse("ray:ray://head:10001").describe()
     'the Ray cluster at ray://head:10001'
+    >>> Cluster.parse("ray://head:10001").address
+    'ray://head:10001'
     >>> Cluster.parse("ray", cpus=2).describe()
     'a local Ray with 2 CPUs'
     """
@@ -89,6 +96,8 @@ class Cluster:
         ``ray://HOST:10001`` for Ray Client, or ``auto`` for the cluster this
         machine belongs to.
         """
+        if text.strip().startswith("ray://"):
+            text = "ray:" + text.strip()  # ray://HOST:10001 is Ray Client's address as it is
         kind, colon, address = text.strip().partition(":")
         if kind != "ray":
             raise ClusterError(f"unknown cluster {text!r}: give ray (a local Ray) or ray:ADDRESS")
@@ -123,6 +132,7 @@ def run_chunks(
     *,
     jobs: int = 1,
     cluster: Cluster | None = None,
+    on_tick: Callable[[int], None] | None = None,
 ) -> Iterator[tuple[int, R]]:
     """``work(chunk)`` for every chunk, yielded as ``(index, result)`` in the order they finish.
 
@@ -131,6 +141,10 @@ def run_chunks(
     here as itself (a :class:`TussleError` stays one line). Closing the iterator
     early cancels what is still running.
 
+    ``on_tick(index)`` is called here each time ``work``, playing chunk ``index``,
+    calls :func:`tick` (after each game, say), in this process or a pool's; Ray's
+    workers do not report ticks, so a caller counts what a chunk's result holds.
+
     >>> sorted(run_chunks(sum, [[1, 2], [3]]))
     [(0, 3), (1, 3)]
     """
@@ -138,9 +152,40 @@ def run_chunks(
         yield from _ray_chunks(work, chunks, cluster)
     elif jobs <= 1 or len(chunks) <= 1:
         for i, chunk in enumerate(chunks):
-            yield i, work(chunk)
+            if on_tick is not None:
+                _TICKS["to"] = functools.partial(on_tick, i)
+            try:
+                result = work(chunk)
+            finally:
+                _TICKS["to"] = None
+            yield i, result
     else:
-        yield from _pool_chunks(work, chunks, jobs)
+        yield from _pool_chunks(work, chunks, jobs, on_tick)
+
+
+#: Where :func:`tick` reports ("to": a function in the driver's process, a queue in a pool's
+#: worker, or None) and the chunk a pool's worker is playing ("chunk").
+_TICKS: dict[str, Any] = {"to": None, "chunk": -1}
+
+
+def tick() -> None:
+    """Report one piece of the chunk being worked on as done (to ``run_chunks``' ``on_tick``)."""
+    to = _TICKS["to"]
+    if to is None:
+        return
+    if callable(to):
+        to()
+    else:
+        to.put(_TICKS["chunk"])
+
+
+def _init_worker(queue: Any) -> None:
+    _TICKS["to"] = queue
+
+
+def _work_on(work: Callable[[C], R], index: int, chunk: C) -> R:
+    _TICKS["chunk"] = index
+    return work(chunk)
 
 
 #: The file in an output folder that names the run whose results it holds.
@@ -180,18 +225,30 @@ def claim_folder(folder: Path, identity: Mapping[str, Any], role: str) -> bool:
 # --- this machine's cores -------------------------------------------------------------------
 
 
-def _pool_chunks(work: Callable[[C], R], chunks: Sequence[C], jobs: int) -> Iterator[tuple[int, R]]:
+def _pool_chunks(
+    work: Callable[[C], R], chunks: Sequence[C], jobs: int, on_tick: Callable[[int], None] | None = None
+) -> Iterator[tuple[int, R]]:
     todo = deque(range(len(chunks)))
     deaths = 0
+    # The workers' ticks come back on a queue the pool's processes are given as they start.
+    queue = multiprocessing.get_context().SimpleQueue() if on_tick is not None else None
+
+    def drain() -> None:
+        while queue is not None and on_tick is not None and not queue.empty():
+            on_tick(queue.get())
+
     while todo:
-        pool = ProcessPoolExecutor(max_workers=jobs)
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(queue,))
         pending: dict[Future[R], int] = {}
         try:
             while todo or pending:
                 while todo and len(pending) < 2 * jobs:
                     i = todo.popleft()
-                    pending[pool.submit(work, chunks[i])] = i
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    pending[pool.submit(_work_on, work, i, chunks[i])] = i
+                done: set[Future[R]] = set()
+                while not done:
+                    done, _ = wait(pending, timeout=TICK_WAIT if queue else None, return_when=FIRST_COMPLETED)
+                    drain()
                 for future in sorted(done, key=pending.__getitem__):
                     result = future.result()  # a dead worker raises BrokenProcessPool here
                     yield pending.pop(future), result

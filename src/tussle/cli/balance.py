@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -9,7 +11,15 @@ from pathlib import Path
 import click
 
 from tussle.balance import feel
-from tussle.balance.play import BalanceError, make_plan, measures_of, open_data, run, total_games
+from tussle.balance.compare import (
+    ab_figures,
+    add_to_report,
+    parse_option_text,
+    read_option_file,
+    run_figure,
+    sample_sizes,
+)
+from tussle.balance.play import BalanceError, make_plan, measures_of, open_data, run, run_until, total_games
 from tussle.balance.report import build
 from tussle.cli.common import (
     cluster_of,
@@ -61,6 +71,43 @@ from tussle.registry import game_info
     "the weakest), for the skill-depth figure; replaces the AGENTs.",
 )
 @click.option(
+    "--openings",
+    default="auto",
+    show_default=True,
+    metavar="K|auto",
+    help="Each player's first K decisions are random, each game's its own; auto: 2 when an agent "
+    "other than random plays (agents that choose alike replay the same few games), else 0.",
+)
+@click.option(
+    "--compare",
+    nargs=2,
+    type=click.Path(dir_okay=False),
+    metavar="A.toml B.toml",
+    default=None,
+    help="An A/B run: the options of two TOML files, game i of each from the same seeds, compared "
+    "game by game (paired) with the changed components first.",
+)
+@click.option(
+    "--compare-options",
+    nargs=2,
+    metavar="'K=V,..' 'K=V,..'",
+    default=None,
+    help="An A/B run of two sets of options given here instead of in files.",
+)
+@click.option(
+    "--until",
+    type=float,
+    default=None,
+    metavar="HALF_WIDTH",
+    help="Play until the first seat's win rate is known to +-HALF_WIDTH (0.03: 3 points) in every "
+    "slice, -n games at most.",
+)
+@click.option(
+    "--fresh",
+    is_flag=True,
+    help="Play the run afresh in --out, dropping the games stored there (of other settings, say).",
+)
+@click.option(
     "--out",
     type=click.Path(file_okay=False),
     default=None,
@@ -82,6 +129,11 @@ def balance(
     skill: str | None,
     out: str | None,
     as_json: bool,
+    openings: str,
+    compare: tuple[str, str] | None,
+    compare_options: tuple[str, str] | None,
+    until: float | None,
+    fresh: bool,
     options: dict[str, str],
 ) -> None:
     """Play N games of GAME between computer AGENTs and report how fair it is and how strong its parts.
@@ -89,8 +141,11 @@ def balance(
     One AGENT per seat (default: the rule-of-thumb agent in every seat); seats rotate
     from game to game. The report (report.html, its plots as PNG and SVG in plots/,
     figures.json) and the data (games.parquet, events.parquet: query them with
-    DuckDB) go into --out, in chunks of 100 games (one Ray task each with --cluster).
-    docs/balance.md explains every figure.
+    DuckDB) go into --out, in chunks sized to the agents' speed (one Ray task each
+    with --cluster). The folder records the tussle version, agents, options and a
+    digest of every content file: a run into it with any changed is refused (--fresh
+    plays it again), a larger -n plays only the new games. docs/balance.md explains
+    every figure.
 
     \b
     Examples:
@@ -100,6 +155,9 @@ def balance(
       tussle balance fite --skill random,rule,medium -n 500
       tussle balance fite fite:solved fite:solved --vary power_a=none,swift --vary power_b=none,swift
       tussle balance fight -n 100000 --cluster ray:auto
+      tussle balance tank-chess --compare before.toml after.toml -n 400
+      tussle balance fite --compare-options power_a=none power_a=brutal -n 500
+      tussle balance robo-pigs --until 0.03 -n 5000
     """
     on = cluster_of(cluster, jobs)
     info = game_info(game)
@@ -118,14 +176,53 @@ def balance(
             raise BalanceError(f"--vary {text!r}: write KEY=V1,V2 (an option and two or more values)")
         info.option(key.strip())  # an unknown option is a one-line error
         varied.append((key.strip(), choices))
-    plan = make_plan(game, pairings, n, seed=seed, options=read_documents(game, options), vary=varied)
+    sources: dict[str, str] = {}
+    sides: list[tuple[str, dict[str, str]]] = []
+    if compare and compare_options:
+        raise BalanceError("give --compare (two option files) or --compare-options, not both")
+    for side, given in zip("AB", compare or (), strict=False):
+        sides.append((f"{side}: {Path(given).name}", read_option_file(given)))
+    for side, text in zip("AB", compare_options or (), strict=False):
+        sides.append((f"{side}: {text if len(text) <= 40 else text[:37] + '...'}", parse_option_text(text)))
+    sides = [(label, _documents(game, opts, sources)) for label, opts in sides]
+    plan = make_plan(
+        game,
+        pairings,
+        n,
+        seed=seed,
+        options=_documents(game, options, sources),
+        vary=varied,
+        openings=None if openings == "auto" else _openings(openings),
+        compare=sides,
+    )
+    if until is not None and not 0 < until < 0.5:
+        raise BalanceError(
+            f"--until {until}: give the interval's half-width, between 0 and 0.5 (0.03: +-3 points)"
+        )
     folder = Path(out or f"balance-{game}")
-    label = f"{game}: {len(plan.slices)} x {n:,} games"
-    with diagnostics_on_stderr(), progress(total_games(plan), label) as advance:
-        data = run(plan, folder, jobs, advance, cluster=on)
-    connection = open_data(data)
+    label = f"{game}: {len(plan.slices)} x {'up to ' if until else ''}{n:,} games"
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(diagnostics_on_stderr())
+        if on is not None:
+            # One connection for every round and side of the run: Ray is started (or joined) once.
+            from tussle.parallel import connected
+
+            stack.enter_context(connected(on))
+        advance = stack.enter_context(progress(total_games(plan), label))
+        if until is not None:
+            plan = run_until(
+                plan, folder, jobs, until, advance=advance, cluster=on, fresh=fresh, sources=sources
+            )
+        else:
+            run(plan, folder, jobs, advance, cluster=on, fresh=fresh, sources=sources)
+    connection = open_data(folder / "data", plan.n)
     try:
         report = build(plan, connection, measures_of(game), folder)
+        about = json.loads((folder / "provenance.json").read_text(encoding="utf-8"))
+        add_to_report(report, [sample_sizes(report)], folder, "sample_sizes")
+        add_to_report(report, [run_figure(plan, about)], folder, "run")
+        if sides:
+            add_to_report(report, ab_figures(plan, connection, report), folder, "ab")
     finally:
         connection.close()
     if as_json:
@@ -137,4 +234,30 @@ def balance(
         rates = ", ".join(f"seat {r[0]} {r[5]:.1%}" for r in seats["rows"])
         head = f"{part['variant']} / {part['pairing']}"
         console.print(f"{head}: win rates {rates}; {seats['note']}", markup=False)
+    if plan.openings:
+        console.print(f"openings: each player's first {plan.openings} decisions random", markup=False)
+    if until is not None:
+        console.print(f"{plan.n:,} games per slice (--until {until})", markup=False)
+    for row in (report.get("ab") or [{}])[0].get("rows", []):
+        if row[0] == "seat 0 score":
+            console.print(
+                f"A/B {row[1]}: seat 0 score {row[3]:.3f} -> {row[4]:.3f}, B - A {row[5]:+.3f} "
+                f"[{row[6]:+.3f}, {row[7]:+.3f}] paired by seed, p = {row[12]:.3g}",
+                markup=False,
+            )
     console.print(f"report: {folder / 'report.html'}   data: {folder / 'games.parquet'}", markup=False)
+
+
+def _openings(text: str) -> int:
+    if not text.strip().isdigit():
+        raise BalanceError(f"--openings {text!r}: give a number of moves (0 for none) or auto")
+    return int(text)
+
+
+def _documents(game: str, options: dict[str, str], sources: dict[str, str]) -> dict[str, str]:
+    """``options`` with each document file read (:func:`read_documents`), noting which file each text is."""
+    read = read_documents(game, options)
+    for key, value in read.items():
+        if value != options.get(key):
+            sources[hashlib.sha256(value.encode("utf-8")).hexdigest()] = options[key]
+    return read

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import math
 import os
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -237,11 +239,47 @@ def stderr_console() -> Console:
     return Console(stderr=True, highlight=False)
 
 
+#: Seconds between the progress lines of a command whose standard error is not a terminal.
+PROGRESS_EVERY = 10.0
+
+
+def _duration(seconds: float) -> str:
+    """
+    >>> _duration(42.4), _duration(125), _duration(7300)
+    ('42 s', '2 min 5 s', '2 h 1 min')
+    """
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60} min"
+
+
 @contextmanager
 def progress(total: int, label: str) -> Iterator[Callable[[], None]]:
-    """A progress bar on standard error when it is a terminal; yields the function that advances it."""
+    """A progress bar on standard error when it is a terminal; yields the function that advances it.
+
+    Without a terminal (a log, a batch job) a line says how far it got, every
+    :data:`PROGRESS_EVERY` seconds, the first after that long: a quick command prints none.
+    """
     if not sys.stderr.isatty():
-        yield lambda: None
+        started = time.monotonic()
+        state = {"done": 0, "said": started}
+
+        def advance() -> None:
+            state["done"] += 1
+            now = time.monotonic()
+            if now - state["said"] >= PROGRESS_EVERY:
+                state["said"] = now
+                done, spent = int(state["done"]), now - started
+                left = spent / done * (total - done) if done and total >= done else math.nan
+                rest = "" if math.isnan(left) else f", about {_duration(left)} left"
+                share = f" ({done / total:.0%})" if total else ""
+                line = f"{label}: {done:,} of {total:,}{share} in {_duration(spent)}{rest}"
+                print(line, file=sys.stderr, flush=True)
+
+        yield advance
         return
     with Progress(
         TextColumn("{task.description}"),

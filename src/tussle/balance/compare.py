@@ -1,0 +1,454 @@
+"""A/B runs: two sets of options played game by game from the same seeds, and analysed in pairs.
+
+``tussle balance GAME --compare A.toml B.toml`` plays every game number of the
+run under A's options and under B's with the same seeds (the agents', chance's,
+the random opening's), so game i of A and game i of B differ only by what the
+options changed. Each pair of games is then one observation:
+
+- **paired differences**: per game, B's value minus A's (seat 0's score, 1 a win
+  and 1/2 a draw; a win; a draw; the length); their mean with a 95% paired t
+  interval. Next to it, for comparison, the interval the two runs would get as
+  independent samples (Welch's t interval): where the same seeds make the games
+  alike, the paired one is narrower, and it is the right one;
+- **discordant pairs**: the games where only A's or only B's game had it (a win,
+  a draw) and the exact McNemar test (a binomial test of the discordant pairs
+  against 1/2); for scores and lengths, the sign test of the non-zero
+  differences (the same binomial test);
+- **the changed components first**: each component figure of the game's measures
+  (a card, a power, a tank type) before (A) and after (B), the components named
+  where A's and B's options differ (a changed line of a deck or a layout, an
+  option's new value) first, then the others by the size of their change.
+
+And for any run, :func:`sample_sizes`: the games a variant needs to show a
+difference of 1, 3 or 5 points in the first seat's win rate at 80% power.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import duckdb
+from scipy import stats
+
+from tussle.balance.measures import Figure
+from tussle.balance.play import BalanceError, Plan
+from tussle.balance.stats import CONFIDENCE
+
+#: The differences of the first seat's win rate the sample-size table is for (1, 3 and 5 points).
+DIFFERENCES = (0.01, 0.03, 0.05)
+#: The power the sample-size table asks for, at two-sided significance 1 - CONFIDENCE.
+POWER = 0.8
+
+
+# --- the two sides' options -------------------------------------------------------------------
+
+
+def read_option_file(path: str | Path) -> dict[str, str]:
+    """The game options of a TOML file: ``key = value`` lines (text, numbers, true/false).
+
+    A value naming a file next to the TOML file (a deck, a layout) is given as
+    that file's path, for the document options to read it.
+    """
+    where = Path(path)
+    try:
+        table = tomllib.loads(where.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise BalanceError(f"cannot read {path}: {exc.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise BalanceError(f"{path} is not a TOML file of options: {exc}") from None
+    out: dict[str, str] = {}
+    for key, value in table.items():
+        if isinstance(value, dict | list):
+            raise BalanceError(f"{path}: {key} must be a single value (text, number, true or false)")
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        beside = where.parent / text
+        if "\n" not in text and text and not Path(text).is_absolute() and beside.is_file():
+            text = str(beside)
+        out[key.replace("-", "_")] = text
+    return out
+
+
+def parse_option_text(text: str) -> dict[str, str]:
+    """``k=v,k=v`` as options; a comma before a part with no ``=`` belongs to the value before.
+
+    >>> parse_option_text("power_a=swift, round_limit=20")
+    {'power_a': 'swift', 'round_limit': '20'}
+    >>> parse_option_text("walls=a1,b2,size=9")
+    {'walls': 'a1,b2', 'size': '9'}
+    """
+    out: dict[str, str] = {}
+    key = ""
+    for part in text.split(","):
+        name, eq, value = part.partition("=")
+        if eq and name.strip().isidentifier():
+            key = name.strip()
+            if key in out:
+                raise BalanceError(f"--compare-options {text!r}: {key} is given twice")
+            out[key] = value.strip()
+        elif key:
+            out[key] += "," + part
+        else:
+            raise BalanceError(f"--compare-options {text!r}: write KEY=VALUE,KEY=VALUE")
+    return out
+
+
+def changed_text(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """What differs between two sides' options, as lines: a document's lines found on one side only,
+    or an option's values.
+
+    >>> changed_text({"deck": "x 1\\ny 2"}, {"deck": "x 1\\ny 3", "n": 4})
+    ['y 2', 'y 3', 'n=4']
+    """
+    lines: list[str] = []
+    for key in dict.fromkeys([*a, *b]):
+        before, after = str(a.get(key, "")), str(b.get(key, ""))
+        if before == after:
+            continue
+        if "\n" in before or "\n" in after:
+            mine, theirs = before.splitlines(), after.splitlines()
+            lines += [line for line in mine if line not in theirs] + [
+                line for line in theirs if line not in mine
+            ]
+        else:
+            lines.append(f"{key}={after}" if not before else f"{key}={before}")
+            if before and after:
+                lines.append(f"{key}={after}")
+    return lines
+
+
+# --- paired statistics ------------------------------------------------------------------------
+
+
+def paired(a: Sequence[float], b: Sequence[float]) -> dict[str, float]:
+    """B minus A game by game: the mean difference with its paired t interval, the unpaired (Welch)
+    interval of the same difference, and the sign test of the non-zero differences.
+
+    >>> r = paired([1, 0, 1, 0], [1, 1, 1, 1])
+    >>> r["difference"], r["a_only"], r["b_only"], round(r["p"], 3)
+    (0.5, 0.0, 2.0, 0.5)
+    """
+    n = len(a)
+    if n != len(b):
+        raise ValueError("paired samples of different sizes")
+    diffs = [y - x for x, y in zip(a, b, strict=True)]
+    mean = sum(diffs) / n if n else math.nan
+    low = high = low_u = high_u = math.nan
+    if n >= 2:
+        sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
+        half = float(stats.t.ppf(0.5 + CONFIDENCE / 2, n - 1)) * sd / math.sqrt(n)
+        low, high = mean - half, mean + half
+        if len(set(a)) > 1 or len(set(b)) > 1:
+            welch = stats.ttest_ind(b, a, equal_var=False).confidence_interval(CONFIDENCE)
+            low_u, high_u = float(welch.low), float(welch.high)
+        else:  # both constant: no spread to estimate, as the paired interval says
+            low_u, high_u = mean, mean
+    a_only = sum(1 for d in diffs if d < 0)
+    b_only = sum(1 for d in diffs if d > 0)
+    p = float(stats.binomtest(b_only, a_only + b_only, 0.5).pvalue) if a_only + b_only else math.nan
+    return {
+        "games": float(n),
+        "a": sum(a) / n if n else math.nan,
+        "b": sum(b) / n if n else math.nan,
+        "difference": mean,
+        "low": low,
+        "high": high,
+        "unpaired_low": low_u,
+        "unpaired_high": high_u,
+        "a_only": float(a_only),
+        "b_only": float(b_only),
+        "p": p,
+    }
+
+
+def _per_game(
+    connection: duckdb.DuckDBPyConnection, variant: str, pairing: str, first_agent: str
+) -> dict[int, dict[str, float]]:
+    rows = connection.execute(
+        """SELECT game,
+                  max(CASE WHEN seat = 0 THEN (CASE WHEN won THEN 1.0 WHEN draw THEN 0.5 ELSE 0.0 END) END),
+                  bool_or(draw), any_value(length),
+                  max(CASE WHEN agent = ? THEN (CASE WHEN won THEN 1.0 WHEN draw THEN 0.5 ELSE 0.0 END) END)
+           FROM games WHERE variant = ? AND pairing = ? GROUP BY game""",
+        [first_agent, variant, pairing],
+    ).fetchall()
+    return {
+        int(game): {
+            "seat 0 score": float(score),
+            "seat 0 wins": float(score == 1.0),
+            "draws": float(bool(draw)),
+            "length (events)": float(length),
+            f"{first_agent} score": float(agent) if agent is not None else math.nan,
+        }
+        for game, score, draw, length, agent in rows
+    }
+
+
+PAIRED_METHOD = (
+    "Paired by seed: game i of A and game i of B share every seed. B - A per game, its mean with a "
+    "95% paired t interval; unpaired: Welch's t interval, as if the runs were independent. "
+    "A only / B only: the discordant pairs (games where only A's, only B's had it, or was higher); "
+    "p: the exact McNemar test (binomial test of the discordant pairs against 1/2), the sign test "
+    "for scores and lengths."
+)
+
+
+def ab_figures(plan: Plan, connection: duckdb.DuckDBPyConnection, report: dict[str, Any]) -> list[Figure]:
+    """The paired comparison of an A/B run, and its components before and after, changed ones first."""
+    labels = list(dict.fromkeys(s.variant for s in plan.slices))
+    if len(labels) != 2:
+        raise BalanceError("an A/B comparison needs exactly two variants")
+    a_label, b_label = labels
+    rows: list[list[Any]] = []
+    for pairing in dict.fromkeys(s.pairing for s in plan.slices):
+        agents = pairing.split(",")
+        mixed = len(set(agents)) > 1
+        a = _per_game(connection, a_label, pairing, agents[0])
+        b = _per_game(connection, b_label, pairing, agents[0])
+        games = sorted(set(a) & set(b))
+        names = ["seat 0 score", "seat 0 wins", "draws", "length (events)"]
+        if mixed:
+            names.append(f"{agents[0]} score")
+        for name in names:
+            r = paired([a[g][name] for g in games], [b[g][name] for g in games])
+            rows.append(
+                [
+                    name,
+                    pairing,
+                    int(r["games"]),
+                    r["a"],
+                    r["b"],
+                    r["difference"],
+                    r["low"],
+                    r["high"],
+                    r["unpaired_low"],
+                    r["unpaired_high"],
+                    int(r["a_only"]),
+                    int(r["b_only"]),
+                    r["p"],
+                ]
+            )
+    paired_figure = Figure(
+        "ab-paired",
+        f"A/B, game by game: {a_label} (A) against {b_label} (B)",
+        [
+            "measure",
+            "pairing",
+            "pairs",
+            "A",
+            "B",
+            "B - A",
+            "low",
+            "high",
+            "unpaired low",
+            "unpaired high",
+            "A only",
+            "B only",
+            "p-value",
+        ],
+        rows,
+        note=PAIRED_METHOD,
+    )
+    slices = report["slices"]
+    sides = {s.variant: s.options for s in plan.slices}
+    changed = [line.lower() for line in changed_text(sides[a_label], sides[b_label])]
+    component_rows: list[list[Any]] = []
+    for pairing in dict.fromkeys(s.pairing for s in plan.slices):
+        before = next(s for s in slices if s["variant"] == a_label and s["pairing"] == pairing)
+        after = next(s for s in slices if s["variant"] == b_label and s["pairing"] == pairing)
+        component_rows += _components(before["figures"], after["figures"], changed, pairing)
+    component_rows.sort(key=lambda r: (not r[3], -abs(r[6]) if not _nan(r[6]) else math.inf))
+    components = Figure(
+        "ab-components",
+        "Components before (A) and after (B): the changed ones first",
+        ["figure", "pairing", "component", "changed", "A", "B", "B - A"],
+        component_rows,
+        note="changed: named on a line of a document (deck, layout) or in an option value that differs "
+        "between A and B; they come first, then the others by the size of the change. Each value is "
+        "the figure's first rate, share or mean; its own section has the intervals.",
+    )
+    return [paired_figure, components]
+
+
+def _nan(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _components(
+    before: list[dict[str, Any]], after: list[dict[str, Any]], changed: list[str], pairing: str
+) -> list[list[Any]]:
+    """Rows of the component figures found on both sides, matched by their leading names."""
+    out: list[list[Any]] = []
+    # Both sides' figures come from the same measures, in the same order.
+    for mine, other in zip(before, after, strict=False):
+        if mine["title"] != other["title"] or not mine["columns"] or mine["columns"][0] != "component":
+            continue
+        column = _value_column(mine["rows"] + other["rows"])
+        if column is None:
+            continue
+        values_a = {_row_key(r): r[column] for r in mine["rows"]}
+        values_b = {_row_key(r): r[column] for r in other["rows"]}
+        for key in dict.fromkeys([*values_a, *values_b]):
+            name = " / ".join(key)
+            va, vb = values_a.get(key), values_b.get(key)
+            diff = vb - va if not _nan(va) and not _nan(vb) else math.nan  # type: ignore[operator]
+            hit = any(_names(part, line) for part in key for line in changed if part.strip())
+            out.append([mine["title"], pairing, name, hit, va, vb, diff])
+    return out
+
+
+def _names(name: str, line: str) -> bool:
+    """Whether ``line`` names ``name`` as a whole word (any case).
+
+    >>> _names("Tac", "power_a=tactical"), _names("swift", "power_a=swift")
+    (False, True)
+    """
+    return re.search(rf"(?<![a-z0-9]){re.escape(name.lower())}(?![a-z0-9])", line) is not None
+
+
+def _row_key(row: list[Any]) -> tuple[str, ...]:
+    names = []
+    for value in row:
+        if not isinstance(value, str):
+            break
+        names.append(value)
+    return tuple(names)
+
+
+def _value_column(rows: list[list[Any]]) -> int | None:
+    """The first column after the names whose values are fractions or means (floats), not counts."""
+    if not rows:
+        return None
+    width = min(len(r) for r in rows)
+    start = len(_row_key(rows[0]))
+    for j in range(start, width):
+        values = [r[j] for r in rows if r[j] is not None]
+        if values and all(isinstance(v, float) for v in values):
+            return j
+    return None
+
+
+# --- how many games ---------------------------------------------------------------------------
+
+
+def games_needed(rate: float, difference: float, power: float = POWER) -> int:
+    """Games per variant to tell ``rate`` from ``rate + difference`` (two-sided 5%, at ``power``).
+
+    The normal approximation for two independent proportions (pooled variance
+    under no difference, unpooled under the difference; no continuity correction):
+    n = (z_a sqrt(2 p (1 - p)) + z_b sqrt(p1 q1 + p2 q2))^2 / d^2, p the mean of p1 and p2.
+
+    >>> games_needed(0.5, 0.05)
+    1565
+    """
+    p1 = min(max(rate, 0.0), 1.0)
+    p2 = p1 + difference if p1 + difference <= 1 else p1 - difference
+    mean = (p1 + p2) / 2
+    z_a = float(stats.norm.ppf(0.5 + CONFIDENCE / 2))
+    z_b = float(stats.norm.ppf(power))
+    top = z_a * math.sqrt(2 * mean * (1 - mean)) + z_b * math.sqrt(p1 * (1 - p1) + p2 * (1 - p2))
+    return math.ceil(top**2 / difference**2)
+
+
+def sample_sizes(report: dict[str, Any]) -> Figure:
+    """For each slice's first-seat win rate, the games a variant needs to see 1, 3 and 5 points."""
+    rows: list[list[Any]] = []
+    for part in report["slices"]:
+        seats = next((f for f in part["figures"] if f["key"].endswith("seats")), None)
+        if seats is None or not seats["rows"]:
+            continue
+        rate_at = seats["columns"].index("win rate")
+        rate = seats["rows"][0][rate_at]
+        if _nan(rate):
+            continue
+        needed = [games_needed(float(rate), d) for d in DIFFERENCES]
+        rows.append([f"{part['variant']} / {part['pairing']}", rate, *needed])
+    return Figure(
+        "sample-sizes",
+        "Games needed to see a difference in the first seat's win rate",
+        ["variant / pairing", "seat 0 win rate", *[f"{round(d * 100)} points" for d in DIFFERENCES]],
+        rows,
+        note=f"Games per variant for a two-sided test at 5% to find a difference of 1, 3 or 5 points "
+        f"with {POWER:.0%} power, by the normal approximation for two independent proportions at the "
+        "observed rate. An A/B run (--compare) is paired and needs fewer: the narrower its paired "
+        "interval than its unpaired one, the fewer.",
+    )
+
+
+def run_figure(plan: Plan, about: dict[str, Any]) -> Figure:
+    """What the run's games depend on: tussle's version, the openings, the agents, the content files."""
+    rows: list[list[Any]] = [
+        ["tussle", about.get("tussle", "")],
+        ["seed", str(plan.seed)],
+        [
+            "openings",
+            f"each player's first {plan.openings} decisions random" if plan.openings else "none",
+        ],
+    ]
+    for spec, agent in about.get("agents", {}).items():
+        plays = agent.get("plays", {})
+        shown = f"{plays.get('spec')} {plays.get('params')}" if plays else f"{agent.get('params')}"
+        rows.append([f"agent {spec}", f"{agent.get('class', '')} {shown}"])
+    for entry in about.get("content", []):
+        where = entry.get("file") or "given inline or shipped"
+        rows.append(
+            [
+                f"{entry['variant']}: {entry['option']}",
+                f"{where}, SHA-256 {entry['sha256']}, {entry['chars']} chars",
+            ]
+        )
+    return Figure(
+        "run",
+        "What these games depend on",
+        ["what", "value"],
+        rows,
+        note="Stored in the folder as plan.json and provenance.json: a run into it with any of these "
+        "changed is refused (or, with --fresh, played afresh).",
+    )
+
+
+# --- into the report --------------------------------------------------------------------------
+
+
+def add_to_report(report: dict[str, Any], figures: list[Figure], out: Path, key: str) -> None:
+    """Put ``figures`` under ``key`` in the report: its JSON, and a section at the top of its page."""
+    from tussle.balance.report import draw
+
+    report[key] = [f.to_json() for f in figures]
+    (out / "figures.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    page = out / "report.html"
+    text = page.read_text(encoding="utf-8")
+    title = {"ab": "A/B comparison", "sample_sizes": "How many games", "run": "This run"}.get(key, key)
+    section = [f'<h2 id="{key}">{html.escape(title)}</h2>']
+    for figure in figures:
+        draw(figure, out / "plots")
+        section.append(_figure_section(figure))
+    at = text.find("<h2")
+    at = at if at >= 0 else text.rfind("</body>")
+    page.write_text(text[:at] + "\n".join(section) + "\n" + text[at:], encoding="utf-8")
+
+
+def _figure_section(figure: Figure) -> str:
+    def cell(value: Any) -> str:
+        if _nan(value):
+            return "\u2013"
+        if isinstance(value, bool):
+            return "yes" if value else ""
+        if isinstance(value, float):
+            return f"{value:.3g}" if abs(value) < 1e-3 and value else f"{value:.3f}"
+        return html.escape(str(value))
+
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in figure.columns)
+    body = "".join("<tr>" + "".join(f"<td>{cell(v)}</td>" for v in row) + "</tr>" for row in figure.rows[:40])
+    more = f"<p>{len(figure.rows) - 40} more rows in figures.json.</p>" if len(figure.rows) > 40 else ""
+    return (
+        f'<section class="figure" id="{html.escape(figure.key)}"><h3>{html.escape(figure.title)}</h3>'
+        f"<p>{html.escape(figure.note)}</p><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody>"
+        f"</table>{more}</section>"
+    )
