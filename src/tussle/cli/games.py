@@ -36,6 +36,8 @@ def _allowed(opt: Option) -> str:
     if opt.kind == "document":
         names = "".join(f", {name}" for name in opt.documents)
         return f"the text, or a file (read here){names}"
+    if opt.choices:  # text with suggested values (FITE's powers: a powers document may name others)
+        return ", ".join(opt.choices) + ", or another name"
     return "any text"
 
 
