@@ -291,3 +291,13 @@ def test_copies_of_one_game_give_no_interval_of_width_zero() -> None:
     d, low, high, p = paired([-1.0] * 20)
     assert d == -1.0 and math.isnan(low) and math.isnan(high) and math.isnan(p)
     assert paired([0.0] * 5)[3] == 1.0
+
+
+def test_a_component_that_always_wins_gets_newcombes_interval_and_the_exact_sign_test() -> None:
+    # Seat 0 holds "x" and wins every one of 12 games: every game's difference is 1, no spread.
+    data = games_table([(g, 0, False) for g in range(12)], [(g, 0, "first", "x") for g in range(12)])
+    (row,) = data.component_wins("first", "first", "First").rows
+    from tussle.balance.stats import difference
+
+    assert row[6:9] == pytest.approx(list(difference(12, 12, 0, 12)))
+    assert row[7] > 0.5 and row[9] == pytest.approx(stats.binomtest(12, 12).pvalue)

@@ -22,7 +22,16 @@ from typing import Any
 
 import duckdb
 
-from tussle.balance.stats import benjamini_hochberg, clustered_difference, holm, mean_interval, paired, wilson
+from tussle.balance.stats import (
+    benjamini_hochberg,
+    clustered_difference,
+    difference,
+    holm,
+    mean_interval,
+    paired,
+    sign_test,
+    wilson,
+)
 from tussle.game import Game
 from tussle.record import Record
 
@@ -208,6 +217,16 @@ class Data:
             p_with, lo_with, hi_with = wilson(wins_with, seats_with)
             p_without = sum(w_without) / sum(n_without) if sum(n_without) else math.nan
             d, lo, hi, p = clustered_difference(w_with, n_with, w_without, n_without)
+            if math.isnan(lo) and not math.isnan(d):
+                # Every game gave the same difference (a t interval of width 0): Newcombe's interval
+                # and the exact sign test of the games that had seats with it and without.
+                _, lo, hi = difference(wins_with, seats_with, int(sum(w_without)), int(sum(n_without)))
+                signs = [
+                    a / n - b / k
+                    for a, n, b, k in zip(w_with, n_with, w_without, n_without, strict=True)
+                    if n and k
+                ]
+                p = sign_test(sum(1 for x in signs if x > 0), sum(1 for x in signs if x < 0))
             table.append([component, seats_with, p_with, lo_with, hi_with, p_without, d, lo, hi, p])
         for row, by_holm, by_bh in zip(
             table, holm([r[9] for r in table]), benjamini_hochberg([r[9] for r in table]), strict=True

@@ -58,7 +58,8 @@ METHODS = [
     "Component against no component (cards, powers, tanks, families): the win rate with it minus "
     "without, its interval and p-value counting each game once (a cluster-robust, by game, "
     "delta-method variance with Student's t; with one seat with and one without per game, the paired "
-    "t test). The p-values of one figure are a family: adjusted by Holm (family-wise error) and by "
+    "t test; where every game gives the same difference, Newcombe's interval and the exact sign test). "
+    "The p-values of one figure are a family: adjusted by Holm (family-wise error) and by "
     "Benjamini-Hochberg (false discovery rate); significance is judged on the Holm-adjusted p-value.",
     "Means: Student's t intervals. Winners against losers: paired within each game (the winner's total "
     "minus the losers' mean), Student's t, p adjusted by Holm across the components. Side by side: each "
