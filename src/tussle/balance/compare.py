@@ -256,7 +256,8 @@ def ab_figures(plan: Plan, connection: duckdb.DuckDBPyConnection, report: dict[s
         note=PAIRED_METHOD,
     )
     slices = report["slices"]
-    sides = {s.variant: s.options for s in plan.slices}
+    # The options as given (a default given to one side is what changed, though no option shows it).
+    sides = {s.variant: {**s.options, **s.varied} for s in plan.slices}
     changed = [line.lower() for line in changed_text(sides[a_label], sides[b_label])]
     component_rows: list[list[Any]] = []
     for pairing in dict.fromkeys(s.pairing for s in plan.slices):
@@ -372,7 +373,11 @@ def sample_sizes(report: dict[str, Any]) -> Figure:
     return Figure(
         "sample-sizes",
         "Games needed to see a difference in the first seat's win rate",
-        ["variant / pairing", "seat 0 win rate", *[f"{round(d * 100)} points" for d in DIFFERENCES]],
+        [
+            "variant / pairing",
+            "seat 0 win rate",
+            *[f"{round(d * 100)} point{'s' if round(d * 100) != 1 else ''}" for d in DIFFERENCES],
+        ],
         rows,
         note=f"Games per variant for a two-sided test at 5% to find a difference of 1, 3 or 5 points "
         f"with {POWER:.0%} power, by the normal approximation for two independent proportions at the "
