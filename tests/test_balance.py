@@ -286,7 +286,7 @@ def test_a_run_stopped_in_the_middle_ends_with_the_figures_of_one_never_stopped(
         assert kept[0][0] == 0 and sum(b - a for a, b in kept) < 50  # the chunk stopped was not stored
         resumed = balance(tmp_path / "stopped", 250, heads=60)
     assert resumed == whole
-    with coin_registered(), pytest.raises(BalanceError, match="other settings"):
+    with coin_registered(), pytest.raises(BalanceError, match=r"other options \(heads: 60 then, 40 now\)"):
         balance(tmp_path / "whole", 250, heads=40)
 
 

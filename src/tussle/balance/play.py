@@ -453,6 +453,14 @@ def _refusal(out: Path, held_plan: Any, held_about: Any, plan: dict[str, Any], a
         then = held_about.get("agents", {}).get(spec)
         if then is not None and then != now:
             return f"agent {spec} plays otherwise than when {out} was played ({then} then, {now} now)"
+    held_slices, slices = held_plan.get("slices") or [], plan["slices"]
+    if len(held_slices) == len(slices):
+        for then, now in zip(held_slices, slices, strict=True):
+            if isinstance(then, dict) and then.get("options") != now["options"]:
+                before, after = then.get("options") or {}, now["options"]
+                name = next(k for k in dict.fromkeys([*before, *after]) if before.get(k) != after.get(k))
+                values = [str(o.get(name, "its default"))[:40] for o in (before, after)]
+                return f"{out} holds a run with other options ({name}: {values[0]} then, {values[1]} now)"
     for key, value in plan.items():
         if key != "n" and held_plan.get(key) != value:
             shown = held_plan.get(key) if key != "slices" else "other variants, options or agents"
