@@ -353,7 +353,7 @@ def test_vs_openspiel_plays_the_shipped_levels_with_options() -> None:
 def test_bench_adapters_sets_each_library_beside_the_engine() -> None:
     result = CliRunner().invoke(cli, ["bench", "--adapters", "fite", "-s", "0.05", "--rounds", "2", "--json"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)  # progress lines, if any, go to stderr
     assert report["rounds"] == 2
     (row,) = report["adapters"]
     assert row["game"] == "fite" and row["engine_us"] > 0 and row["listing_us"] > 0
