@@ -492,7 +492,7 @@ PARTS = {
     "solved": ("tussle.agents",),
     "search": ("tussle.agents", "tussle.search"),
     "encoding": ("tussle.adapters.encoding",),
-    "balance": ("tussle.balance.measures", "tussle.record"),
+    "balance": ("tussle.balance.", "tussle.record"),
 }
 
 

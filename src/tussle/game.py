@@ -449,6 +449,8 @@ class Hooks:
     """A Markdown file of the game's folder: the rules in brief and the notation (``tussle rules``)."""
     balance: str = ""
     """The game's balance measures: a :class:`tussle.balance.measures.Measures` (``tussle balance``)."""
+    commands: tuple[str, ...] = ()
+    """Click commands of this game's own that ``tussle`` offers (FITE's ``tussle fite-odds``)."""
     web: str = ""
     """A JavaScript module of the game's folder that draws its observation in a browser (docs/web.md)."""
     story: str = ""

@@ -25,7 +25,7 @@ from __future__ import annotations
 import click
 
 from tussle import __version__
-from tussle.cli import balance, bench, fite_odds, games, ladder, match, play, replay, serve, tournament
+from tussle.cli import balance, bench, games, ladder, match, play, replay, serve, tournament
 from tussle.cli.common import TussleGroup, computer_agent
 
 __all__ = ["cli", "computer_agent", "main"]
@@ -67,10 +67,21 @@ for _command in (
     ladder.ladder,
     bench.bench,
     balance.balance,
-    fite_odds.fite_odds,
     serve.serve,
 ):
     cli.add_command(_command)
+
+
+def _game_commands() -> None:
+    """Add the commands games declare of their own (``Hooks.commands``, such as FITE's dice odds)."""
+    from tussle.registry import game_class, game_ids, game_info
+
+    for game_id in game_ids():
+        for target in game_info(game_id).hooks.commands:
+            cli.add_command(game_class(game_id).hook(target))
+
+
+_game_commands()
 
 
 def main() -> None:

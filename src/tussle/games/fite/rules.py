@@ -797,6 +797,7 @@ class Fite(Game):
             encoding=".encoding:encoding",
             rules="rules.md",
             balance=".balance:measures",
+            commands=(".odds:fite_odds",),
             web="web.js",
             story=".story:story",
             # Chosen by measurement: docs/strength.md has the ladders.

@@ -1,4 +1,6 @@
-"""``tussle fite-odds``: FITE's exact dice odds, the chances of each number of hits for every split."""
+"""``tussle fite-odds``: FITE's exact dice odds, the chances of each number of hits for every split.
+
+A command of this game's own (``Hooks.commands``): the ``tussle`` group adds it, naming no game."""
 
 from __future__ import annotations
 
@@ -41,7 +43,7 @@ def fite_odds(*, edge: int, attack_turns: int, defence_turns: int, as_json: bool
       tussle fite-odds
       tussle fite-odds --edge -1 --attack-turns 1
     """
-    from tussle.games.fite.balance import odds_figure
+    from .balance import odds_figure
 
     figure = odds_figure(edge, attack_turns, defence_turns)
     if as_json:
