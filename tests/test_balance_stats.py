@@ -301,3 +301,22 @@ def test_a_component_that_always_wins_gets_newcombes_interval_and_the_exact_sign
 
     assert row[6:9] == pytest.approx(list(difference(12, 12, 0, 12)))
     assert row[7] > 0.5 and row[9] == pytest.approx(stats.binomtest(12, 12).pvalue)
+
+
+def test_the_command_counts_distinct_games_unless_told_to_count_repeats(tmp_path: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from tussle.cli import cli
+
+    agent = "alphabeta:iterations=50"
+    args = ["balance", "tank-chess", agent, agent, "-n", "6", "-j", "1", "--openings", "0", "--json"]
+    once = CliRunner().invoke(cli, [*args, "--out", str(tmp_path / "t")])
+    again = CliRunner().invoke(cli, [*args, "--out", str(tmp_path / "t"), "--count-repeats"])
+    assert once.exit_code == 0 and again.exit_code == 0, once.output + again.output
+    first, every = (
+        json.loads(r.stdout.strip().splitlines()[-1])["slices"][0]["games"] for r in (once, again)
+    )
+    assert (first["played"], first["distinct"], first["counted"]) == (6, 1, 1)
+    assert (every["played"], every["distinct"], every["counted"]) == (6, 1, 6)

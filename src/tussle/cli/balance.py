@@ -115,6 +115,12 @@ from tussle.registry import game_info
     "goes on from where it stopped when started again with the same settings.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON too.")
+@click.option(
+    "--count-repeats",
+    is_flag=True,
+    help="Count a game played again move for move each time it was played (each a fresh draw, as "
+    "in a game of chance with few outcomes) [default: each distinct game once].",
+)
 @game_options_option
 def balance(
     *,
@@ -129,6 +135,7 @@ def balance(
     skill: str | None,
     out: str | None,
     as_json: bool,
+    count_repeats: bool,
     openings: str,
     compare: tuple[str, str] | None,
     compare_options: tuple[str, str] | None,
@@ -217,7 +224,7 @@ def balance(
             run(plan, folder, jobs, advance, cluster=on, fresh=fresh, sources=sources)
     connection = open_data(folder / "data", plan.n)
     try:
-        report = build(plan, connection, measures_of(game), folder)
+        report = build(plan, connection, measures_of(game), folder, distinct=not count_repeats)
         about = json.loads((folder / "provenance.json").read_text(encoding="utf-8"))
         add_to_report(report, [sample_sizes(report)], folder, "sample_sizes")
         add_to_report(report, [run_figure(plan, about)], folder, "run")
