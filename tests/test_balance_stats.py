@@ -268,6 +268,7 @@ def test_old_data_without_signatures_counts_every_game_and_says_so() -> None:
 
 def test_p_values_are_never_printed_as_zero_and_keep_their_digits_in_the_json() -> None:
     assert _cell(1.9e-06) == "1.9e-06" and _cell(0.0004) == "0.0004" and _cell(0.25) == "0.250"
+    assert _cell(True) == "yes" and _cell(False) == ""  # significant (Holm) or not
     assert format_p(3.2e-12) == "3.2e-12" and format_p(0.0) == "< 1e-300"
     row = Figure("k", "t", ["p"], [[1.9e-06], [0.123456], [0.0]]).to_json()["rows"]
     assert row == [[1.9e-06], [0.1235], [0.0]]

@@ -442,6 +442,8 @@ def _slug(i: int, part: Slice) -> str:
 def _cell(value: Any) -> str:
     if value is None:
         return ""
+    if isinstance(value, bool):
+        return "yes" if value else ""
     if isinstance(value, float):
         if math.isnan(value):
             return "\u2013"
