@@ -186,7 +186,7 @@ def test_info_shows_options_and_agents() -> None:
     assert run("games", "robo-pigs").stdout == result.stdout
     data = json.loads(run("info", "robo-pigs", "--json").stdout)
     assert data["id"] == "robo-pigs"
-    assert {o["name"] for o in data["options"]} == {"round_limit", "extra_x", "repair_at"}
+    assert {o["name"] for o in data["options"]} == {"round_limit", "extra_x", "repair_at", "board"}
     assert "human" in data["agents"]
 
 
