@@ -423,7 +423,7 @@ def run_figure(plan: Plan, about: dict[str, Any]) -> Figure:
 
 def add_to_report(report: dict[str, Any], figures: list[Figure], out: Path, key: str) -> None:
     """Put ``figures`` under ``key`` in the report: its JSON, and a section at the top of its page."""
-    from tussle.balance.report import draw
+    from tussle.balance.report import SECTIONS, draw, with_contents
 
     report[key] = [f.to_json() for f in figures]
     (out / "figures.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
@@ -434,9 +434,11 @@ def add_to_report(report: dict[str, Any], figures: list[Figure], out: Path, key:
     for figure in figures:
         draw(figure, out / "plots")
         section.append(_figure_section(figure))
-    at = text.find("<h2")
+    # Below the summary and the contents (which list it), above the rest; an older page: at its top.
+    at = text.find(SECTIONS)
+    at = at + len(SECTIONS) if at >= 0 else text.find("<h2")
     at = at if at >= 0 else text.rfind("</body>")
-    page.write_text(text[:at] + "\n".join(section) + "\n" + text[at:], encoding="utf-8")
+    page.write_text(with_contents(text[:at] + "\n".join(section) + "\n" + text[at:]), encoding="utf-8")
 
 
 def _figure_section(figure: Figure) -> str:

@@ -29,6 +29,7 @@ import json
 import math
 import re
 import statistics
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -39,11 +40,23 @@ from tussle.balance import feel
 from tussle.balance.measures import Data, Figure, Measures, Plot
 from tussle.balance.play import Plan, Slice
 from tussle.balance.stats import format_p, holm, mean_interval, no_advantage, paired, sign_test, wilson
+from tussle.errors import TussleError
+from tussle.registry import load_game
 
 #: Beyond this many slices (variants times pairings) each slice's figures are tables only: the
 #: side-by-side comparison and the option matrices carry the plots (49 power pairs would make
 #: thousands of plots).
 PLOTTED_SLICES = 8
+
+#: Beyond this many slices each slice's section is folded (a line of its headline figures that opens
+#: it), so that the page stays a page: the summary, the contents and the comparison come first.
+FOLDED_SLICES = 3
+
+#: Beyond this many slices the summary gives the range of the seats' results, not a line per slice.
+SUMMARISED_SLICES = 4
+
+#: Where the sections added after the report is built go (below the summary and the contents).
+SECTIONS = "<!-- sections -->"
 
 #: How every figure is computed, as the report's "Methods" section says it.
 METHODS = [
@@ -72,8 +85,26 @@ METHODS = [
 ]
 
 
-def general_figures(data: Data) -> list[Figure]:
-    """The figures every game gets (the module's docstring defines them)."""
+def seat_names(game: str, players: int) -> list[str]:
+    """How the game names each seat, seat 0 first (White, Black; fighter A, fighter B): its
+    ``player_name``, as its own messages and the server name them. A game that names seats only by
+    number ("player 0"), or cannot be loaded here, gets "seat 0", "seat 1"..."""
+    try:
+        state = load_game(game, players=players).new_initial_state()
+        names = [state.player_name(seat) for seat in range(players)]
+    except TussleError:
+        return [f"seat {seat}" for seat in range(players)]
+    return [f"seat {seat}" if name == f"player {seat}" else name for seat, name in enumerate(names)]
+
+
+def seat_label(seat: int, names: Sequence[str]) -> str:
+    """A seat as tables and plots show it: the game's name and the number ("White (seat 0)")."""
+    name = names[seat] if seat < len(names) else f"seat {seat}"
+    return name if name == f"seat {seat}" else f"{name} (seat {seat})"
+
+
+def general_figures(data: Data, names: Sequence[str] = ()) -> list[Figure]:
+    """The figures every game gets (the module's docstring defines them); ``names``: the seats' names."""
     counting = data.counting()
     n = data.games()
     seats = data.sql(
@@ -85,7 +116,9 @@ def general_figures(data: Data) -> list[Figure]:
     seat_rows = []
     for seat, games, won, drawn in seats:
         rate, low, high = wilson(won, games)
-        seat_rows.append([seat, games, won, drawn, games - won - drawn, rate, low, high])
+        seat_rows.append(
+            [seat, games, won, drawn, games - won - drawn, rate, low, high, seat_label(seat, names)]
+        )
     rates = [r[5] for r in seat_rows]
     balance = 1 - (max(rates) - min(rates)) if rates else math.nan
     draws = int(data.sql("SELECT count(DISTINCT game) FROM g WHERE draw")[0][0])
@@ -107,7 +140,9 @@ def general_figures(data: Data) -> list[Figure]:
         negative = sum(1 for x in differences if x < 0)
         # The sign test of these differences is the binomial test above (one decided game, one sign).
         assert math.isnan(p_value) or p_value == sign_test(positive, negative)
-        paired_rows = [["seat 0 minus seat 1 score (win 1, draw 1/2), paired by game", d, low, high]]
+        named = [n for n in names[:2] if not n.startswith("seat ")]
+        versus = f"{names[0]} minus {names[1]}; " if len(named) == 2 else ""
+        paired_rows = [[f"seat 0 minus seat 1 score ({versus}win 1, draw 1/2), paired by game", d, low, high]]
         interval = (
             f"[{low:+.3f}, {high:+.3f}] (paired t, {len(differences):,} games)"
             if not math.isnan(low)
@@ -142,12 +177,12 @@ def general_figures(data: Data) -> list[Figure]:
         Figure(
             f"{data.prefix}seats",
             "Seat advantage",
-            ["seat", "games", "wins", "draws", "losses", "win rate", "low", "high"],
+            ["seat", "games", "wins", "draws", "losses", "win rate", "low", "high", "name"],
             seat_rows,
             Plot(
                 "bars",
                 {
-                    "labels": [f"seat {r[0]}" for r in seat_rows],
+                    "labels": [r[8] for r in seat_rows],
                     "values": rates,
                     "lows": [r[6] for r in seat_rows],
                     "highs": [r[7] for r in seat_rows],
@@ -238,6 +273,7 @@ def comparison(datas: Sequence[Data]) -> Figure:
 def option_matrices(plan: Plan, datas: Sequence[Data]) -> list[Figure]:
     """With two options varied: per pairing, the first seat's score for each combination of values."""
     out: list[Figure] = []
+    first = seat_label(0, seat_names(plan.game, plan.players))
     for pairing in dict.fromkeys(s.pairing for s in plan.slices):
         parts = [(s, d) for s, d in zip(plan.slices, datas, strict=True) if s.pairing == pairing]
         keys = list(parts[0][0].varied)
@@ -268,11 +304,12 @@ def option_matrices(plan: Plan, datas: Sequence[Data]) -> list[Figure]:
                         "cols": cols,
                         "values": means,
                         "counts": counts,
-                        "colorbar": "seat 0's score; 0.5: even",
+                        "colorbar": f"{first}'s score; 0.5: even",
                     },
                     keys[1],
                 ),
-                "Above 0.5 the row's value beats the column's (seat 0 holds the row's); 95% t intervals.",
+                f"Above 0.5 the row's value beats the column's ({first} holds the row's); 95% t intervals; "
+                "each cell's games in brackets.",
             )
         )
     return out
@@ -281,8 +318,12 @@ def option_matrices(plan: Plan, datas: Sequence[Data]) -> list[Figure]:
 # --- drawing ---------------------------------------------------------------------------
 
 
-def draw(figure: Figure, folder: Path) -> list[Path]:
-    """The figure's plot as ``<key>.png`` and ``<key>.svg`` in ``folder``; nothing when it has no plot."""
+def draw(figure: Figure, folder: Path, sample: str = "") -> list[Path]:
+    """The figure's plot as ``<key>.png`` and ``<key>.svg`` in ``folder``; nothing when it has no plot.
+
+    ``sample`` (how many games the plot counts: "2,400 games") goes into its title, so that a plot
+    pasted alone still says what it is measured over.
+    """
     if figure.plot is None or not figure.rows:
         return []  # nothing happened (a power nobody had, say): no empty plot
     import matplotlib
@@ -354,7 +395,9 @@ def draw(figure: Figure, folder: Path) -> list[Path]:
         ax.set_ylabel("games")
     else:
         raise ValueError(f"no way to draw a {plot.kind!r} plot")
-    ax.set_title(figure.title, fontsize=10)
+    title = f"{figure.title} ({sample})" if sample else figure.title
+    # About 12 characters an inch at this size: a narrow heatmap's title wraps rather than being cut.
+    ax.set_title(textwrap.fill(title, max(30, int(fig.get_figwidth() * 12))), fontsize=10)
     fig.tight_layout()
     paths = [folder / f"{figure.key}.png", folder / f"{figure.key}.svg"]
     for path in paths:
@@ -387,6 +430,7 @@ def build(
     plots.mkdir(parents=True, exist_ok=True)
     datas: list[Data] = []
     sections: list[dict[str, Any]] = []
+    names = seat_names(plan.game, plan.players)
     for i, part in enumerate(plan.slices):
         data = Data(
             connection,
@@ -397,21 +441,32 @@ def build(
             distinct=distinct,
         )
         datas.append(data)
-        figures = general_figures(data) + feel.feel_figures(data) + measures.figures(data)
+        figures = general_figures(data, names) + feel.feel_figures(data) + measures.figures(data)
+        counting = data.counting()
         if len(plan.slices) <= PLOTTED_SLICES:
+            sample = f"{counting['counted']:,} games"
+            if len(plan.slices) > 1:
+                sample += f"; {part.variant}, {part.pairing}"
             for figure in figures:
-                draw(figure, plots)
-        sections.append({"slice": part, "figures": figures, "games": data.counting()})
+                draw(figure, plots, sample)
+        sections.append({"slice": part, "figures": figures, "games": counting, "id": _slug(i, part)[:-1]})
     compared = comparison(datas) if len(datas) > 1 else None
     matrices = option_matrices(plan, datas)
     across = feel.across_figures(plan, datas, measures)
-    for figure in matrices + across:
-        draw(figure, plots)
+    for figure in matrices:
+        draw(figure, plots, "games per cell in brackets")
+    for figure in across:
+        # A figure over games says how many; an exact one (FITE's dice odds) counts none.
+        counted = any(c in ("games", "fighters") for c in figure.columns)
+        draw(figure, plots, f"{plan.n:,} games per slice" if counted else "")
     for table in ("games", "events"):
         target = str(out / f"{table}.parquet").replace("'", "''")
         connection.execute(f"COPY (SELECT * FROM {table} ORDER BY ALL) TO '{target}' (FORMAT parquet)")
+    lines = summary(datas, sections, compared, names)
     report = {
         "plan": plan.to_json(),
+        "summary": lines,
+        "seat_names": names,
         "methods": METHODS,
         "slices": [
             {
@@ -429,9 +484,198 @@ def build(
     }
     (out / "figures.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     (out / "report.html").write_text(
-        _html(plan, sections, compared, matrices, plots, across=across), encoding="utf-8"
+        _html(plan, sections, compared, matrices, plots, across=across, lines=lines, names=names),
+        encoding="utf-8",
     )
     return report
+
+
+# --- the summary at the top ---------------------------------------------------------------
+
+
+def summary(
+    datas: Sequence[Data],
+    sections: Sequence[dict[str, Any]],
+    compared: Figure | None,
+    names: Sequence[str],
+) -> list[str]:
+    """The report's findings in plain sentences, for the top of the page and ``figures.json``.
+
+    Per slice (up to :data:`SUMMARISED_SLICES`): the seat advantage in the game's seat
+    names with its p-value, each family of components' strongest and weakest member where
+    one is significant after Holm's adjustment (else that none stands out), and who won a
+    mixed pairing. Then whether games repeated, and what the side-by-side comparison finds.
+    """
+    lines: list[str] = []
+    several = len(sections) > 1
+    if len(sections) <= SUMMARISED_SLICES:
+        for section, data in zip(sections, datas, strict=True):
+            part: Slice = section["slice"]
+            head = f"{part.variant}, {part.pairing}: " if several else ""
+            lines.append(head + _seat_sentence(section["figures"], section["games"], names))
+            lines.extend(head + line for line in _component_sentences(section["figures"]))
+            who = _who_won(data)
+            if who:
+                lines.append(head + who)
+    else:
+        lines.append(_seat_range(sections, names))
+    lines.extend(_repeats(sections))
+    if compared is not None:
+        lines.append(_compared_sentence(compared))
+    return lines
+
+
+def _row(figure: Figure, name: str) -> list[Any] | None:
+    return next((r for r in figure.rows if str(r[0]).startswith(name)), None)
+
+
+def _points(share: float) -> str:
+    return f"{100 * share:.1f} points"
+
+
+def _seat_sentence(figures: Sequence[Figure], games: dict[str, Any], names: Sequence[str]) -> str:
+    """The seat advantage in words: who wins how much more often, and how sure that is."""
+    seats = next(f for f in figures if f.key.endswith("seats"))
+    whole = next(f for f in figures if f.key.endswith("summary"))
+    p_row, draw_row = _row(whole, "no seat advantage"), _row(whole, "drawishness")
+    p = float(p_row[1]) if p_row is not None else math.nan
+    drawn = float(draw_row[1]) if draw_row is not None and not _nan(draw_row[1]) else 0.0
+    n = games["counted"]
+    counted = f"{n:,} {'distinct ' if games['distinct_only'] else ''}game{'s' if n != 1 else ''}"
+    rows = seats.rows
+    name = {r[0]: names[r[0]] if r[0] < len(names) else f"seat {r[0]}" for r in rows}
+    draws = f"; {drawn:.1%} of them drawn" if drawn else ""
+    if math.isnan(p):
+        return f"No seat advantage can be measured: none of the {counted} had a winner."
+    if len(rows) == 2:
+        test = "exact sign test of the decided games"
+        best, worst = sorted(rows, key=lambda r: (-r[5], r[0]))
+        if p < 0.05:
+            return (
+                f"{name[best[0]]} wins {_points(best[5] - worst[5])} more often than {name[worst[0]]} "
+                f"({best[5]:.1%} against {worst[5]:.1%} of {counted}{draws}); p = {format_p(p)} ({test})."
+            )
+        first, second = rows
+        return (
+            f"No seat advantage shows: {name[first[0]]} wins {first[5]:.1%}, {name[second[0]]} "
+            f"{second[5]:.1%} of {counted}{draws}; p = {format_p(p)} ({test})."
+        )
+    rates = ", ".join(f"{name[r[0]]} {r[5]:.1%}" for r in rows)
+    verdict = "A seat advantage shows" if p < 0.05 else "No seat advantage shows"
+    return f"{verdict}: {rates} of {counted}{draws}; p = {format_p(p)} (chi-square test of equal wins)."
+
+
+def _component_sentences(figures: Sequence[Figure]) -> list[str]:
+    """Per family of components (a figure with Holm-adjusted differences): its strongest and weakest."""
+    out = []
+    for figure in figures:
+        columns = {c: i for i, c in enumerate(figure.columns)}
+        if "significant (Holm)" not in columns or "difference" not in columns or not figure.rows:
+            continue
+        diff, holm_p = columns["difference"], columns["p Holm"]
+        what = figure.title.split(":")[0]
+        rows = [r for r in figure.rows if not _nan(r[diff])]
+        found = [r for r in rows if r[columns["significant (Holm)"]]]
+        up = [r for r in found if r[diff] > 0]
+        down = [r for r in found if r[diff] < 0]
+        parts = []
+        if up:
+            best = max(up, key=lambda r: r[diff])
+            parts.append(
+                f"{best[0]} is the strongest, {best[diff] * 100:+.1f} points of win rate against the seats "
+                f"without it (Holm p = {format_p(best[holm_p])})"
+            )
+        if down:
+            worst = min(down, key=lambda r: r[diff])
+            parts.append(
+                f"{worst[0]} {'the' if up else 'is the'} weakest, {worst[diff] * 100:+.1f} points "
+                f"(Holm p = {format_p(worst[holm_p])})"
+            )
+        total = f"{len(found)} of {len(figure.rows)} significant after Holm's adjustment"
+        if parts:
+            out.append(f"{what}: {'; '.join(parts)} ({total}).")
+        elif rows:
+            largest = max(rows, key=lambda r: abs(r[diff]))
+            out.append(
+                f"{what}: none of the {len(figure.rows)} stands out after Holm's adjustment (the largest "
+                f"difference, {largest[0]} {largest[diff] * 100:+.1f} points, has Holm p = "
+                f"{format_p(largest[holm_p])})."
+            )
+    return out
+
+
+def _who_won(data: Data) -> str:
+    """In a pairing of different agents, which won more, over every seat it sat in."""
+    by = feel.scores_by_agent(data)
+    if len(by) < 2:
+        return ""
+    if len(by) == 2 and data.players == 2:
+        a, b = by
+        wa, drawn, wb = feel.head_to_head(data, a, b)
+        if wb > wa:
+            a, b, wa, wb = b, a, wb, wa
+        total = wa + wb + drawn
+        verb = "won more" if wa > wb else "won as often"
+        return (
+            f"{a} {verb} than {b}: {wa:,} of {total:,} games against {wb:,}, {drawn:,} drawn; "
+            f"p = {format_p(sign_test(wa, wb))} (exact binomial test of the decided games)."
+        )
+    rates = ", ".join(f"{agent} {w / (w + d + lo):.1%}" for agent, (w, d, lo) in by.items() if w + d + lo)
+    return f"Each agent's win rate over the seats it sat in: {rates}."
+
+
+def _seat_range(sections: Sequence[dict[str, Any]], names: Sequence[str]) -> str:
+    """Many slices: the range of the first seat's win rate over them (the comparison has each)."""
+    rates = []
+    for section in sections:
+        seats = next(f for f in section["figures"] if f.key.endswith("seats"))
+        if seats.rows and not _nan(seats.rows[0][5]):
+            part: Slice = section["slice"]
+            rates.append((float(seats.rows[0][5]), f"{part.variant}, {part.pairing}"))
+    if not rates:
+        return f"{len(sections)} slices: no game had a winner."
+    low, high = min(rates), max(rates)
+    first = names[0] if names else "seat 0"
+    return (
+        f"{len(sections)} slices (variants times pairings): {first} wins from {low[0]:.1%} ({low[1]}) to "
+        f"{high[0]:.1%} ({high[1]}) of its games; each slice's section has its figures."
+    )
+
+
+def _repeats(sections: Sequence[dict[str, Any]]) -> list[str]:
+    """Whether games repeated: a warning per slice that replayed games, else that every game was new."""
+    out = []
+    for section in sections:
+        games = section["games"]
+        if games["warning"]:
+            part: Slice = section["slice"]
+            counted = "each distinct game counts once" if games["distinct_only"] else "every game counts"
+            out.append(f"Warning ({part.variant}, {part.pairing}): {games['warning']}; {counted}.")
+    if out:
+        return out
+    if all(s["games"]["distinct_only"] for s in sections):
+        return ["Every game played was a distinct game (none repeated move for move)."]
+    return [f"Repeated games: {sections[0]['games']['method']}."] if sections else []
+
+
+def _compared_sentence(compared: Figure) -> str:
+    """What the side-by-side comparison finds after Holm's adjustment across its table."""
+    found = [r for r in compared.rows if r[10] is not None and not _nan(r[10]) and r[10] < 0.05]
+    if not found:
+        return (
+            "Side by side: no variant or pairing differs from the first in any measure after Holm's "
+            "adjustment across the table."
+        )
+    found.sort(key=lambda r: r[10])
+    shares = ("seat 0 win rate", "draw share", "cut by a limit")
+    parts = []
+    for r in found[:4]:
+        size = _points(r[5]) if r[0] in shares else f"{r[5]:.3g}"
+        if r[5] > 0 and r[0] in shares:
+            size = "+" + size
+        parts.append(f"{r[0]} of {r[1]} by {size} (Holm p = {format_p(r[10])})")
+    more = f", and {len(found) - 4} more" if len(found) > 4 else ""
+    return f"Side by side, against the first slice: {'; '.join(parts)}{more}."
 
 
 def _slug(i: int, part: Slice) -> str:
@@ -487,6 +731,12 @@ th:first-child, td:first-child { text-align: left; }
 .plot svg { max-width: 100%; height: auto; }
 h2 { border-bottom: 2px solid #0b4f9c; padding-bottom: .2rem; margin-top: 2rem; }
 .warning { background: #fff3cd; border-left: 4px solid #c8553d; padding: .4rem .6rem; }
+.summary { background: #eef4fb; border-left: 4px solid #0b4f9c; padding: .2rem .8rem; }
+.summary h2 { border: none; margin-top: .6rem; }
+nav li { margin-bottom: .3rem; }
+details.slice > summary { cursor: pointer; }
+details.slice > summary h2 { display: inline; border: none; }
+details.slice > summary span { margin-left: .6rem; color: #444; }
 """
 
 
@@ -498,6 +748,8 @@ def _html(
     plots: Path,
     *,
     across: Sequence[Figure] = (),
+    lines: Sequence[str] = (),
+    names: Sequence[str] = (),
 ) -> str:
     title = f"tussle balance: {plan.game}, {plan.n:,} games per slice"
     out = [
@@ -505,6 +757,11 @@ def _html(
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<style>{STYLE}</style></head><body>",
         f"<h1>{html.escape(title)}</h1>",
+        '<section class="summary"><h2 id="summary">At a glance</h2><ul>',
+        *(f"<li>{html.escape(line)}</li>" for line in lines),
+        "</ul></section>",
+        f'<nav id="contents"></nav>{SECTIONS}',
+        '<h2 id="about">About these games</h2>',
         f"<p>Seed {plan.seed}; seats rotate from game to game. Intervals are 95%. "
         "The data: <code>games.parquet</code> and <code>events.parquet</code> (query them with DuckDB).</p>",
         "<details><summary>Methods: how each figure is computed</summary><ul>",
@@ -512,21 +769,75 @@ def _html(
         "</ul></details>",
     ]
     if compared is not None:
-        out.append("<h2>Side by side</h2>")
+        out.append('<h2 id="side-by-side">Side by side</h2>')
         out.extend(_figure_html(m, plots) for m in matrices)
         out.append(_figure_html(compared, plots))
     if across:
-        out.append("<h2>Across the run</h2>")
+        out.append('<h2 id="across">Across the run</h2>')
         out.extend(_figure_html(f, plots) for f in across)
+    folded = len(sections) > FOLDED_SLICES
     for section in sections:
         part: Slice = section["slice"]
         options = ", ".join(f"{k}={v}" for k, v in part.options.items()) or "the defaults"
-        out.append(f"<h2>{html.escape(part.variant)}: {html.escape(part.pairing)}</h2>")
+        heading = f'<h2 id="{section["id"]}">{html.escape(part.variant)}: {html.escape(part.pairing)}</h2>'
+        if folded:
+            # A folded section shows its heading and headline; the contents' link still reaches it.
+            out.append(
+                f'<details class="slice"><summary>{heading}<span>{html.escape(_headline(section, names))}'
+                "</span></summary>"
+            )
+        else:
+            out.append(heading)
         out.append(f"<p>Options: {html.escape(options)}.</p>")
         games = section["games"]
         out.append(f"<p>{games['played']:,} games played: statistics {html.escape(games['method'])}.</p>")
         if games["warning"]:
             out.append(f'<p class="warning">Warning: {html.escape(games["warning"])}.</p>')
         out.extend(_figure_html(f, plots) for f in section["figures"])
+        if folded:
+            out.append("</details>")
     out.append("</body></html>\n")
-    return "\n".join(out)
+    return with_contents("\n".join(out))
+
+
+def _headline(section: dict[str, Any], names: Sequence[str]) -> str:
+    """A folded slice's one line: each seat's win rate, and how many games."""
+    seats = next(f for f in section["figures"] if f.key.endswith("seats"))
+    rates = ", ".join(
+        f"{names[r[0]] if r[0] < len(names) else r[0]} {r[5]:.1%}" for r in seats.rows if not _nan(r[5])
+    )
+    return f"{rates}; {section['games']['counted']:,} games"
+
+
+_HEADING = re.compile(
+    r'<h2 id="([^"]+)">(.*?)</h2>|<section class="figure" id="([^"]+)"><h3>(.*?)</h3>', re.S
+)
+
+#: Beyond this many sections the contents list the sections only, not each one's figures.
+LISTED_FIGURES = 8
+
+
+def with_contents(page: str) -> str:
+    """``page`` with its table of contents (``<nav id="contents">``): every ``h2`` below it and,
+    on a page of few sections, each one's figures.
+
+    Made again whenever a section is added (:func:`tussle.balance.compare.add_to_report`).
+    """
+    start = page.find('<nav id="contents">')
+    if start < 0:
+        return page
+    end = page.index("</nav>", start) + len("</nav>")
+    sections: list[tuple[str, str, list[tuple[str, str]]]] = []
+    for key, text, figure_key, figure_title in _HEADING.findall(page[end:]):
+        if key:
+            sections.append((key, text, []))
+        elif sections:
+            sections[-1][2].append((figure_key, figure_title))
+    items = []
+    for key, text, figures in sections:
+        item = f'<li><a href="#{key}">{re.sub(r"<[^>]+>", "", text)}</a>'
+        if figures and len(sections) <= LISTED_FIGURES:
+            links = ", ".join(f'<a href="#{k}">{t}</a>' for k, t in figures)
+            item += f"<br><small>{links}</small>"
+        items.append(item + "</li>")
+    return f'{page[:start]}<nav id="contents"><h2>Contents</h2><ol>{"".join(items)}</ol></nav>{page[end:]}'
