@@ -23,7 +23,7 @@ than by 429s, its output (uvicorn's log, any traceback) written to a file.
   must have as many events as before.
 
 The server's log must hold no traceback. The fuzz is derandomized (the same
-requests on every run) and bounded: about 2,500 HTTP requests and 480
+requests on every run) and bounded: about 2,000 HTTP requests and 480
 WebSocket connections for each database.
 """
 
@@ -75,11 +75,11 @@ LIMITS = (
     "--limit=sign_ins_per_account=100000",
 )
 #: Hypothesis examples for each HTTP operation in each generation mode (besides its coverage cases).
-HTTP_EXAMPLES = {GenerationMode.POSITIVE: 30, GenerationMode.NEGATIVE: 15}
+HTTP_EXAMPLES = {GenerationMode.POSITIVE: 20, GenerationMode.NEGATIVE: 10}
 #: Operations that hash a password (Argon2, slow by design: about a tenth of a second each), fuzzed
 #: with fewer examples besides their coverage cases.
 HASHING = {"POST /api/account/signup", "POST /api/account/signin", "POST /api/account/password"}
-HASHING_EXAMPLES = {GenerationMode.POSITIVE: 6, GenerationMode.NEGATIVE: 6}
+HASHING_EXAMPLES = {GenerationMode.POSITIVE: 3, GenerationMode.NEGATIVE: 3}
 #: Hypothesis examples (each a new connection and a batch of frames) for each WebSocket test.
 WS_EXAMPLES = 60
 #: The codes a connection may be closed with: normal, unsupported data, not UTF-8, policy, too big.
