@@ -21,6 +21,9 @@ generation is list lookups and no arithmetic on coordinates.
 
 from __future__ import annotations
 
+from tussle.games.tank_chess import tanks
+from tussle.games.tank_chess.tanks import STANDARD_TANKS, TankTypes
+
 SIZES = (16, 20)
 FILES = "abcdefghijklmnopqrst"
 
@@ -44,9 +47,18 @@ OBSTACLE = 1
 WRECK = 2
 TANK = 128
 
-LIGHT, MEDIUM, HEAVY, COMMAND, DESTROYER, MORTAR = range(6)
-KIND_LETTERS = "LMHCDR"
-KIND_NAMES = ("Light", "Medium", "Heavy", "Command", "Tank Destroyer", "Heavy Mortar")
+# The kinds, their letters and names: those of the tank types (.tanks), named here too for
+# what reads board codes.
+LIGHT, MEDIUM, HEAVY, COMMAND, DESTROYER, MORTAR = (
+    tanks.LIGHT,
+    tanks.MEDIUM,
+    tanks.HEAVY,
+    tanks.COMMAND,
+    tanks.DESTROYER,
+    tanks.MORTAR,
+)
+KIND_LETTERS = tanks.KIND_LETTERS
+KIND_NAMES = tanks.KIND_NAMES
 
 #: ``code & SIDE_MASK == ENEMY_TAG[side]`` exactly when ``code`` is a tank of the other side.
 SIDE_MASK = 0xC0
@@ -142,23 +154,45 @@ def parse_square(geo: Geometry, text: str) -> int:
 
 
 class Geometry:
-    """Precomputed tables for one board size.
+    """Precomputed tables for one board size and one table of tank types.
 
     * ``fwd[st]``: the state index one step forward from state ``st`` (same
       facing), or -1 where that step leaves the board;
     * ``rays[st]``: the squares in the direction of ``st``'s facing, nearest first;
     * ``far[st]``: ``rays[st]`` without its first (adjacent) square;
-    * ``mortar[st]``: the squares 3 to 5 steps ahead;
+    * ``mortar[st]``: the squares the Heavy Mortar hits from ``st`` (3 to 5 steps ahead in the rules);
     * ``exits[side][st]``: 1 where the step from ``st`` leaves the board over the
       opponent's edge without passing through a corner (how a Command tank escapes).
     * ``names[sq]``, ``ends[st]``, ``targets[sq]``: the pieces of move notation
       (``c3``; ``-d4NE``; `` xg5``), made once because search agents format
       every legal move to order them.
+    * ``types``: the tank types (:class:`.tanks.TankTypes`) whose figures the rules read;
+      ``slots[code]``: for a tank's board code, 1 + the shots that sampling tries from
+      each of its movement states (``types.shot_slots`` of its kind; 0 for no tank);
+      ``reach``: the movement found before (``rules.cached_reach``), which depends on
+      the types' speeds and so is kept per geometry.
+
+    One geometry per board size plays the rules' types (:data:`GEOMETRY`); a game
+    with other types gets its own from :func:`geometry`, sharing the board's tables.
     """
 
-    __slots__ = ("ends", "exits", "far", "fwd", "mortar", "names", "nsq", "rays", "size", "targets")
+    __slots__ = (
+        "ends",
+        "exits",
+        "far",
+        "fwd",
+        "mortar",
+        "names",
+        "nsq",
+        "rays",
+        "reach",
+        "size",
+        "slots",
+        "targets",
+        "types",
+    )
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, types: TankTypes = STANDARD_TANKS) -> None:
         self.size = size
         self.nsq = size * size
         fwd: list[int] = []
@@ -186,14 +220,61 @@ class Geometry:
         self.fwd = fwd
         self.rays = rays
         self.far = [ray[1:] for ray in rays]
-        self.mortar = [ray[2:5] for ray in rays]
         self.exits = (bytes(exits[0]), bytes(exits[1]))
         self.names = tuple(FILES[sq % size] + str(sq // size + 1) for sq in range(self.nsq))
         self.ends = tuple(f"-{self.names[st >> 3]}{FACING_NAMES[st & 7]}" for st in range(self.nsq * 8))
         self.targets = tuple(" x" + name for name in self.names)
+        self._arm(types)
+
+    def _arm(self, types: TankTypes) -> None:
+        """Set the tables that depend on the tank types."""
+        self.types = types
+        near, far = types.mortar_range
+        self.mortar = [ray[near - 1 : far] for ray in self.rays]
+        shots = types.shot_slots
+        self.slots = tuple(
+            1 + shots[code >> 3 & 7] if code >= TANK and code >> 3 & 7 < len(shots) else 0
+            for code in range(256)
+        )
+        self.reach: dict[int, list[tuple[int, int, tuple[int, ...], bool]]] = {}
+
+    def with_types(self, types: TankTypes) -> Geometry:
+        """This board's geometry for other tank types: the board's tables shared, an empty ``reach``."""
+        other = Geometry.__new__(Geometry)
+        for name in ("ends", "exits", "far", "fwd", "names", "nsq", "rays", "size", "targets"):
+            setattr(other, name, getattr(self, name))
+        other._arm(types)
+        return other
 
     def __repr__(self) -> str:
         return f"<Geometry {self.size}x{self.size}>"
 
 
+#: The geometry of each board size for the rules' tank types.
 GEOMETRY: dict[int, Geometry] = {size: Geometry(size) for size in SIZES}
+#: The geometries made for other tank types, by board size and types (equal figures: one geometry,
+#: so games of one document share their movement cache). Bounded: a server may see many documents,
+#: and a game keeps its own geometry however the cache is cleared.
+_OTHER_GEOMETRY: dict[tuple[int, TankTypes], Geometry] = {}
+_OTHER_GEOMETRY_LIMIT = 32
+
+
+def geometry(size: int, types: TankTypes) -> Geometry:
+    """The geometry of a ``size`` board whose tanks have ``types``' figures.
+
+    >>> from tussle.games.tank_chess.tanks import load_tanks
+    >>> geometry(16, STANDARD_TANKS) is GEOMETRY[16]
+    True
+    >>> fast = load_tanks("[H]\\nspeed = 5", "option tanks")
+    >>> geometry(16, fast) is geometry(16, load_tanks("[H]\\nspeed = 5 # the same", "option tanks"))
+    True
+    """
+    if types == STANDARD_TANKS:
+        return GEOMETRY[size]
+    key = (size, types)
+    geo = _OTHER_GEOMETRY.get(key)
+    if geo is None:
+        if len(_OTHER_GEOMETRY) >= _OTHER_GEOMETRY_LIMIT:
+            _OTHER_GEOMETRY.clear()
+        geo = _OTHER_GEOMETRY[key] = GEOMETRY[size].with_types(types)
+    return geo

@@ -71,6 +71,7 @@ from tussle.games.tank_chess.board import (
     code_kind,
     code_side,
     decode,
+    geometry,
     square_name,
     tank_code,
 )
@@ -93,54 +94,27 @@ from tussle.games.tank_chess.observation import (
     TankData,
     TankView,
 )
+from tussle.games.tank_chess.tanks import STANDARD_TANKS, armour_side, load_tanks
 
 # --- the tanks ------------------------------------------------------------------
-# Indexed by kind: Light, Medium, Heavy, Command, Tank Destroyer, Heavy Mortar.
+# A game reads its tank types' figures and tables from its geometry (``geo.types``,
+# .tanks.TankTypes): the rules' own, or those of a ``tanks`` document. Indexed by kind:
+# Light, Medium, Heavy, Command, Tank Destroyer, Heavy Mortar. Here, the rules' own.
 
-SPEED = (5, 4, 3, 5, 4, 3)
-GUN = (1, 2, 3, 1, 4, 5)
+SPEED = STANDARD_TANKS.speed
+GUN = STANDARD_TANKS.gun
 #: (front, side, rear) armour.
-ARMOUR = ((1, 0, 0), (2, 1, 0), (3, 2, 1), (1, 0, 0), (2, 1, 0), (1, 0, 0))
+ARMOUR = STANDARD_TANKS.armour
 #: Whether the gun turns: a turret shoots ahead or 45 degrees to either side, a fixed gun only ahead.
-TURRET = (True, True, True, True, False, False)
-MORTAR_RANGE = (3, 5)
-ROMAN = ("0", "I", "II", "III", "IV", "V")
-ARMOUR_SIDES = ("front", "side", "rear")
-
-
-def armour_side(facing: int, direction: int) -> int:
-    """Which armour (0 front, 1 side, 2 rear) a shot travelling in ``direction`` hits.
-
-    The front is hit only by a shot coming from straight ahead of the target
-    (travelling against its facing), the rear only from straight behind; the
-    six other directions hit the side, for a diagonal facing too.
-
-    >>> from tussle.games.tank_chess.board import N, NE, S, SW
-    >>> armour_side(N, S), armour_side(N, N), armour_side(NE, SW), armour_side(NE, S)
-    (0, 2, 0, 1)
-    """
-    if direction == facing ^ 4:
-        return 0
-    if direction == facing:
-        return 2
-    return 1
-
-
+TURRET = STANDARD_TANKS.turret
+MORTAR_RANGE = STANDARD_TANKS.mortar_range
 #: KILLS[gun][kind << 3 | facing]: bit ``d`` is set when that gun destroys such a
 #: tank with a shot travelling in direction ``d``.
-KILLS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(
-        sum(1 << d for d in range(8) if gun > ARMOUR[kf >> 3][armour_side(kf & 7, d)]) if kf >> 3 < 6 else 0
-        for kf in range(64)
-    )
-    for gun in range(6)
-)
-
+KILLS = STANDARD_TANKS.kills
 #: ARC[kind][facing]: bit ``d`` is set when the tank can shoot in direction ``d``.
-ARC: tuple[tuple[int, ...], ...] = tuple(
-    tuple((1 << f | 1 << ((f + 1) & 7) | 1 << ((f - 1) & 7)) if TURRET[kind] else 1 << f for f in range(8))
-    for kind in range(6)
-)
+ARC = STANDARD_TANKS.arc
+ROMAN = ("0", "I", "II", "III", "IV", "V")
+ARMOUR_SIDES = ("front", "side", "rear")
 
 # --- move generation (the hot path) ---------------------------------------------
 
@@ -162,7 +136,7 @@ def _search(geo: Geometry, board: list[int], square: int, code: int) -> tuple[li
     Nothing else can change the answer, which is what makes it safe to reuse
     while those squares stay as they are (see :func:`cached_reach`).
     """
-    speed = SPEED[code >> 3 & 7]
+    speed = geo.types.speed[code >> 3 & 7]
     steps = _STEPS[geo.size]
     bits = _BITS
     start = square << 3 | code & 7
@@ -227,7 +201,8 @@ _BITS = tuple(1 << square for square in range(max(SIZES) ** 2))
 
 # No tank is fast enough to leave its square and come back to it within one
 # turn (that takes six steps), so the search never has to treat its own
-# square as empty; the tables below rely on it.
+# square as empty; the tables below rely on it (a tanks document's speeds are
+# bounded by .tanks.MAX_SPEED).
 if max(SPEED) > 5:
     raise AssertionError("the movement search assumes a speed of at most 5")
 
@@ -252,7 +227,8 @@ _EXIT_STATES = {
     for size in SIZES
 }
 
-#: Movement found before, per board size: ``square << 8 | code`` -> a few
+#: Movement found before, per geometry (``geo.reach``: a board size and the tank types,
+#: whose speeds the answers depend on): ``square << 8 | code`` -> a few
 #: ``(looked, occupied, states, escape)``, most recently found first, where
 #: ``looked`` is the mask of squares the search looked at and ``occupied`` which
 #: of them were not empty. The answer stands as long as those squares are as they
@@ -263,9 +239,6 @@ _EXIT_STATES = {
 #: quicker than 4096 on either board size, search agents are no slower, and a few
 #: hundred positions listed over and over still find their entries (512 keys
 #: lose them, and list a third slower).
-_REACH_CACHE: dict[int, dict[int, list[tuple[int, int, tuple[int, ...], bool]]]] = {
-    size: {} for size in SIZES
-}
 _REACH_CACHE_KEYS = 1 << 10
 _REACH_CACHE_DEPTH = 4
 
@@ -290,7 +263,7 @@ def cached_reach(
 
     ``occ`` is ``occupancy(board)``; ``board`` still holds the tank.
     """
-    cache = _REACH_CACHE[geo.size]
+    cache = geo.reach
     key = square << 8 | code
     entries = cache.get(key)
     if entries is None:
@@ -322,7 +295,7 @@ def fire_table(
     target: dict[int, int] = {}
     fwd = geo.fwd
     far = geo.far
-    kills = KILLS[gun]
+    kills = geo.types.kills[gun]
     for e in enemies:
         mask = kills[board[e] & 63]
         while mask:
@@ -343,18 +316,11 @@ def fire_table(
 
 #: ``(fire, target, stops)``: :func:`fire_table`'s two tables for the tanks of
 #: every gun at once, where ``fire`` has bit ``8 * gun + direction`` set for each
-#: gun that destroys something shooting in that direction (see ``_LANES``), and
+#: gun that destroys something shooting in that direction (see ``TankTypes.lanes``), and
 #: ``stops``: square -> the lines ``(enemy, direction, state looking back from
 #: the enemy)`` that end on that square, not empty.
 FireTables = tuple[dict[int, int], dict[int, int], dict[int, list[tuple[int, int, int]]]]
 
-#: ``_LANES[kind << 3 | facing][direction]``: bit ``8 * gun + direction`` set for
-#: every gun that destroys such a tank with a shot travelling in that direction,
-#: so that one walk along a line serves the tanks of every gun.
-_LANES = tuple(
-    tuple(sum(1 << (8 * gun + d) for gun in range(1, 6) if KILLS[gun][kf] >> d & 1) for d in range(8))
-    for kf in range(64)
-)
 #: The directions of the bits set in a direction mask, lowest first.
 _DIRECTIONS = tuple(tuple(d for d in range(8) if mask >> d & 1) for mask in range(256))
 
@@ -370,11 +336,12 @@ def fire_tables(geo: Geometry, board: list[int], gun: int, enemies: tuple[int, .
     stops: dict[int, list[tuple[int, int, int]]] = {}
     fwd = geo.fwd
     far = geo.far
-    kills = KILLS[gun]  # a stronger gun destroys whatever a weaker one does
+    kills = geo.types.kills[gun]  # a stronger gun destroys whatever a weaker one does
+    all_lanes = geo.types.lanes
     directions = _DIRECTIONS
     for e in enemies:
         kf = board[e] & 63
-        lanes = _LANES[kf]
+        lanes = all_lanes[kf]
         for d in directions[kills[kf]]:
             back = e << 3 | d ^ 4  # looking from the target towards the shooter
             adjacent = fwd[back]
@@ -405,11 +372,12 @@ def lift(
     target = dict(target)
     fwd = geo.fwd
     far = geo.far
+    lanes = geo.types.lanes
     for e, d, back in lines:
         adjacent = fwd[back] >> 3
         if board[adjacent] and adjacent != square:
             continue
-        lane = _LANES[board[e] & 63][d]
+        lane = lanes[board[e] & 63][d]
         for r in far[back]:
             if board[r] and r != square:
                 break
@@ -438,21 +406,24 @@ def tank_moves(
     base = square | NO_TARGET << 21
     if escape:
         out.append(square | ESCAPE << 9 | NO_TARGET << 21)
+    types = geo.types
     if kind == MORTAR or fire is None:
         tag = ENEMY_TAG[code >> 6 & 1]
         mortar = geo.mortar
+        kills = types.kills[types.gun[kind]]
         for st in states:
             out.append(base | st << 9)
             for r in mortar[st]:
-                if board[r] & SIDE_MASK == tag:  # never the mortar's own square: that is no enemy
+                # Never the mortar's own square: that is no enemy. It shoots along its facing.
+                if board[r] & SIDE_MASK == tag and kills[board[r] & 63] >> (st & 7) & 1:
                     out.append(square | st << 9 | r << 21)
         return
     squares, target = fire
     if not squares:
         out.extend([base | st << 9 for st in states])
         return
-    arc = ARC[kind]
-    lane = 8 * GUN[kind]
+    arc = types.arc[kind]
+    lane = 8 * types.gun[kind]
     for st in states:
         out.append(base | st << 9)
         m = squares.get(st >> 3)
@@ -483,15 +454,16 @@ def lines_of_fire(geo: Geometry, board: list[int], square: int) -> list[FireLine
     kind = code_kind(code)
     facing = code_facing(code)
     enemy = ENEMY_TAG[code_side(code)]
-    kills = KILLS[GUN[kind]]
+    types = geo.types
+    kills = types.kills[types.gun[kind]]
     names = geo.names
     lines: list[FireLine] = []
     for d in ((facing - 1) & 7, facing, (facing + 1) & 7):
-        if not ARC[kind][facing] >> d & 1:
+        if not types.arc[kind][facing] >> d & 1:
             continue
         ray = geo.rays[square << 3 | d]
         if kind == MORTAR:
-            passed = list(ray[MORTAR_RANGE[0] - 1 : MORTAR_RANGE[1]])
+            passed = list(geo.mortar[square << 3 | d])
             hits = [r for r in passed if board[r] & SIDE_MASK == enemy and kills[board[r] & 63] >> d & 1]
         else:
             passed = []
@@ -535,7 +507,8 @@ def _lines_to(geo: Geometry, board: list[int], mine: tuple[int, ...], victim: in
     Walked once for all the tanks, each of which then only lifts itself off the
     board: the announcements are asked for at every observation.
     """
-    gun = max((GUN[board[s] >> 3 & 7] for s in mine if board[s] >> 3 & 7 != MORTAR), default=0)
+    guns = geo.types.gun
+    gun = max((guns[board[s] >> 3 & 7] for s in mine if board[s] >> 3 & 7 != MORTAR), default=0)
     if not gun:
         return None
     tables = fire_tables(geo, board, gun, (victim,))
@@ -551,18 +524,20 @@ def _could_destroy(
     """Whether the tank on ``square`` could destroy the one on ``victim`` (``lines``: :func:`_lines_to`)."""
     code = board[square]
     kind = code >> 3 & 7
+    types = geo.types
     if kind == MORTAR or lines is None:
         states, _ = cached_reach(geo, board, occ, square, code)
-        return any(victim in geo.mortar[st] for st in states)
+        kills = types.kills[types.gun[kind]][board[victim] & 63]  # by the direction of the shot
+        return any(victim in geo.mortar[st] and kills >> (st & 7) & 1 for st in states)
     tables, bits = lines
     fire, _ = lift(geo, board, tables, square)
     if fire is not tables[0]:  # lines that the tank's own square stopped go on
         for more in fire.values():
             bits |= more
-    lane = 8 * GUN[kind]
+    lane = 8 * types.gun[kind]
     if not bits >> lane & 255:  # no square from which this gun destroys the victim
         return False
-    arc = ARC[kind]
+    arc = types.arc[kind]
     states, _ = cached_reach(geo, board, occ, square, code)
     for st in states:
         m = fire.get(st >> 3)
@@ -574,15 +549,6 @@ def _could_destroy(
 def can_escape(geo: Geometry, board: list[int], occ: int, command: int) -> bool:
     """Whether the Command tank on ``command`` could drive off the opponent's edge this turn."""
     return cached_reach(geo, board, occ, command, board[command])[1]
-
-
-#: Shots tried per movement state when sampling, by kind: the three directions
-#: of a turret, the one of a fixed gun, the three ranges of a Heavy Mortar.
-_SHOT_SLOTS = tuple(3 if TURRET[kind] or kind == MORTAR else 1 for kind in range(6))
-#: 1 + ``_SHOT_SLOTS`` of the tank's kind, by board code (0 for what is no tank).
-_SLOTS_OF_CODE = tuple(
-    1 + _SHOT_SLOTS[code >> 3 & 7] if code >= TANK and code >> 3 & 7 < 6 else 0 for code in range(256)
-)
 
 
 class TankActions(Actions[int]):
@@ -612,7 +578,8 @@ class TankActions(Actions[int]):
     def _all(self) -> list[int]:
         if self._list is None:
             geo, board = self._geo, self._board
-            guns = [GUN[board[square] >> 3 & 7] for square in self._mine if board[square] >> 3 & 7 != MORTAR]
+            gun = geo.types.gun
+            guns = [gun[board[square] >> 3 & 7] for square in self._mine if board[square] >> 3 & 7 != MORTAR]
             tables = fire_tables(geo, board, max(guns), self._enemies) if guns else None
             out: list[int] = []
             for square in self._mine:
@@ -634,18 +601,23 @@ class TankActions(Actions[int]):
 
     def _shot(self, square: int, code: int, st: int, slot: int) -> int:
         """The enemy square that the tank from ``square``, ending in state ``st``, destroys
-        with its shot number ``slot`` (see ``_SHOT_SLOTS``), or -1 if that shot destroys nothing.
+        with its shot number ``slot`` (see ``TankTypes.shot_slots``), or -1 if that shot destroys nothing.
         """
         board = self._board
         geo = self._geo
+        types = geo.types
         kind = code >> 3 & 7
         tag = ENEMY_TAG[code >> 6 & 1]
         if kind == MORTAR:
             mortar = geo.mortar[st]
-            if slot < len(mortar) and board[mortar[slot]] & SIDE_MASK == tag:
+            if (
+                slot < len(mortar)
+                and board[mortar[slot]] & SIDE_MASK == tag
+                and types.kills[types.gun[kind]][board[mortar[slot]] & 63] >> (st & 7) & 1
+            ):
                 return mortar[slot]
             return -1
-        direction = (st + slot - 1) & 7 if TURRET[kind] else st & 7
+        direction = (st + slot - 1) & 7 if types.turret[kind] else st & 7
         line = (st & -8) | direction
         adjacent = geo.fwd[line]
         if adjacent < 0 or (board[adjacent >> 3] and adjacent >> 3 != square):
@@ -653,7 +625,7 @@ class TankActions(Actions[int]):
         for r in geo.far[line]:
             victim = board[r]
             if victim and r != square:  # the shooter's own start square is empty now
-                if victim & SIDE_MASK == tag and KILLS[GUN[kind]][victim & 63] >> direction & 1:
+                if victim & SIDE_MASK == tag and types.kills[types.gun[kind]][victim & 63] >> direction & 1:
                     return r
                 return -1
         return -1
@@ -665,8 +637,8 @@ class TankActions(Actions[int]):
         # position alone, so a seed draws the same turns however full the cache is.
         if self._blocks is None:
             geo, board, occ = self._geo, self._board, self._occ
-            cache = _REACH_CACHE[geo.size]
-            slots_of = _SLOTS_OF_CODE
+            cache = geo.reach
+            slots_of = geo.slots
             blocks = []
             total = 0
             for square in self._mine:
@@ -748,7 +720,7 @@ class TankActions(Actions[int]):
         """
         code = self._board[square]
         found = []
-        for slot in range(_SHOT_SLOTS[code >> 3 & 7]):
+        for slot in range(self._geo.types.shot_slots[code >> 3 & 7]):
             target = self._shot(square, code, end, slot)
             if target >= 0:
                 found.append(target)
@@ -772,7 +744,7 @@ class TankActions(Actions[int]):
             return False
         if target == NO_TARGET:
             return True
-        slots = _SHOT_SLOTS[code >> 3 & 7]
+        slots = self._geo.types.shot_slots[code >> 3 & 7]
         return any(self._shot(square, code, end, slot) == target for slot in range(slots))
 
     def __repr__(self) -> str:
@@ -796,6 +768,7 @@ def explain(geo: Geometry, board: list[int], side: int, action: int) -> str:
     code = board[start]
     if code < TANK or code_side(code) != side:
         return f"there is no {SIDE_NAMES[side]} tank on {square_name(geo, start)}"
+    types = geo.types
     kind = code_kind(code)
     name = f"the {KIND_NAMES[kind]} tank on {square_name(geo, start)}"
     lifted = list(board)
@@ -806,7 +779,7 @@ def explain(geo: Geometry, board: list[int], side: int, action: int) -> str:
             return "only a Command tank may drive off the board"
         if not escape:
             return (
-                f"{name} cannot drive off the opponent's edge within {SPEED[kind]} steps "
+                f"{name} cannot drive off the opponent's edge within {types.speed[kind]} steps "
                 "(and never diagonally through a corner)"
             )
         return "a tank that drives off the board takes no shot" if target != NO_TARGET else ""
@@ -818,7 +791,7 @@ def explain(geo: Geometry, board: list[int], side: int, action: int) -> str:
             return f"{square_name(geo, to)} is not empty"
         return (
             f"{name} cannot reach {square_name(geo, to)} facing {FACING_NAMES[facing]} "
-            f"in {SPEED[kind]} steps over empty squares, nor by one step backward"
+            f"in {types.speed[kind]} steps over empty squares, nor by one step backward"
         )
     if target == NO_TARGET:
         return ""
@@ -835,26 +808,26 @@ def explain(geo: Geometry, board: list[int], side: int, action: int) -> str:
     if kind == MORTAR:
         if direction != facing:
             return "a Heavy Mortar shoots straight ahead only"
-        if not MORTAR_RANGE[0] <= distance <= MORTAR_RANGE[1]:
-            return (
-                f"a Heavy Mortar hits only {MORTAR_RANGE[0]} to {MORTAR_RANGE[1]} squares ahead, "
-                f"not {distance}"
-            )
+        near, far = types.mortar_range
+        if not near <= distance <= far:
+            return f"a Heavy Mortar hits only {near} to {far} squares ahead, not {distance}"
     else:
-        if not ARC[kind][facing] >> direction & 1:
-            where = "straight ahead only" if not TURRET[kind] else "ahead or 45 degrees to either side only"
+        if not types.arc[kind][facing] >> direction & 1:
+            where = (
+                "straight ahead only" if not types.turret[kind] else "ahead or 45 degrees to either side only"
+            )
             return f"a {KIND_NAMES[kind]} tank shoots {where}"
         if distance == 1:
             return "a tank cannot shoot an adjacent tank"
         for r in ray[: distance - 1]:
             if lifted[r]:
                 return f"the line of fire is blocked on {square_name(geo, r)}"
-    if KILLS[GUN[kind]][victim & 63] >> direction & 1:
+    if types.kills[types.gun[kind]][victim & 63] >> direction & 1:
         return ""
     side_hit = armour_side(code_facing(victim), direction)
-    armour = ARMOUR[code_kind(victim)][side_hit]
+    armour = types.armour[code_kind(victim)][side_hit]
     return (
-        f"gun {ROMAN[GUN[kind]]} does not pierce the {ARMOUR_SIDES[side_hit]} armour {ROMAN[armour]} "
+        f"gun {ROMAN[types.gun[kind]]} does not pierce the {ARMOUR_SIDES[side_hit]} armour {ROMAN[armour]} "
         f"of the {KIND_NAMES[code_kind(victim)]} tank on {square_name(geo, target)}"
     )
 
@@ -908,6 +881,14 @@ class TankChess(Game):
                 "or basic; empty: the basic setup of the board size",
                 documents=("basic",),
             ),
+            Option(
+                "tanks",
+                "document",
+                "",
+                "the tank types' figures: speed, gun, armour, turret, the Heavy Mortar's range "
+                "(TOML or JSON, docs/games/tank-chess.md); empty or standard: the rules' six types",
+                documents=("standard",),
+            ),
         ),
         has_position=True,
         simulation_defaults=(("ply_limit", 1000),),
@@ -943,7 +924,16 @@ class TankChess(Game):
 
     def _check_options(self) -> None:
         self.size = int(self.options["size"])
-        self.geo = GEOMETRY[self.size]
+        tanks = self.str_option("tanks")
+        if tanks in ("", "standard"):
+            self.geo = GEOMETRY[self.size]
+        else:
+            try:
+                types = load_tanks(tanks, "option tanks")
+            except OptionError as exc:
+                raise OptionError(f"{exc}{document_hint(self.id, 'tanks', tanks)}") from None
+            # One geometry per distinct table: the games of one document share its movement cache.
+            self.geo = geometry(self.size, types)
         text = self.str_option("setup")
         if text in ("", "basic"):
             self.setup = basic_setup(self.size)
@@ -1338,14 +1328,15 @@ class TankChessState(State[int]):
         """The tank on ``square`` with its gun, speed, armour and lines of fire, for ``tanks``."""
         code = self.board[square]
         kind = code_kind(code)
-        front, side, rear = ARMOUR[kind]
+        types = self.geo.types
+        front, side, rear = types.armour[kind]
         return {
             "square": square_name(self.geo, square),
             "side": SIDE_KEYS[code_side(code)],
             "type": KIND_LETTERS[kind],
             "facing": FACING_NAMES[code_facing(code)],
-            "gun": GUN[kind],
-            "speed": SPEED[kind],
+            "gun": types.gun[kind],
+            "speed": types.speed[kind],
             "armour": {"front": front, "side": side, "rear": rear},
             "fire": lines_of_fire(self.geo, self.board, square),
         }

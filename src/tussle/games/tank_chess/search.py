@@ -34,8 +34,6 @@ _TANK_VALUE = {"L": 3.0, "M": 5.0, "H": 8.0, "C": 0.0, "D": 7.0, "R": 6.0}
 _TANK_DELTAS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 #: The value of each tank kind by its code (tank_chess.board's LIGHT .. MORTAR).
 _KIND_VALUE = tuple(_TANK_VALUE[letter] for letter in KIND_LETTERS)
-#: A Command tank's speed: steps in one turn.
-_COMMAND_SPEED = 5
 _UNREACHABLE = 999
 
 
@@ -191,7 +189,8 @@ class TankChessPolicy(GamePolicy):
             command = commands[side]
             if command is not None:
                 steps[side] = escape_distance(size, tables[side], blocked, command)
-        turns = [-(-n // _COMMAND_SPEED) for n in steps]
+        speed = state.geo.types.speed[COMMAND]  # steps in one turn: the game's tank types say
+        turns = [-(-n // speed) for n in steps]
         white_to_move = state._result is None and state.turn == WHITE
         margin = max(-4.0, min(4.0, turns[1] - turns[0] + (0.5 if white_to_move else -0.5)))
         score += self.race * margin + self.step * max(-20, min(20, steps[1] - steps[0]))
