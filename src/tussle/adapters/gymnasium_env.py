@@ -7,7 +7,9 @@ player's float32 array; the legal actions are kept out of it, where maskable
 learners look for them: :meth:`TussleGymEnv.action_masks` (booleans, as
 sb3-contrib's MaskablePPO asks), ``info["action_mask"]`` (int8 over the
 game's fixed action space, see :mod:`tussle.adapters.encoding`, as Gymnasium's
-own games give it) and ``info["legal_actions"]`` (the legal numbers, sparse).
+own games give it) and ``info["legal_actions"]`` (the legal numbers, sparse: a
+list of ints, so that Gymnasium's vector environments, which stack array infos,
+keep one list per environment).
 ``mask="sparse"`` leaves the dense mask out of ``info``, which saves building
 a 1.7-million-long array every step in Tank Chess; ``actions="steps"``
 chooses an action a few small choices at a time where a game has a step codec
@@ -232,9 +234,13 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
 
     def _info(self, **more: Any) -> dict[str, Any]:
         legal = self._legal_list()
+        # A list, not an array: Gymnasium's vector environments stack an array info into one
+        # array of the first environment's shape, which a list of another length cannot fill;
+        # a list they keep as it is, one object per environment.
+        numbers: list[int] = legal.tolist()
         if self.sparse:
-            return {"legal_actions": legal, **more}
-        return {"action_mask": self._mask(legal), "legal_actions": legal, **more}
+            return {"legal_actions": numbers, **more}
+        return {"action_mask": self._mask(legal), "legal_actions": numbers, **more}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions now, as booleans over the action space."""
