@@ -86,3 +86,52 @@ def test_a_fite_report_names_its_fighters_has_contents_sizes_and_folds_many_slic
     again = run(many, "random", "random", "--also", "rule,random", "-n", "4", "--vary", "power_a=none,brutal")
     assert again["summary"][0].startswith("4 slices (variants times pairings): fighter A wins from ")
     assert not any(s.startswith("power_a=") for s in again["summary"])
+
+
+def test_an_ab_run_says_its_result_first_and_names_the_seats_the_games_way(tmp_path: Path) -> None:
+    out = tmp_path / "ab"
+    args = ["balance", "fite", "random", "random", "-n", "12", "-j", "1", "--out", str(out)]
+    result = CliRunner().invoke(cli, [*args, "--compare-options", "power_a=none", "power_a=brutal"])
+    assert result.exit_code == 0, result.output
+    report = json.loads((out / "figures.json").read_text(encoding="utf-8"))
+    # The command's last lines and the side-by-side table name the fighters, not "seat 0".
+    assert "win rates fighter A (seat 0) " in result.stdout
+    assert "fighter A minus fighter B score" in result.stdout
+    assert "A/B random,random: fighter A (seat 0) score " in result.stdout
+    assert "seat 0 score" not in result.stdout and "win rates seat" not in result.stdout
+    measures = {r[0] for r in report["comparison"]["rows"]}
+    assert "fighter A (seat 0) win rate" in measures and "seat 0 win rate" not in measures
+    # The A/B result opens the summary: the paired difference, its interval and the exact McNemar p.
+    row = next(r for r in report["ab"][0]["rows"] if r[0] == "seat 0 score")
+    first = report["summary"][0]
+    moved = "raises" if row[5] > 0 else "lowers" if row[5] < 0 else "leaves"
+    assert first.startswith(f"B (power_a=brutal) {moved} fighter A's score"), first
+    assert "against A (power_a=none)" in first or "under A (power_a=none)" in first
+    found = re.search(r"paired by seed, 12 pairs, 95% \[([-+][\d.]+), ([-+][\d.]+)\] points", first)
+    assert found, first  # figures.json rounds to 4 decimals: the points agree to its rounding
+    assert [float(x) for x in found.groups()] == pytest.approx([row[6] * 100, row[7] * 100], abs=0.06)
+    assert f"{row[11]} went B's way and {row[10]} A's: exact McNemar p = {format_p(row[12])}" in first
+    changed = [r for r in report["ab"][1]["rows"] if r[3] and r[6] is not None]
+    second = report["summary"][1]
+    assert second.startswith("The changed components that moved most, A to B: ") and changed
+    assert f"{changed[0][2]} ({changed[0][0]})" in second
+    page = (out / "report.html").read_text(encoding="utf-8")
+    glance = page[page.index("At a glance") : page.index('<nav id="contents">')]
+    assert glance.split("<li>")[1].startswith("B (power_a=brutal) ")
+
+
+def test_fite_compares_super_powers_only_where_fighters_brought_different_ones(tmp_path: Path) -> None:
+    # The default fighters bring no power: no 1x1 matrix, no lone "none" row, no use shares.
+    report = run(tmp_path / "none", "random", "random", "-n", "4")
+    keys = [f["key"] for f in report["slices"][0]["figures"]]
+    assert not any("power" in key for key in keys), keys
+    # Brutal against nothing: compared, and its use shown.
+    report = run(tmp_path / "brutal", "random", "random", "-n", "4", "-o", "power_a=brutal")
+    keys = [f["key"].rpartition("-")[2] for f in report["slices"][0]["figures"]]
+    assert {"power_matrix", "power_wins", "power_used", "power_turn"} <= set(keys), keys
+    # Both Brutal: nothing to compare, but its use is shown.
+    report = run(
+        tmp_path / "both", "random", "random", "-n", "4", "-o", "power_a=brutal", "-o", "power_b=brutal"
+    )
+    keys = [f["key"].rpartition("-")[2] for f in report["slices"][0]["figures"]]
+    assert "power_used" in keys and "power_matrix" not in keys and "power_wins" not in keys, keys

@@ -110,25 +110,14 @@ class FiteMeasures(Measures):
                 yield Row(p, "tactic", tactic_kind(choice, p))
 
     def figures(self, data: Data) -> list[Figure]:
+        powers = {name for (name,) in data.sql("SELECT DISTINCT component FROM e WHERE kind = 'power'")}
+        # Fighters without powers (the default) would get a 1x1 matrix and a lone "none" row: a
+        # power is compared only where fighters brought different ones, and its use shown only
+        # where one was brought.
+        compared = len(powers) > 1
+        brought = bool(powers - {"none"})
         return [
-            data.matrix(
-                "power",
-                "power_matrix",
-                "Super power against super power",
-                "The win rate of a fighter with the row's power against one with the column's. Each "
-                "fighter's power is an option (power_a, power_b): a variant fills its own pair's cells only.",
-            ),
-            data.component_wins(
-                "power",
-                "power_wins",
-                "Super powers: win rate of a fighter with the power minus one without",
-            ),
-            data.shares(
-                "power_used",
-                "power_used",
-                "Super powers: share of the fighters with a power who used it",
-            ),
-            data.means("power_turn", "power_turn", "Super powers: the turn a power was used, on average"),
+            *self.power_figures(data, compared, brought),
             data.by_outcome(
                 "location",
                 "location_turns",
@@ -156,6 +145,37 @@ class FiteMeasures(Measures):
                 "Tactical step: choices per game, winners against losers",
             ),
         ]
+
+    @staticmethod
+    def power_figures(data: Data, compared: bool, brought: bool) -> list[Figure]:
+        """The super powers' figures that the slice's powers give a meaning to."""
+        figures = []
+        if compared:
+            figures += [
+                data.matrix(
+                    "power",
+                    "power_matrix",
+                    "Super power against super power",
+                    "The win rate of a fighter with the row's power against one with the column's. "
+                    "Each fighter's power is an option (power_a, power_b): a variant fills its own "
+                    "pair's cells only.",
+                ),
+                data.component_wins(
+                    "power",
+                    "power_wins",
+                    "Super powers: win rate of a fighter with the power minus one without",
+                ),
+            ]
+        if brought:
+            figures += [
+                data.shares(
+                    "power_used",
+                    "power_used",
+                    "Super powers: share of the fighters with a power who used it",
+                ),
+                data.means("power_turn", "power_turn", "Super powers: the turn a power was used, on average"),
+            ]
+        return figures
 
     def across(self, plan: Plan, datas: Sequence[Data]) -> list[Figure]:
         """The exact dice odds, and per pairing of agents the super powers ranked against the solver's."""
