@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 import warnings
+from functools import partial
+from types import SimpleNamespace
 from typing import Any
 
 import gymnasium
@@ -11,6 +13,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import (  # type: ignore[import-untyped]
     api_test,
+    max_cycles_test,
     parallel_api_test,
     parallel_seed_test,
     seed_test,
@@ -322,3 +325,88 @@ def test_sparse_environments_pass_pettingzoos_api_test(game_id: str) -> None:
         env(game_id, mask="sparse", options={"ply_limit": 30} if game_id == "tank-chess" else None),
         num_cycles=40,
     )
+
+
+def seeded(make: Any, seed: int, **kwargs: Any) -> Any:
+    """``make(**kwargs)`` with its chance generator and its (shared) action space seeded."""
+    made = make(**kwargs)
+    made._table.rng.seed(seed)
+    made._table.action_space.seed(seed)
+    return made
+
+
+@pytest.mark.parametrize("case", GAMES, ids=ids)
+def test_pettingzoos_max_cycles_test(case: Case) -> None:
+    # It samples actions from the action space, not the mask: illegal ones are replaced by a random
+    # legal one (illegal_action="random"), so the game goes on for max_cycles steps. It resets without
+    # a seed and samples from unseeded spaces: the generators are seeded here, so that it plays the
+    # same games every run. Its AEC count assumes each agent steps once a cycle; at FITE's tactical
+    # location a fighter may choose alone, which in some games would step one agent twice running
+    # within the test's four cycles (test_max_cycles_counts_agent_steps counts every game's steps).
+    game_id, players, options, _ = case
+    kwargs = {"players": players, "options": options, "illegal_action": "random"}
+    module = SimpleNamespace(
+        env=partial(seeded, partial(env, game_id), 1, **kwargs),
+        parallel_env=partial(seeded, partial(parallel_env, game_id), 1, **kwargs),
+    )
+    max_cycles_test(module)
+
+
+@pytest.mark.parametrize("case", GAMES, ids=ids)
+def test_max_cycles_counts_agent_steps(case: Case) -> None:
+    game_id, players, options, _ = case
+    for cycles in (1, 4):
+        aec = env(game_id, players=players, options=options, max_cycles=cycles)
+        aec.reset(seed=cycles)
+        rng = random.Random(cycles)
+        live = 0
+        for _agent in aec.agent_iter():
+            obs, reward, terminated, truncated, _ = aec.last()
+            if terminated or truncated:
+                assert truncated and not terminated and reward == 0.0  # cut undecided
+                aec.step(None)
+                continue
+            aec.step(masked_random(obs, rng))
+            live += 1
+        assert live == cycles * len(aec.possible_agents)
+
+
+def test_an_illegal_action_is_replaced_by_a_random_legal_one_when_asked() -> None:
+    e = env("fightopia", illegal_action="random")
+    e.reset(seed=3)
+    agent = e.agent_selection
+    e.step(0)  # no Pawn on a1: a random legal move instead, and the game goes on
+    assert not any(e.terminations.values()) and e.agent_selection != agent
+    assert e.infos[agent]["illegal_action"] == 0 and e.tussle_state.is_terminal() is False
+    p = parallel_env("fite", illegal_action="random")
+    p.reset(seed=1)
+    _, _, terminations, _, infos = p.step({"player_0": 0, "player_1": 5000})
+    assert not any(terminations.values()) and p.agents
+    assert infos["player_1"]["illegal_action"] == 5000 and "illegal_action" not in infos["player_0"]
+
+
+@pytest.mark.parametrize("cycles", [1, 3])
+def test_max_cycles_counts_steps_also_step_by_step(cycles: int) -> None:
+    # Step by step every token is a step: the AEC game is cut after cycles x agents agent steps,
+    # the Parallel one after cycles steps, whether or not an action was completed.
+    aec = env("robo-pigs", actions="steps", max_cycles=cycles)
+    aec.reset(seed=1)
+    rng = random.Random(3)
+    live = 0
+    for _agent in aec.agent_iter():
+        obs, _, terminated, truncated, _ = aec.last()
+        if terminated or truncated:
+            assert truncated and not terminated
+            aec.step(None)
+            continue
+        aec.step(masked_random(obs, rng))
+        live += 1
+    assert live == cycles * 2
+    par = parallel_env("robo-pigs", actions="steps", max_cycles=cycles)
+    observations, _ = par.reset(seed=1)
+    steps = 0
+    while par.agents:
+        actions = {a: masked_random(obs, rng) for a, obs in observations.items() if obs["action_mask"].any()}
+        observations, _, terminations, truncations, _ = par.step(actions)
+        steps += 1
+    assert steps == cycles and all(truncations.values()) and not any(terminations.values())

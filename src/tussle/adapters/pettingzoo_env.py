@@ -30,16 +30,21 @@ long), so an observation is ``{"observation": array}``.
 
 A game the rules end sets ``terminations``; one stopped by a simulation limit
 (``State.cut_by_limit``) or by ``max_cycles`` sets ``truncations`` instead.
-``max_cycles`` counts rounds in which every agent could act once: steps of the
-Parallel environment, agent steps divided by the number of agents in the AEC
-one; a game cut by it ends with rewards of 0. ``state()`` (and
+``max_cycles`` counts steps, a token of an action chosen step by step too: the
+Parallel environment is cut after ``max_cycles`` steps, the AEC one after
+``max_cycles`` times the number of agents agent steps; a game cut by it ends
+with rewards of 0. ``state()`` (and
 ``state_space``) gives every player's observation array side by side, the
 global view that centralised critics take.
 
 An illegal action forfeits the game (``illegal_action="forfeit"``, as
 PettingZoo's classic environments do): the players who chose legally share
 the win and the offenders the loss. ``illegal_action="raise"`` raises
-:class:`~tussle.errors.ActionError` instead. Games use their simulation
+:class:`~tussle.errors.ActionError` instead; ``illegal_action="random"``
+plays a legal choice drawn from the environment's generator in its place and
+the game goes on (``infos[agent]["illegal_action"]`` holds the number given),
+for code that samples the action space without the mask, as PettingZoo's
+``max_cycles_test`` does. Games use their simulation
 defaults (ply and round limits), so every game ends.
 
 >>> from tussle.adapters.pettingzoo_env import env
@@ -75,7 +80,7 @@ from tussle.registry import load_game, simulation_options
 __all__ = ["TussleAECEnv", "TussleParallelEnv", "env", "parallel_env"]
 
 Observation = dict[str, npt.NDArray[Any]]
-ILLEGAL_ACTION = ("forfeit", "raise")
+ILLEGAL_ACTION = ("forfeit", "raise", "random")
 #: What :meth:`_Table.choose` gives for a token that does not complete an action yet.
 PENDING = object()
 RENDER_MODES = ("ansi", "human")
@@ -141,6 +146,8 @@ class _Table:
         self.prefix: dict[int, list[int]] = {}
         #: Parallel, step by step: the actions completed, waiting for the others' to complete.
         self.ready: dict[int, Any] = {}
+        #: The illegal number the last :meth:`choose` replaced (``illegal_action="random"``), or None.
+        self.replaced: int | None = None
         self._contexts: dict[int, Any] = {}
         # Each player's observation array of the current state (step by step, with room for the
         # tokens) and its legal numbers: the state changes only in apply, the tokens in a take.
@@ -204,13 +211,16 @@ class _Table:
         """The legal action numbered ``action``, or None when it is illegal and forfeits the game.
 
         Step by step, :data:`PENDING` while the token taken does not complete the action yet.
+        With ``illegal_action="random"`` an illegal number is replaced by a legal one drawn
+        from the environment's generator, and :attr:`replaced` keeps the number given.
         """
+        self.replaced = None
         try:
             index = int(action)
         except (TypeError, ValueError):
             if self.illegal_action == "raise":
                 raise ActionError(f"{action!r} is not an action number") from None
-            return None
+            return self._replace(player, -1)
         if self.steps is not None:
             return self._take_token(player, index)
         try:
@@ -218,7 +228,18 @@ class _Table:
         except ActionError:
             if self.illegal_action == "raise":
                 raise
+            return self._replace(player, index)
+
+    def _replace(self, player: int, given: int) -> Any | None:
+        """A random legal choice instead of ``given`` (``illegal_action="random"``), else None."""
+        if self.illegal_action != "random":
             return None
+        self.replaced = given
+        numbers = self.legal_list(player, True)
+        pick = int(numbers[self.rng.randrange(len(numbers))])
+        if self.steps is not None:
+            return self._take_token(player, pick)
+        return self.legal(player).action(self.state, pick)
 
     def _take_token(self, player: int, token: int) -> Any | None:
         assert self.steps is not None
@@ -227,7 +248,7 @@ class _Table:
         except ActionError:
             if self.illegal_action == "raise":
                 raise
-            return None
+            return self._replace(player, token)
         self._lists.pop(player, None)  # its tokens are others now
         if text is None:
             return PENDING
@@ -410,8 +431,6 @@ class TussleAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
         acting = self._table.state.to_act()
         if acting:
             self.agent_selection = self.possible_agents[acting[0]]
-            if self.max_cycles is not None and self._steps >= self.max_cycles * len(self.possible_agents):
-                self._finish([0.0] * len(self.possible_agents), cut=True)  # undecided: nobody gains
             return
         self._finish(self._table.returns(), cut=self._table.state.cut_by_limit())
 
@@ -435,6 +454,7 @@ class TussleAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
         # Only the end of a game pays: every reward and running total is 0 until then, so
         # PettingZoo's clearing and adding up (a loop over the agents each) wait for the end.
         chosen = self._table.choose(player, action)
+        replaced = self._table.replaced
         if chosen is None:
             self.infos[agent] = {
                 "illegal_action": int(action) if isinstance(action, int | np.integer) else -1
@@ -446,8 +466,14 @@ class TussleAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
             self.infos[agent] = {}
             self._table.apply(player, chosen)
             self._table.settle()
-            self._steps += 1
             self._select()
+        if replaced is not None:
+            self.infos[agent] = {**self.infos[agent], "illegal_action": replaced}
+        # Every step of a live agent counts, a token of an action chosen step by step too.
+        self._steps += 1
+        cycles = self.max_cycles
+        if not self._over and cycles is not None and self._steps >= cycles * len(self.possible_agents):
+            self._finish([0.0] * len(self.possible_agents), cut=True)  # undecided: nobody gains
         self._tell()
         if self._over:
             self._accumulate_rewards()
@@ -512,8 +538,11 @@ class TussleParallelEnv(_TableEnv, ParallelEnv):  # type: ignore[misc]
             raise ActionError(f"{', '.join(missing)} must act now and chose nothing")
         # Every acting agent's choice is read before any is applied: a real simultaneous step.
         offenders: set[int] = set()
+        replaced: dict[int, int] = {}
         for p in acting:
             action = table.choose(p, actions[self.possible_agents[p]])
+            if table.replaced is not None:
+                replaced[p] = table.replaced
             if action is None:
                 offenders.add(p)
             elif action is not PENDING:
@@ -531,18 +560,19 @@ class TussleParallelEnv(_TableEnv, ParallelEnv):  # type: ignore[misc]
             for p, action in chosen:
                 table.apply(p, action)
             table.settle()
-            self._steps += 1
             over = table.state.is_terminal()
             returns = table.returns() if over else [0.0] * len(self.possible_agents)
-            cut = (
-                table.state.cut_by_limit()
-                if over
-                else self.max_cycles is not None and (self._steps >= self.max_cycles)
-            )
+            cut = over and table.state.cut_by_limit()
+        # Every step counts, one in which only tokens were taken (step by step) too.
+        self._steps += 1
+        if not over and self.max_cycles is not None and self._steps >= self.max_cycles:
+            cut = True
         observations = self._observations(not (over or cut))
         infos = self._infos(not (over or cut))
         for p in offenders:
             infos[self.possible_agents[p]]["illegal_action"] = -1
+        for p, given in replaced.items():
+            infos[self.possible_agents[p]]["illegal_action"] = given
         rewards = {agent: returns[p] for p, agent in enumerate(self.possible_agents)}
         terminations = dict.fromkeys(self.possible_agents, over and not cut)
         truncations = dict.fromkeys(self.possible_agents, cut)
