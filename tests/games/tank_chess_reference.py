@@ -28,6 +28,8 @@ FRONT = {"L": 1, "M": 2, "H": 3, "C": 1, "D": 2, "R": 1}
 SIDE = {"L": 0, "M": 1, "H": 2, "C": 0, "D": 1, "R": 0}
 REAR = {"L": 0, "M": 0, "H": 1, "C": 0, "D": 0, "R": 0}
 FIXED_GUN = {"D", "R"}
+#: The squares straight ahead the Heavy Mortar hits, nearest and farthest.
+MORTAR_RANGE = (3, 5)
 
 
 @dataclass(frozen=True)
@@ -202,9 +204,14 @@ def targets(
     out = []
     if tank.kind == "R":
         dx, dy = VECTORS[facing]
-        for distance in (3, 4, 5):
+        for distance in range(MORTAR_RANGE[0], MORTAR_RANGE[1] + 1):
             t = (sq[0] + dx * distance, sq[1] + dy * distance)
-            if t in pos.tanks and t != start and pos.tanks[t].side != tank.side:
+            if (
+                t in pos.tanks
+                and t != start
+                and pos.tanks[t].side != tank.side
+                and GUN[tank.kind] > armour(pos.tanks[t], facing)  # always, with the rules' gun V
+            ):
                 out.append(t)
         return out
     directions = [facing] if tank.kind in FIXED_GUN else [turn(facing, -1), facing, turn(facing, 1)]
