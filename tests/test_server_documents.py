@@ -54,9 +54,8 @@ def test_without_a_folder_the_games_own_names_are_offered() -> None:
     library = DocumentLibrary.load(None)
     assert library.names("tank-chess", "setup") == ["basic"] and library.names("fight", "deck") == []
     assert library.names("tank-chess", "size") == [] and library.names("chess", "setup") == []
-    assert library.offered("tank-chess") == {"setup": ["basic"]} and library.offered("fite") == {
-        "powers": ["standard"]
-    }
+    assert library.offered("tank-chess") == {"setup": ["basic"], "tanks": ["standard"]}
+    assert library.offered("fite") == {"powers": ["standard"]}
     assert len(library) == 0
     given = {"setup": "/etc/passwd", "ply_limit": 10}
     assert library.resolve("tank-chess", given) == given  # passed on, for the game to refuse
@@ -86,7 +85,7 @@ def test_installed_documents_are_offered_by_name_and_become_their_text(tmp_path:
         ({"chess/setup/a.txt": SKIRMISH}, "not the folder of a game (games: fight, fightopia"),
         (
             {"tank-chess/size/a.txt": "16"},
-            "not the folder of a document option of tank-chess (document options: setup)",
+            "not the folder of a document option of tank-chess (document options: setup, tanks)",
         ),
         ({"fite/setup/a.txt": SKIRMISH}, "(document options: powers)"),
         ({"tank-chess/setup/two words.txt": SKIRMISH}, "'two words' is not a name"),
@@ -97,6 +96,7 @@ def test_installed_documents_are_offered_by_name_and_become_their_text(tmp_path:
         ),
         ({"tank-chess/setup/bad.txt": "white=Ch1N black=Lg14S"}, "option setup: black has no Command tank"),
         ({"fight/deck/small.toml": fight_deck().split("[[arena]]")[0]}, "option deck: it has no Arenas"),
+        ({"tank-chess/tanks/fast.toml": "[L]\nspeed = 9\n"}, "option tanks: type L: speed is 9, not 1 to 5"),
         ({"fight/deck/long.toml": "#" * (MAX_DOCUMENT_CHARS + 1)}, "65,537 characters, more than the 65,536"),
         (
             {"fight/deck/huge.toml": "#" * (4 * MAX_DOCUMENT_CHARS + 1)},
@@ -190,8 +190,9 @@ def test_a_new_game_on_a_layout_or_deck_given_as_text(web: Server) -> None:
     assert status == 400 and answer["error"].startswith("option deck: warrior #3 'Zork3': power 31"), answer
 
 
-def test_custom_powers_boards_and_setups_given_as_text(web: Server) -> None:
-    # FITE's powers, a Robo Battle Pigs board and a Fightopia setup: data a request holds.
+def test_custom_powers_boards_setups_and_tank_types_given_as_text(web: Server) -> None:
+    # FITE's powers, a Robo Battle Pigs board, a Fightopia setup and Tank Chess's tank types:
+    # data a request holds.
     powers = "[power.juggernaut]\nattack = 2\ndefence = 1\n"
     status, made = create(web, "fite", {"powers": powers, "power_a": "juggernaut"})
     assert status == 201, made
@@ -204,6 +205,11 @@ def test_custom_powers_boards_and_setups_given_as_text(web: Server) -> None:
     assert view["observation"]["board"] == {"width": 6, "height": 5, "walls": ["c3"]}
     status, made = create(web, "fightopia", {"setup": "8/2GG4/2GG4/8/8/4gg2/v3gg1V/v6V - 0"})
     assert status == 201, made
+    status, made = create(web, "tank-chess", {"tanks": "[L]\ngun = 5\nspeed = 2\narmour = [2, 1, 1]\n"})
+    assert status == 201, made
+    view = web.get(f"/api/games/{made['id']}")[1]
+    light = next(t for t in view["observation"]["tanks"] if t["type"] == "L")
+    assert (light["gun"], light["speed"], light["armour"]) == (5, 2, {"front": 2, "side": 1, "rear": 1})
     bad = [
         (
             "fite",
@@ -213,6 +219,8 @@ def test_custom_powers_boards_and_setups_given_as_text(web: Server) -> None:
         ("fite", {"power_a": "juggernaut"}, "option power_a: 'juggernaut' is not one of none, swift"),
         ("robo-pigs", {"board": 'walls = ["a1"]\na = "a1N"\nb = "b1N"\n'}, "option board: pig A starts on"),
         ("fightopia", {"setup": "8/8/8/8/8/8/8/8 - 0"}, "option setup: '8/8/8/8/8/8/8/8 - 0': White needs"),
+        ("tank-chess", {"tanks": "[L]\ngun = 9\n"}, "option tanks: type L: gun is 9, not 1 to 5"),
+        ("tank-chess", {"tanks": "[R]\nturret = true\n"}, "option tanks: type R: unknown key 'turret'"),
     ]
     for game, options, message in bad:
         status, answer = create(web, game, options)
