@@ -642,3 +642,79 @@ def test_information_state_tensor_rows_hold_the_events() -> None:
     assert sum(int(bit) << k for k, bit in enumerate(rows[1, layout.actors :])) == first.action
     assert not rows[2:].any()
     assert state.information_state_tensor(0) == state.information_state_tensor(1)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "params", "games", "most"),
+    [
+        ("fight", {"players": 6}, 1, 10_000),  # was 686 x 1,528 floats
+        ("fite", {}, 4, 1_000),  # was 1,203 x 145
+        ("robo-pigs", {}, 2, 1_000),  # was 201 x 318
+        ("fightopia", {"ply_limit": 200}, 2, 2_000),  # perfect information: the summary of the history
+    ],
+    ids=str,
+)
+def test_long_games_summarise_information_states_in_a_fixed_size(
+    game_id: str, params: dict[str, Any], games: int, most: int
+) -> None:
+    game = og.load(game_id, **params)
+    layout = game.information_layout
+    assert layout.summary and layout.shape == (layout.size,) and layout.size < most
+    assert game.information_state_tensor_shape() == [layout.size]
+    # Played live (each player's recall kept from move to move), every state's tensor per player:
+    # equal strings must give equal tensors; different strings should too, and did in every sample.
+    rng = np.random.RandomState(5)
+    tensors: dict[tuple[int, str], bytes] = {}
+    texts: dict[tuple[int, bytes], str] = {}
+    collisions = 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while True:
+            for p in range(game.num_players()):
+                tensor = np.asarray(state.information_state_tensor(p), dtype=np.float32)
+                assert tensor.size == layout.size and tensor.min() >= 0.0 and tensor.max() <= 1.0
+                text = state.information_state_string(p)
+                assert tensors.setdefault((p, text), tensor.tobytes()) == tensor.tobytes()
+                collisions += texts.setdefault((p, tensor.tobytes()), text) != text
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randint(len(outcomes))][0])
+            elif state.is_simultaneous_node():
+                joint = [int(rng.choice(state.legal_actions(p))) for p in range(game.num_players())]
+                state.apply_actions(joint)
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+    assert len(tensors) > 100
+    assert collisions == 0
+    # A longer limit, the same size: the summary does not grow with the game.
+    limits = {"fight": None, "fite": "turn_limit", "robo-pigs": "round_limit", "fightopia": "ply_limit"}
+    limit = limits[game_id]
+    if limit is not None:
+        longer = og.load(game_id, **{**params, limit: 2 * int(game.get_parameters()[limit])})
+        assert longer.information_layout.size == layout.size
+        assert longer.max_game_length() > game.max_game_length()
+
+
+def test_summarised_information_states_hold_the_latest_events() -> None:
+    game = og.load("fightopia", ply_limit=400)
+    layout = game.information_layout
+    state = game.new_initial_state()
+    state.apply_action(1)
+    state.apply_action(state.legal_actions()[3])
+    tensor = np.asarray(state.information_state_tensor(0))
+    # The same history for both players, seen from each one's seat (its observation, its own count).
+    assert tensor.tolist() != state.information_state_tensor(1)
+    obs = layout.observation
+    assert tensor[:obs].tolist() == game.encoding.observation(state.tussle_state, 0).tolist()
+    counts = 2 * obs
+    mover = state.full_history()[1]
+    own = int(mover.player == 0)
+    assert tensor[counts : counts + 2].tolist() == pytest.approx([2 / layout.events, own / layout.events])
+    first, second = (tensor[counts + 2 + k * layout.event_width :][: layout.event_width] for k in (0, 1))
+    # Newest first: the move (its actor, its number in binary), then chance's outcome 1.
+    assert first[: 1 + layout.actors].tolist() == [1] + [int(a == mover.player + 1) for a in range(3)]
+    assert sum(int(bit) << k for k, bit in enumerate(first[1 + layout.actors :])) == mover.action
+    assert second.tolist() == [1, 1, 0, 0] + [1] + [0] * (layout.bits - 1)
+    assert not tensor[counts + 2 + 2 * layout.event_width :].any()

@@ -28,8 +28,9 @@ that every game ends and has a maximum length; a limit of 0 (none) is refused.
   (equal exactly when the observations are); tensors are the float arrays of
   the encoding. Information states (perfect recall) are the history, or in a
   game with hidden information the player's own observation history, as text
-  (:meth:`_Core.information`) and as fixed-size tensors, a row per event
-  (:class:`InformationLayout`); public and private observers too.
+  (:meth:`_Core.information`) and as fixed-size tensors: a row per event
+  where the game is short, else a summary whose size does not grow with the
+  game (:class:`InformationLayout`); public and private observers too.
 - **Lengths**: ``max_game_length`` counts decision nodes (a simultaneous
   step is one), bounded by the game's limit.
 
@@ -274,8 +275,11 @@ class _Core:
     def information_tensor(self, player: int, layout: InformationLayout) -> np.ndarray[Any, Any]:
         """``player``'s information state as a fixed-size float32 array: :meth:`information` as numbers.
 
-        One row per event, zero rows after the last (see :class:`InformationLayout`).
+        One row per event, zero rows after the last, or a summary where that
+        would be larger (see :class:`InformationLayout`).
         """
+        if layout.summary:
+            return self._summary(player, layout)
         out = np.zeros((layout.rows, layout.width), dtype=np.float32)
         if layout.perfect:
             for row, (p, index) in enumerate(self.history()):
@@ -290,6 +294,37 @@ class _Core:
             if mine >= 0:
                 out[row, size + 1] = 1.0
                 out[row, size + 2 :] = _bits(mine, layout.bits)
+        return out
+
+    def _summary(self, player: int, layout: InformationLayout) -> np.ndarray[Any, Any]:
+        """``player``'s information state as a fixed-size summary (see :class:`InformationLayout`)."""
+        recall = self._recall_of(player)
+        out = np.zeros(layout.size, dtype=np.float32)
+        size = layout.observation
+        out[:size] = recall.arrays[-1]
+        out[size : 2 * size] = recall.total / (layout.events + 1)
+        at = 2 * size
+        most = max(layout.events, 1)
+        out[at] = (len(recall.mine) - 1) / most
+        out[at + 1] = recall.own / most
+        at += 2
+        latest: list[tuple[int, int] | None] = []
+        if layout.perfect:  # everyone's events: the history's latest, walked back no further
+            node = self.events
+            if node is None:
+                raise TussleError("a resampled state has no history: it was drawn, not played")
+            while node and len(latest) < WINDOW:
+                node, p, index = node
+                latest.append((p, index))
+        else:  # the player's own actions; the others' events show only that they happened
+            for mine in reversed(recall.mine[1:][-WINDOW:]):
+                latest.append((player, mine) if mine >= 0 else None)
+        for event in latest:
+            out[at] = 1.0
+            if event is not None:
+                out[at + 1 + event[0] + 1] = 1.0  # the actor, chance (-1) first
+                out[at + 1 + layout.actors : at + layout.event_width] = _bits(event[1], layout.bits)
+            at += layout.event_width
         return out
 
     def _recall_of(self, player: int) -> _Recall:
@@ -377,26 +412,36 @@ class _Core:
 class _Recall:
     """One player's observation history: text lines, observation arrays and its own action after each."""
 
-    __slots__ = ("arrays", "lines", "mine")
+    __slots__ = ("arrays", "lines", "mine", "own", "total")
 
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.arrays: list[np.ndarray[Any, Any]] = []
         #: The player's own action that led to each observation, or -1.
         self.mine: list[int] = []
+        #: How many of the events were the player's own actions.
+        self.own = 0
+        #: The sum of the observation arrays so far (a new array each time: copies share it).
+        self.total: np.ndarray[Any, Any] = np.zeros(0)
 
     def copy(self) -> _Recall:
         other = _Recall()
         other.lines = self.lines.copy()
         other.arrays = self.arrays.copy()  # the arrays themselves are never changed
         other.mine = self.mine.copy()
+        other.own = self.own
+        other.total = self.total
         return other
 
     def see(self, core: _Core, player: int, mine: int = -1) -> None:
         if mine >= 0:
             self.lines.append(f"me:{mine}")
+            self.own += 1
         self.lines.append(_compact(core.state.observation(player)))
-        self.arrays.append(core.encoding.observation(core.state, player).ravel())
+        array = core.encoding.observation(core.state, player).ravel()
+        self.arrays.append(array)
+        # Summed in float64, in the order seen: the same observations give the same sum.
+        self.total = array.astype(np.float64) if not self.mine else self.total + array
         self.mine.append(mine)
 
 
@@ -409,8 +454,14 @@ def _bits(number: int, width: int) -> np.ndarray[Any, Any]:
     return ((number >> np.arange(width)) & 1).astype(np.float32)
 
 
+#: How many of the latest events a summarised information state spells out one by one.
+WINDOW = 8
+
+
 class InformationLayout:
-    """The shape of a game's information-state tensors: one row per event, at most ``rows`` of them.
+    """The shape of a game's information-state tensors: the whole history where it is small, else a summary.
+
+    **History** (``summary`` False), one row per event, at most ``rows`` of them:
 
     - Perfect information (the history): a row per event so far, the actor
       one-hot (chance, then each seat) and the event's number (action, or
@@ -423,6 +474,24 @@ class InformationLayout:
       observations).
 
     ``rows`` comes from the game's limits: the most events a game can have.
+
+    **Summary** (``summary`` True; chosen when the history would be larger), one
+    flat vector whose size does not depend on the game's length:
+
+    - the player's observation now;
+    - the sum of its observations so far (the first and one after each event),
+      divided by the most there can be: how often each feature has been seen;
+    - the events so far and the player's own actions so far, each divided by
+      the most events;
+    - the latest :data:`WINDOW` events, newest first, a row each: a flag that it
+      happened, the actor one-hot (chance, then each seat) and its number in
+      binary, where the player knows them (everyone's in a game of perfect
+      information; otherwise its own actions only, other rows blank but for
+      the flag).
+
+    Everything in it comes from the information-state string, so equal strings
+    give equal tensors; two different strings can give the same summary (two
+    histories with the same latest events, counts and sum of observations).
     """
 
     def __init__(
@@ -433,13 +502,21 @@ class InformationLayout:
         actions = encoding.steps.num_tokens if steps and encoding.steps is not None else encoding.num_actions
         largest = max(actions, encoding.num_chance, 2)
         self.bits = (largest - 1).bit_length()
+        self.events = events
         self.rows = events + (0 if perfect else 1)
         observation = int(np.prod(encoding.observation_shape))
         self.width = self.actors + self.bits if perfect else observation + 2 + self.bits
+        #: The length of one observation array, and of one event of the summary's window.
+        self.observation = observation
+        self.event_width = 1 + self.actors + self.bits
+        summary_size = 2 * observation + 2 + WINDOW * self.event_width
+        #: Whether the tensor is the summary (else the history, row by row).
+        self.summary = self.rows * self.width > summary_size
+        self.size = summary_size if self.summary else self.rows * self.width
 
     @property
-    def shape(self) -> tuple[int, int]:
-        return (self.rows, self.width)
+    def shape(self) -> tuple[int, ...]:
+        return (self.size,) if self.summary else (self.rows, self.width)
 
 
 def _restore(
@@ -664,7 +741,7 @@ class TussleObserver:
       own actions (see :meth:`_Core.information`).
 
     The default kind's tensor is the encoding's array; the information state's
-    is :meth:`_Core.information_tensor` (rows of events, see
+    is :meth:`_Core.information_tensor` (rows of events, or their summary: see
     :class:`InformationLayout`); public and private have none.
 
     Step by step, the observation also shows the tokens chosen so far of the
