@@ -188,6 +188,11 @@ def test_info_shows_options_and_agents() -> None:
     assert data["id"] == "robo-pigs"
     assert {o["name"] for o in data["options"]} == {"round_limit", "extra_x", "repair_at", "board"}
     assert "human" in data["agents"]
+    # Tank Chess lists its two documents, each with the name it ships.
+    tanks = {
+        o["name"]: o["documents"] for o in json.loads(run("info", "tank-chess", "--json").stdout)["options"]
+    }
+    assert tanks == {"size": [], "ply_limit": [], "setup": ["basic"], "tanks": ["standard"]}
 
 
 # --- match ------------------------------------------------------------------
