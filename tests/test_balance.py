@@ -294,7 +294,7 @@ def test_the_command_line_writes_a_real_games_report_and_says_where(tmp_path: Pa
     out = tmp_path / "pigs"
     result = CliRunner().invoke(cli, ["balance", "robo-pigs", "-n", "12", "-j", "1", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "win rates seat 0" in result.output and "report.html" in result.output
+    assert "win rates pig A (seat 0) " in result.output and "report.html" in result.output  # its names
     assert (out / "report.html").stat().st_size > 10_000
     bad = CliRunner().invoke(cli, ["balance", "robo-pigs", "-n", "4", "--vary", "repair_at"])
     assert bad.exit_code == 2 and "KEY=V1,V2" in bad.output and "Traceback" not in bad.output

@@ -99,6 +99,32 @@ def test_a_changed_layout_file_is_refused_and_fresh_plays_it_again(tmp_path: Pat
     assert "Ci1N" in plan["slices"][0]["options"]["setup"]
 
 
+def test_varied_layout_files_are_read_as_documents_and_digested(tmp_path: Path) -> None:
+    basic = load_game("tank-chess").new_initial_state().position()
+    (tmp_path / "basic.txt").write_text(basic, encoding="utf-8")
+    (tmp_path / "swapped.txt").write_text(basic.replace("Ch1N", "Ci1N"), encoding="utf-8")
+    out = tmp_path / "run"
+    files = [str(tmp_path / name) for name in ("basic.txt", "swapped.txt")]
+    args = ["balance", "tank-chess", "random", "random", "-n", "2", "-j", "1", "--out", str(out)]
+    result = CliRunner().invoke(cli, [*args, "--vary", f"setup={','.join(files)}"])
+    assert result.exit_code == 0, result.output
+    plan = json.loads((out / "plan.json").read_text())
+    # Each variant is named by its file and plays the file's text, as -o setup=FILE would.
+    assert [s["variant"] for s in plan["slices"]] == [f"setup={f}" for f in files]
+    assert [s["varied"]["setup"] for s in plan["slices"]] == files
+    assert "Ci1N" in plan["slices"][1]["options"]["setup"] and "Ci1N" not in plan["slices"][0]["options"].get(
+        "setup", basic
+    )
+    about = json.loads((out / "provenance.json").read_text())
+    swapped = next(c for c in about["content"] if c["variant"] == f"setup={files[1]}")
+    text = (tmp_path / "swapped.txt").read_text(encoding="utf-8")
+    assert swapped["sha256"] == hashlib.sha256(text.encode()).hexdigest() and swapped["file"] == files[1]
+    # The file changed: the run is refused, naming it.
+    (tmp_path / "swapped.txt").write_text(basic.replace("Mh3N", "Mi3N"), encoding="utf-8")
+    refused = CliRunner().invoke(cli, [*args, "--vary", f"setup={','.join(files)}"])
+    assert refused.exit_code == 2 and "swapped.txt" in refused.output and "changed since" in refused.output
+
+
 def test_a_grown_run_plays_only_the_new_games_and_ends_as_one_played_at_once(tmp_path: Path) -> None:
     with coin_registered():
         small = make_plan("coin", [["random", "random"]], 40, seed=9, options={})

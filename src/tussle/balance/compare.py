@@ -39,7 +39,7 @@ from scipy import stats
 
 from tussle.balance.measures import Figure
 from tussle.balance.play import BalanceError, Plan
-from tussle.balance.stats import CONFIDENCE
+from tussle.balance.stats import CONFIDENCE, format_p
 
 #: The differences of the first seat's win rate the sample-size table is for (1, 3 and 5 points).
 DIFFERENCES = (0.01, 0.03, 0.05)
@@ -281,6 +281,90 @@ def _nan(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
 
+#: How many components the summary names as having moved most.
+SUMMARISED_COMPONENTS = 3
+
+
+def ab_summary(plan: Plan, figures: Sequence[Figure], names: Sequence[str]) -> list[str]:
+    """An A/B run's findings in plain sentences, for the top of the report's summary.
+
+    Per pairing, how B moves the first seat's score from A's, paired by seed, with its
+    interval and the exact McNemar p; then the changed components that moved most (or,
+    where what changed names no component, the components that moved most).
+    """
+    paired_figure, components = figures[0], figures[1]
+    a_label, b_label = list(dict.fromkeys(s.variant for s in plan.slices))
+    a_side, b_side = _side(a_label), _side(b_label)
+    pairings = list(dict.fromkeys(s.pairing for s in plan.slices))
+    first = names[0] if names else "seat 0"
+    lines = []
+    for row in paired_figure.rows:
+        pairing, pairs, before, after, diff, low, high, a_only, b_only, p = row[1:8] + row[10:13]
+        if row[0] != "seat 0 score" or _nan(diff):
+            continue
+        head = f"{pairing}: " if len(pairings) > 1 else ""
+        moves = (
+            f"{'raises' if diff > 0 else 'lowers'} {first}'s score by {diff * 100:+.1f} points against"
+            if diff
+            else f"leaves {first}'s score where it is under"
+        )
+        interval = (
+            f"95% [{low * 100:+.1f}, {high * 100:+.1f}] points, " if not (_nan(low) or _nan(high)) else ""
+        )
+        line = (
+            f"{head}{b_side} {moves} {a_side} ({before:.3f} to {after:.3f}; "
+            f"paired by seed, {pairs:,} pairs, {interval}{b_only:,} went B's way and {a_only:,} A's: "
+            f"exact McNemar p = {format_p(p)})."
+        )
+        if not _nan(low) and low <= 0 <= high:
+            line += f" The interval holds 0: {pairs:,} pairs do not tell B from A."
+        lines.append(line)
+    moved = [r for r in components.rows if not _nan(r[6])]
+    changed = [r for r in moved if r[3]]
+    shown = changed or moved
+    # A changed component found on one side only (a power B gives, say) has no difference to rank.
+    alone = {
+        side: list(dict.fromkeys(r[2] for r in components.rows if r[3] and _nan(r[other])))
+        for side, other in (("A", 5), ("B", 4))
+    }
+    parts = []
+    if shown:
+        top = sorted(shown, key=lambda r: -abs(r[6]))[:SUMMARISED_COMPONENTS]
+        parts = [
+            f"{r[2]} ({r[0]}{', ' + r[1] if len(pairings) > 1 else ''}) {_value(r[4])} to "
+            f"{_value(r[5])}, {'+' if r[6] >= 0 else ''}{_value(r[6])}"
+            for r in top
+        ]
+        what = (
+            "The changed components that moved most, A to B"
+            if changed
+            else "What changed names no component; the components that moved most, A to B"
+        )
+        parts = [f"{what}: {'; '.join(parts)}"]
+    for side, found in alone.items():
+        if found:
+            more = f" and {len(found) - 4} more" if len(found) > 4 else ""
+            parts.append(f"under {side} only: {', '.join(found[:4])}{more}")
+    if parts:
+        text = "; ".join(parts)
+        lines.append(text[0].upper() + text[1:] + ".")
+    return lines
+
+
+def _value(value: float) -> str:
+    return f"{value:.3f}" if abs(value) < 100 else f"{value:,.1f}"
+
+
+def _side(label: str) -> str:
+    """A side's label as a sentence names it: "B (after.toml)" for "B: after.toml".
+
+    >>> _side("B: power_a=brutal"), _side("B")
+    ('B (power_a=brutal)', 'B')
+    """
+    side, colon, what = label.partition(": ")
+    return f"{side} ({what})" if colon else label
+
+
 def _components(
     before: list[dict[str, Any]], after: list[dict[str, Any]], changed: list[str], pairing: str
 ) -> list[list[Any]]:
@@ -421,14 +505,25 @@ def run_figure(plan: Plan, about: dict[str, Any]) -> Figure:
 # --- into the report --------------------------------------------------------------------------
 
 
-def add_to_report(report: dict[str, Any], figures: list[Figure], out: Path, key: str) -> None:
-    """Put ``figures`` under ``key`` in the report: its JSON, and a section at the top of its page."""
-    from tussle.balance.report import SECTIONS, draw, with_contents
+def add_to_report(
+    report: dict[str, Any], figures: list[Figure], out: Path, key: str, headline: Sequence[str] = ()
+) -> None:
+    """Put ``figures`` under ``key`` in the report: its JSON, and a section at the top of its page.
+
+    ``headline``: sentences put first in the report's summary ("At a glance", and ``summary``
+    in ``figures.json``).
+    """
+    from tussle.balance.report import SECTIONS, SUMMARY, draw, with_contents
 
     report[key] = [f.to_json() for f in figures]
+    report["summary"] = [*headline, *report.get("summary", [])]
     (out / "figures.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     page = out / "report.html"
     text = page.read_text(encoding="utf-8")
+    at = text.find(SUMMARY)
+    if headline and at >= 0:
+        at += len(SUMMARY)
+        text = text[:at] + "".join(f"\n<li>{html.escape(line)}</li>" for line in headline) + text[at:]
     title = {"ab": "A/B comparison", "sample_sizes": "How many games", "run": "This run"}.get(key, key)
     section = [f'<h2 id="{key}">{html.escape(title)}</h2>']
     for figure in figures:

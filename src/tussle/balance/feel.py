@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from scipy import stats
 
-from tussle.balance.measures import Data, Figure, Plot
+from tussle.balance.measures import Data, Figure, Plot, bars
 from tussle.balance.stats import mean_interval, wilson
 from tussle.errors import PositionError
 from tussle.game import Game, State
@@ -248,16 +248,7 @@ def _agents(data: Data) -> Figure | None:
         "Who won: each agent over both seats",
         ["agent", "seats played", "wins", "draws", "losses", "win rate", "low", "high", "score"],
         table,
-        Plot(
-            "bars",
-            {
-                "labels": [r[0] for r in table],
-                "values": [r[5] for r in table],
-                "lows": [r[6] for r in table],
-                "highs": [r[7] for r in table],
-            },
-            f"win rate over both seats, {data.games():,} games (95% Wilson interval)",
-        ),
+        bars(table, 5, f"win rate over both seats, {data.games():,} games (95% Wilson interval)"),
         note,
     )
 
@@ -394,17 +385,7 @@ def skill_depth(plan: Plan, datas: Sequence[Data]) -> Figure | None:
         "Skill depth: the first seat's score per level, the stronger agent's per step",
         ["pairing", "games", "score", "low", "high", "p-value"],
         table,
-        Plot(
-            "bars",
-            {
-                "labels": [r[0] for r in table],
-                "values": [r[2] for r in table],
-                "lows": [r[3] for r in table],
-                "highs": [r[4] for r in table],
-                "reference": 0.5,
-            },
-            "score: win 1, draw 1/2 (95% interval); the line: even",
-        ),
+        bars(table, 2, "score: win 1, draw 1/2 (95% interval); the line: even", reference=0.5),
         "Score with its 95% interval over the games (Wilson's when no game was drawn, else Student's t). "
         "p-value: exact two-sided binomial test of the "
         "first seat's (level) or the stronger agent's (step) share of the decided games against 1/2. "

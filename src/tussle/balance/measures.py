@@ -16,7 +16,7 @@ lives in two tables (``docs/balance.md`` has their columns):
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -259,7 +259,7 @@ class Data:
                 "significant (Holm)",
             ],
             table,
-            _bars(table, 6, "win rate with it minus without (95% interval)"),
+            bars(table, 6, "win rate with it minus without (95% interval)"),
             f"{note} {method}".strip(),
         )
 
@@ -276,7 +276,7 @@ class Data:
             title,
             ["component", "games", "share", "low", "high"],
             table,
-            _bars(table, 2, f"share of the {total:,} games (95% interval)"),
+            bars(table, 2, f"share of the {total:,} games (95% interval)"),
             note,
         )
 
@@ -353,7 +353,7 @@ class Data:
             title,
             ["component", "rows", "mean", "low", "high"],
             table,
-            _bars(table, 2, "mean (95% interval)"),
+            bars(table, 2, "mean (95% interval)"),
             note,
         )
 
@@ -371,7 +371,7 @@ class Data:
             title,
             ["component", "rows", "yes", "share", "low", "high"],
             table,
-            _bars(table, 3, "share (95% interval)"),
+            bars(table, 3, "share (95% interval)"),
             note,
         )
 
@@ -428,15 +428,29 @@ def _quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def _bars(table: list[list[Any]], column: int, xlabel: str) -> Plot:
-    """Bars of one column of a table whose first column is the label and the next two the interval."""
+def bars(
+    table: Sequence[Sequence[Any]],
+    column: int,
+    xlabel: str,
+    *,
+    reference: float | None = None,
+    label: int = 0,
+) -> Plot:
+    """Bars of one column of a table, the next two columns its interval; the ``label`` column names each.
+
+    ``reference``: a dashed line across the bars (the value of no advantage, say).
+
+    >>> bars([["a", 0.5, 0.4, 0.6]], 1, "share").data["highs"]
+    [0.6]
+    """
     return Plot(
         "bars",
         {
-            "labels": [r[0] for r in table],
+            "labels": [r[label] for r in table],
             "values": [r[column] for r in table],
             "lows": [r[column + 1] for r in table],
             "highs": [r[column + 2] for r in table],
+            "reference": reference,
         },
         xlabel,
     )

@@ -21,7 +21,7 @@ import random
 import re
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -130,12 +130,14 @@ def make_plan(
     vary: Sequence[tuple[str, list[str]]] = (),
     openings: int | None = 0,
     compare: Sequence[tuple[str, dict[str, Any]]] = (),
+    documents: Mapping[tuple[str, str], str] | None = None,
 ) -> Plan:
     """The run's slices: each variant (every combination of the ``vary`` values) with each pairing.
 
     ``compare`` gives the variants instead, as (label, options) pairs laid over
     ``options`` (an A/B run: :mod:`tussle.balance.compare`). ``openings`` None is
-    :func:`default_openings`.
+    :func:`default_openings`. ``documents`` maps a varied (option, value) that names a
+    file to the file's text: the option gets the text, the variant's label the name.
     """
     players = {len(p) for p in pairings}
     if len(players) != 1:
@@ -161,7 +163,7 @@ def make_plan(
         variants = [
             (
                 f"{key}={value}" if label == "default" else f"{label} {key}={value}",
-                {**opts, key: value},
+                {**opts, key: (documents or {}).get((key, value), value)},
                 {**varied, key: value},
             )
             for label, opts, varied in variants
@@ -629,7 +631,9 @@ def run(
     ticked: dict[int, int] = {}
 
     def on_tick(k: int) -> None:
-        if k in ticked:  # a tick that comes after its chunk's result is counted already
+        # A tick after its chunk's result is counted already; one past its games, from a chunk
+        # played again (its worker died), is none.
+        if k in ticked and ticked[k] < len(work[k]):
             ticked[k] += 1
             step()
 

@@ -37,7 +37,7 @@ from typing import Any
 import duckdb
 
 from tussle.balance import feel
-from tussle.balance.measures import Data, Figure, Measures, Plot
+from tussle.balance.measures import Data, Figure, Measures, Plot, bars
 from tussle.balance.play import Plan, Slice
 from tussle.balance.stats import format_p, holm, mean_interval, no_advantage, paired, sign_test, wilson
 from tussle.errors import TussleError
@@ -57,6 +57,9 @@ SUMMARISED_SLICES = 4
 
 #: Where the sections added after the report is built go (below the summary and the contents).
 SECTIONS = "<!-- sections -->"
+
+#: Where the summary's sentences start on the page (an A/B run puts its own first).
+SUMMARY = '<section class="summary"><h2 id="summary">At a glance</h2><ul>'
 
 #: How every figure is computed, as the report's "Methods" section says it.
 METHODS = [
@@ -83,6 +86,10 @@ METHODS = [
     "p-values are printed exactly (small ones in scientific notation), never as 0.000.",
     *feel.METHODS,
 ]
+
+
+#: The side-by-side measures that are shares (besides the first seat's win rate): differences in points.
+SHARES = ("draw share", "cut by a limit")
 
 
 def seat_names(game: str, players: int) -> list[str]:
@@ -148,7 +155,8 @@ def general_figures(data: Data, names: Sequence[str] = ()) -> list[Figure]:
             if not math.isnan(low)
             else f"(no interval from {len(differences)} game{'s' if len(differences) != 1 else ''})"
         )
-        note += f"; seat 0 minus seat 1 score: {d:+.3f} {interval}"
+        first, second = (names[s] if s < len(names) else f"seat {s}" for s in (0, 1))
+        note += f"; {first} minus {second} score: {d:+.3f} {interval}"
     note += f". {counting['method'][0].upper()}{counting['method'][1:]}."
     if counting["warning"]:
         note += f" Warning: {counting['warning']}."
@@ -179,16 +187,12 @@ def general_figures(data: Data, names: Sequence[str] = ()) -> list[Figure]:
             "Seat advantage",
             ["seat", "games", "wins", "draws", "losses", "win rate", "low", "high", "name"],
             seat_rows,
-            Plot(
-                "bars",
-                {
-                    "labels": [r[8] for r in seat_rows],
-                    "values": rates,
-                    "lows": [r[6] for r in seat_rows],
-                    "highs": [r[7] for r in seat_rows],
-                    "reference": reference,
-                },
+            bars(
+                seat_rows,
+                5,
                 "win rate (95% Wilson interval; a draw is not a win); dashed: no advantage (1 - draws)/seats",
+                reference=reference,
+                label=8,
             ),
             note,
         ),
@@ -206,14 +210,17 @@ def general_figures(data: Data, names: Sequence[str] = ()) -> list[Figure]:
     ]
 
 
-def comparison(datas: Sequence[Data]) -> Figure:
+def comparison(datas: Sequence[Data], names: Sequence[str] = ()) -> Figure:
     """Each slice's headline figures side by side, and each one's difference from the first slice.
+
+    The first seat is named the game's way (``names``: "White (seat 0) win rate").
 
     The slices play the same game numbers with the same seeds, so a difference is paired
     game by game: the Student's t interval of the per-game differences over the games both
     slices count (:func:`~tussle.balance.stats.paired`), its p-value, and that p-value
     adjusted by Holm across the table.
     """
+    first_rate = f"{seat_label(0, names)} win rate"
 
     def figures(data: Data) -> dict[str, dict[int, float]]:
         rows = data.sql(
@@ -222,14 +229,14 @@ def comparison(datas: Sequence[Data]) -> Figure:
                FROM g GROUP BY game ORDER BY game"""
         )
         return {
-            "seat 0 win rate": {int(r[0]): float(r[1]) for r in rows},
+            first_rate: {int(r[0]): float(r[1]) for r in rows},
             "draw share": {int(r[0]): float(r[2]) for r in rows},
             "cut by a limit": {int(r[0]): float(r[3]) for r in rows},
             "length (events)": {int(r[0]): float(r[4]) for r in rows},
             "lead changes": {int(r[0]): float(r[5]) for r in rows if r[5] is not None},
         }
 
-    shares = ("seat 0 win rate", "draw share", "cut by a limit")
+    shares = (first_rate, *SHARES)
     measured = [figures(d) for d in datas]
     first = measured[0]
     table: list[list[Any]] = []
@@ -450,7 +457,7 @@ def build(
             for figure in figures:
                 draw(figure, plots, sample)
         sections.append({"slice": part, "figures": figures, "games": counting, "id": _slug(i, part)[:-1]})
-    compared = comparison(datas) if len(datas) > 1 else None
+    compared = comparison(datas, names) if len(datas) > 1 else None
     matrices = option_matrices(plan, datas)
     across = feel.across_figures(plan, datas, measures)
     for figure in matrices:
@@ -667,11 +674,11 @@ def _compared_sentence(compared: Figure) -> str:
             "adjustment across the table."
         )
     found.sort(key=lambda r: r[10])
-    shares = ("seat 0 win rate", "draw share", "cut by a limit")
     parts = []
     for r in found[:4]:
-        size = _points(r[5]) if r[0] in shares else f"{r[5]:.3g}"
-        if r[5] > 0 and r[0] in shares:
+        share = r[0] in SHARES or r[0].endswith(" win rate")  # the first seat's, as the game names it
+        size = _points(r[5]) if share else f"{r[5]:.3g}"
+        if r[5] > 0 and share:
             size = "+" + size
         parts.append(f"{r[0]} of {r[1]} by {size} (Holm p = {format_p(r[10])})")
     more = f", and {len(found) - 4} more" if len(found) > 4 else ""
@@ -757,7 +764,7 @@ def _html(
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<style>{STYLE}</style></head><body>",
         f"<h1>{html.escape(title)}</h1>",
-        '<section class="summary"><h2 id="summary">At a glance</h2><ul>',
+        SUMMARY,
         *(f"<li>{html.escape(line)}</li>" for line in lines),
         "</ul></section>",
         f'<nav id="contents"></nav>{SECTIONS}',

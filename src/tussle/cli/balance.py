@@ -13,6 +13,7 @@ import click
 from tussle.balance import feel
 from tussle.balance.compare import (
     ab_figures,
+    ab_summary,
     add_to_report,
     parse_option_text,
     read_option_file,
@@ -20,7 +21,7 @@ from tussle.balance.compare import (
     sample_sizes,
 )
 from tussle.balance.play import BalanceError, make_plan, measures_of, open_data, run, run_until, total_games
-from tussle.balance.report import build
+from tussle.balance.report import build, seat_label
 from tussle.cli.common import (
     cluster_of,
     cluster_option,
@@ -184,6 +185,13 @@ def balance(
         info.option(key.strip())  # an unknown option is a one-line error
         varied.append((key.strip(), choices))
     sources: dict[str, str] = {}
+    # A varied value naming a file (a deck, a layout) is read as -o reads it; the variant keeps the name.
+    documents = {
+        (key, value): read
+        for key, choices in varied
+        for value in choices
+        if (read := _documents(game, {key: value}, sources)[key]) != value
+    }
     sides: list[tuple[str, dict[str, str]]] = []
     if compare and compare_options:
         raise BalanceError("give --compare (two option files) or --compare-options, not both")
@@ -201,6 +209,7 @@ def balance(
         vary=varied,
         openings=None if openings == "auto" else _openings(openings),
         compare=sides,
+        documents=documents,
     )
     if until is not None and not 0 < until < 0.5:
         raise BalanceError(
@@ -229,16 +238,19 @@ def balance(
         add_to_report(report, [sample_sizes(report)], folder, "sample_sizes")
         add_to_report(report, [run_figure(plan, about)], folder, "run")
         if sides:
-            add_to_report(report, ab_figures(plan, connection, report), folder, "ab")
+            compared = ab_figures(plan, connection, report)
+            headline = ab_summary(plan, compared, report["seat_names"])
+            add_to_report(report, compared, folder, "ab", headline)
     finally:
         connection.close()
     if as_json:
         click.echo(json.dumps(report))
         return
     console = stdout_console()
+    names = report["seat_names"]
     for part in report["slices"]:
         seats = next(f for f in part["figures"] if f["key"].endswith("seats"))
-        rates = ", ".join(f"seat {r[0]} {r[5]:.1%}" for r in seats["rows"])
+        rates = ", ".join(f"{seat_label(r[0], names)} {r[5]:.1%}" for r in seats["rows"])
         head = f"{part['variant']} / {part['pairing']}"
         console.print(f"{head}: win rates {rates}; {seats['note']}", markup=False)
     if plan.openings:
@@ -248,8 +260,8 @@ def balance(
     for row in (report.get("ab") or [{}])[0].get("rows", []):
         if row[0] == "seat 0 score":
             console.print(
-                f"A/B {row[1]}: seat 0 score {row[3]:.3f} -> {row[4]:.3f}, B - A {row[5]:+.3f} "
-                f"[{row[6]:+.3f}, {row[7]:+.3f}] paired by seed, p = {row[12]:.3g}",
+                f"A/B {row[1]}: {seat_label(0, names)} score {row[3]:.3f} -> {row[4]:.3f}, "
+                f"B - A {row[5]:+.3f} [{row[6]:+.3f}, {row[7]:+.3f}] paired by seed, p = {row[12]:.3g}",
                 markup=False,
             )
     console.print(f"report: {folder / 'report.html'}   data: {folder / 'games.parquet'}", markup=False)

@@ -5,32 +5,26 @@ A command of this game's own (``Hooks.commands``): the ``tussle`` group adds it,
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import click
 
 
+def _count(name: str, low: int, high: int, about: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """An option taking a whole number from ``low`` to ``high``, 0 by default."""
+    return click.option(name, type=click.IntRange(low, high), default=0, show_default=True, help=about)
+
+
 @click.command("fite-odds")
-@click.option(
-    "--edge",
-    type=click.IntRange(-4, 4),
-    default=0,
-    show_default=True,
-    help="The defence's modifiers minus the attack's (a location's or a power's +1 each).",
-)
-@click.option(
+@_count("--edge", -4, 4, "The defence's modifiers minus the attack's (a location's or a power's +1 each).")
+@_count(
     "--attack-turns",
-    type=click.IntRange(0, 2),
-    default=0,
-    show_default=True,
-    help="Dice the attack's plan turns over (its lowest showing 1 to 3), as the tactical step may.",
+    0,
+    2,
+    "Dice the attack's plan turns over (its lowest showing 1 to 3), as the tactical step may.",
 )
-@click.option(
-    "--defence-turns",
-    type=click.IntRange(0, 2),
-    default=0,
-    show_default=True,
-    help="Dice the defence's plan turns over.",
-)
+@_count("--defence-turns", 0, 2, "Dice the defence's plan turns over.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
 def fite_odds(*, edge: int, attack_turns: int, defence_turns: int, as_json: bool) -> None:
     """Print FITE's exact dice odds: for every split, the chance of each number of hits on the defender.
