@@ -148,6 +148,43 @@ def test_bench_scaling_times_processes_and_ray_side_by_side() -> None:
     assert bad.returncode == 2 and "--cpus 'two': give CPU counts such as 1,2,4" in bad.stderr
 
 
+TICKS = """
+import json, sys
+from tussle.balance.play import _Job, _play_chunk
+from tussle.parallel import Cluster, run_chunks
+from tussle.registry import simulation_options
+
+options = simulation_options("fite", {})
+jobs = [_Job("fite", 2, options, 0, "default", "rule,rule", ("rule", "rule"), 3, k) for k in range(16)]
+log = []
+ticked = lambda k: log.append(["tick", k])
+on = Cluster.parse(sys.argv[1])
+for i, (games, _) in run_chunks(_play_chunk, [jobs[:8], jobs[8:]], cluster=on, on_tick=ticked):
+    log.append(["done", i, len(games)])
+print(json.dumps(log))
+"""
+
+
+def test_balance_games_on_ray_tick_the_progress_within_their_chunk(head: str) -> None:
+    # Two chunks of 8 FITE games of rule agents (a tenth of a second or more each): each chunk's
+    # games tick the driver's progress before the chunk comes back, as a pool's workers do.
+    driver = subprocess.Popen(
+        [sys.executable, "-c", TICKS, f"ray:{head}"], stdout=subprocess.PIPE, text=True, env=ENV
+    )
+    seen = False
+    while driver.poll() is None:
+        seen = seen or bool(ray_workers("_play_chunk"))  # the tasks keep the work's name
+        time.sleep(0.05)
+    out, _ = driver.communicate()
+    assert driver.returncode == 0
+    log = json.loads(out)
+    for chunk in (0, 1):
+        done = log.index(["done", chunk, 16])
+        before = sum(1 for entry in log[:done] if entry == ["tick", chunk])
+        assert 1 <= before <= sum(1 for entry in log if entry == ["tick", chunk]) <= 8
+    assert seen
+
+
 # --- faults ------------------------------------------------------------------------
 
 

@@ -28,6 +28,7 @@ import logging
 import multiprocessing
 import socket
 import sys
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -142,14 +143,17 @@ def run_chunks(
     early cancels what is still running.
 
     ``on_tick(index)`` is called here each time ``work``, playing chunk ``index``,
-    calls :func:`tick` (after each game, say), in this process or a pool's; Ray's
-    workers do not report ticks, so a caller counts what a chunk's result holds.
+    calls :func:`tick` (after each game, say), in this process, a pool's or a Ray
+    worker's. A Ray task sends its ticks to a small actor at most every
+    :data:`TICK_WAIT` seconds, so they arrive in bursts, and the last ones of a chunk
+    may come after its result or not at all: a caller counts what a chunk's result
+    holds, and ignores a tick of a chunk it already has.
 
     >>> sorted(run_chunks(sum, [[1, 2], [3]]))
     [(0, 3), (1, 3)]
     """
     if cluster is not None:
-        yield from _ray_chunks(work, chunks, cluster)
+        yield from _ray_chunks(work, chunks, cluster, on_tick)
     elif jobs <= 1 or len(chunks) <= 1:
         for i, chunk in enumerate(chunks):
             if on_tick is not None:
@@ -362,21 +366,75 @@ def _check_workers(ray: Any, cluster: Cluster) -> None:
         )
 
 
-def _ray_chunks(work: Callable[[C], R], chunks: Sequence[C], cluster: Cluster) -> Iterator[tuple[int, R]]:
+class _Ticks:
+    """A Ray actor that counts the ticks of each chunk until the driver takes them."""
+
+    def __init__(self) -> None:
+        self.done: dict[int, int] = {}
+
+    def add(self, index: int, count: int) -> None:
+        self.done[index] = self.done.get(index, 0) + count
+
+    def take(self) -> dict[int, int]:
+        done, self.done = self.done, {}
+        return done
+
+
+class _RayTicker:
+    """:func:`tick` in a Ray task: counts, and sends the count to the actor at most every TICK_WAIT
+    seconds (a message a game would cost the quickest games more than their play)."""
+
+    def __init__(self, actor: Any, index: int) -> None:
+        self.actor, self.index = actor, index
+        self.count, self.sent = 0, time.monotonic()
+
+    def __call__(self) -> None:
+        self.count += 1
+        now = time.monotonic()
+        if now - self.sent >= TICK_WAIT:
+            self.actor.add.remote(self.index, self.count)  # not awaited: the chunk plays on
+            self.count, self.sent = 0, now
+
+
+def _ray_work_on(work: Callable[[C], R], index: int, chunk: C, ticks: Any) -> R:
+    _TICKS["to"] = _RayTicker(ticks, index)
+    try:
+        return work(chunk)
+    finally:
+        _TICKS["to"] = None  # the worker process plays other tasks next
+
+
+def _ray_chunks(
+    work: Callable[[C], R],
+    chunks: Sequence[C],
+    cluster: Cluster,
+    on_tick: Callable[[int], None] | None = None,
+) -> Iterator[tuple[int, R]]:
     with connected(cluster) as ray:
-        task = ray.remote(max_retries=RETRIES)(work)
+        # Named as the work is (its workers show as ray::NAME), with the tick actor when ticks are asked.
+        name = getattr(work, "__name__", "work")
+        ticks = ray.remote(num_cpus=0)(_Ticks).remote() if on_tick is not None else None
+        task = ray.remote(max_retries=RETRIES)(_ray_work_on if ticks is not None else work).options(name=name)
         cpus = int(ray.cluster_resources().get("CPU", 1))
         in_flight = cluster.in_flight or max(4, 2 * cpus)
         pending: dict[Any, int] = {}
         todo = deque(range(len(chunks)))
+        looked = time.monotonic()
         try:
             while todo or pending:
                 while todo and len(pending) < in_flight:  # fill up to the bound
                     i = todo.popleft()
-                    pending[task.remote(chunks[i])] = i
-                ready, _ = ray.wait(list(pending), num_returns=1)
-                i = pending.pop(ready[0])
-                yield i, _ray_result(ray, ready[0], i, len(chunks))
+                    args = (work, i, chunks[i], ticks) if ticks is not None else (chunks[i],)
+                    pending[task.remote(*args)] = i
+                ready, _ = ray.wait(list(pending), num_returns=1, timeout=TICK_WAIT if ticks else None)
+                if ticks is not None and on_tick is not None and time.monotonic() - looked >= TICK_WAIT:
+                    looked = time.monotonic()
+                    for index, count in ray.get(ticks.take.remote()).items():
+                        for _ in range(count):
+                            on_tick(index)
+                if ready:
+                    i = pending.pop(ready[0])
+                    yield i, _ray_result(ray, ready[0], i, len(chunks))
         finally:
             for ref in pending:
                 ray.cancel(ref, force=True)
