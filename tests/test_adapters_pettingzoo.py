@@ -22,6 +22,7 @@ from pettingzoo.test import (  # type: ignore[import-untyped]
 import tussle
 from tussle import ActionError, OptionError, UnknownGameError
 from tussle.adapters.pettingzoo_env import TussleAECEnv, env, forfeit_returns, parallel_env
+from tussle.games.fight.rules import FightState
 
 #: (game id, players, options, cycles): the games PettingZoo's tests play, kept short.
 Case = tuple[str, int | None, dict[str, Any], int]
@@ -219,18 +220,61 @@ def test_a_simulation_limit_truncates_the_aec_game() -> None:
     assert aec.tussle_state.cut_by_limit()
 
 
-@pytest.mark.parametrize("make", [env, parallel_env])
-def test_state_is_every_players_observation_side_by_side(make: Any) -> None:
-    e = make("fite")
-    e.reset(seed=3)
+@pytest.mark.parametrize("case", GAMES, ids=ids)
+def test_state_is_seat_0s_array_then_the_hidden_block(case: Case) -> None:
+    game_id, players, options, _ = case
+    for make in (env, parallel_env):
+        e = make(game_id, players=players, options=options)
+        e.reset(seed=3)
+        state = e.state()
+        assert e.state_space.contains(state) and state.shape == (e.encoding.state_size,)
+        size = e.encoding.features.size
+        assert np.array_equal(state[:size], e.encoding.observation(e.tussle_state, 0))
+
+
+def test_state_holds_a_secret_that_no_observation_array_shows() -> None:
+    # Fighter A places secretly; its own array says only that it has chosen, B's nothing at all.
+    def placed(choice: int) -> Any:
+        e = env("fite")
+        e.reset(seed=4)
+        obs = e.observe("player_0")
+        e.step(int(np.flatnonzero(obs["action_mask"])[choice]))
+        return e
+
+    first, second = placed(0), placed(-1)
+    assert first.tussle_state.observation(0) != second.tussle_state.observation(0)  # A knows which
+    for agent in first.possible_agents:
+        assert np.array_equal(first.observe(agent)["observation"], second.observe(agent)["observation"])
+    assert not np.array_equal(first.state(), second.state())
+
+
+def test_state_names_what_no_player_sees_in_fight() -> None:
+    e = env("fight", players=3)
+    e.reset(seed=5)
+    rng = random.Random(2)
+    for _ in range(4):
+        e.step(masked_random(e.observe(e.agent_selection), rng))
+    truth = e.tussle_state
+    assert isinstance(truth, FightState)
+    n = len(truth.deck.warriors)  # the built-in deck's names are the features' in deck order
     state = e.state()
-    assert e.state_space.contains(state)
-    size = int(np.prod(e.encoding.observation_shape))
-    assert state.shape == (2 * size,)
-    for p in range(2):
-        assert np.array_equal(
-            state[p * size : (p + 1) * size], e.encoding.observation(e.tussle_state, p).ravel()
-        )
+    hidden = state[e.encoding.features.size :]
+    # The Reserves, which no player looks at: every Warrior in them and no other.
+    assert set(np.flatnonzero(hidden[:n])) == set(truth.reserves)
+    named = {
+        card["name"]
+        for p in range(3)
+        for seat in truth.observation(p)["seats"]
+        for card in seat["hand"]
+        if "name" in card
+    }
+    assert not named & {truth.deck.warriors[c].name for c in truth.reserves}
+    for p in range(3):
+        assert set(np.flatnonzero(hidden[n + 3 * n * p : 2 * n + 3 * n * p])) == set(truth.hands[p])
+    # Another deal that seat 0 cannot tell from this one is another state.
+    other = truth.resample(0, random.Random(1))
+    assert np.array_equal(e.encoding.observation(other, 0), e.encoding.observation(truth, 0))
+    assert not np.array_equal(e.encoding.state_array(other), state)
 
 
 @pytest.mark.parametrize(

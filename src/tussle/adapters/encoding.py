@@ -251,6 +251,24 @@ class Features(ABC):
         """
         self.write(state.observation(player), player, out)
 
+    #: The length of :meth:`write_hidden`'s block; 0 for a game that hides nothing from seat 0.
+    hidden_size: int = 0
+
+    def write_hidden(self, state: State[Any], codec: ActionCodec, out: FloatArray) -> None:  # noqa: B027
+        """Fill ``out`` (zeros on entry, :attr:`hidden_size` long) with what seat 0's array leaves out.
+
+        Seat 0's observation array and this block are the whole state
+        (:meth:`GameEncoding.state_array`): every player's secrets, and what no
+        player sees. A game reads them from its own state. Nothing by default:
+        in a game of perfect information seat 0's array holds everything.
+        """
+
+
+def bits(out: FloatArray, offset: int, number: int, width: int) -> None:
+    """Write ``number`` into ``out[offset : offset + width]`` in binary, lowest bit first."""
+    for bit in range(width):
+        out[offset + bit] = float(number >> bit & 1)
+
 
 def hot(out: FloatArray, offset: int, index: int | None, width: int) -> None:
     """Set position ``index`` of the one-hot block at ``offset`` (nothing for None or out of range)."""
@@ -569,6 +587,24 @@ class GameEncoding:
         """``player``'s observation of ``state`` as a fresh float32 array of :attr:`observation_shape`."""
         out = np.zeros(self.features.size, dtype=np.float32)
         self.features.write_state(state, player, out)
+        return out
+
+    @property
+    def state_size(self) -> int:
+        """The length of :meth:`state_array`."""
+        return self.features.size + self.features.hidden_size
+
+    def state_array(self, state: State[Any]) -> FloatArray:
+        """The whole of ``state`` as one float32 array in ``[0, 1]``, for centralised critics.
+
+        Seat 0's observation array (everything public, and seat 0's own
+        secrets), then the game's hidden block (:meth:`Features.write_hidden`):
+        every seat's secrets and what nobody sees. Never give it to a player.
+        """
+        out = np.zeros(self.state_size, dtype=np.float32)
+        size = self.features.size
+        self.features.write_state(state, 0, out[:size])
+        self.features.write_hidden(state, self.codec, out[size:])
         return out
 
 

@@ -33,9 +33,10 @@ A game the rules end sets ``terminations``; one stopped by a simulation limit
 ``max_cycles`` counts steps, a token of an action chosen step by step too: the
 Parallel environment is cut after ``max_cycles`` steps, the AEC one after
 ``max_cycles`` times the number of agents agent steps; a game cut by it ends
-with rewards of 0. ``state()`` (and
-``state_space``) gives every player's observation array side by side, the
-global view that centralised critics take.
+with rewards of 0. ``state()`` (and ``state_space``) is the whole state for
+centralised critics: seat 0's observation array, then every seat's secrets
+and what nobody sees (see
+:meth:`~tussle.adapters.encoding.GameEncoding.state_array`).
 
 An illegal action forfeits the game (``illegal_action="forfeit"``, as
 PettingZoo's classic environments do): the players who chose legally share
@@ -83,7 +84,7 @@ Observation = dict[str, npt.NDArray[Any]]
 ILLEGAL_ACTION = ("forfeit", "raise", "random")
 #: What :meth:`_Table.choose` gives for a token that does not complete an action yet.
 PENDING = object()
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
 
 
 def forfeit_returns(players: int, offenders: set[int]) -> list[float]:
@@ -160,14 +161,11 @@ class _Table:
             spaces["action_mask"] = gymnasium.spaces.Box(0, 1, (choices,), np.int8)
         self.observation_space = gymnasium.spaces.Dict(spaces)
         self.action_space = gymnasium.spaces.Discrete(choices)
-        size = int(np.prod(self.encoding.observation_shape))
-        self.state_space = gymnasium.spaces.Box(0.0, 1.0, (size * self.game.num_players,), np.float32)
+        self.state_space = gymnasium.spaces.Box(0.0, 1.0, (self.encoding.state_size,), np.float32)
 
     def global_state(self) -> npt.NDArray[np.float32]:
-        """Every player's observation array, flattened, side by side (seat 0 first)."""
-        return np.concatenate(
-            [self.encoding.observation(self.state, p).ravel() for p in range(self.game.num_players)]
-        ).astype(np.float32)
+        """The whole state as an array (:meth:`GameEncoding.state_array`)."""
+        return self.encoding.state_array(self.state)
 
     def restart(self, seed: int | None) -> None:
         if seed is not None:
@@ -294,10 +292,18 @@ class _Table:
         result = self.state.result()
         return [float(r) for r in result.returns] if result is not None else [0.0] * len(self.agents)
 
-    def render(self, render_mode: str | None) -> str | None:
+    def render(
+        self, render_mode: str | None, view: int | str = "public"
+    ) -> str | npt.NDArray[np.uint8] | None:
         if render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode (use 'ansi' or 'human')")
+            gymnasium.logger.warn(
+                "render() was called without a render_mode (use 'ansi', 'human' or 'rgb_array')"
+            )
             return None
+        if render_mode == "rgb_array":
+            from tussle.adapters.pictures import picture
+
+            return picture(self.state, view)
         text = self.state.render()
         if render_mode == "human":
             print(text)
@@ -357,21 +363,30 @@ class _TableEnv:
         return self._table.state_space
 
     def state(self) -> npt.NDArray[np.float32]:
-        """A global view for centralised critics: every player's observation array side by side.
+        """The whole state for centralised critics, every secret in it (never give it to a player).
 
-        Together they hold everything any player sees; what nobody sees (the order
-        of a deck, say) is in none of them, so this is not the whole truth.
+        Seat 0's observation array, then every seat's secrets and what nobody
+        sees (:meth:`~tussle.adapters.encoding.GameEncoding.state_array`).
         """
         return self._table.global_state()
+
+    def _view(self, render_view: int | str) -> None:
+        from tussle.adapters.pictures import view_of
+
+        view_of(self._table.game, render_view)  # a bad view fails here, with its message
+        self.render_view = render_view
 
     def _check_cycles(self, max_cycles: int | None) -> None:
         if max_cycles is not None and max_cycles < 1:
             raise OptionError(f"max_cycles must be 1 or more (or None), not {max_cycles}")
         self.max_cycles = max_cycles
 
-    def render(self) -> str | None:
-        """The whole game as text (every secret shown: for spectators and logs)."""
-        return self._table.render(self.render_mode)
+    #: Whose view ``rgb_array`` pictures show: ``"public"`` (what everyone sees) or a seat.
+    render_view: int | str = "public"
+
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The whole game as text (every secret shown: for spectators), or drawn from ``render_view``."""
+        return self._table.render(self.render_mode, self.render_view)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -397,9 +412,11 @@ class TussleAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
         max_cycles: int | None = None,
         actions: str = "flat",
         mask: str = "dense",
+        render_view: int | str = "public",
     ) -> None:
         super().__init__()
         self._seat(game_id, players, options, render_mode, illegal_action, actions=actions, mask=mask)
+        self._view(render_view)
         self._check_cycles(max_cycles)
         self._over = False
         self._steps = 0
@@ -495,8 +512,10 @@ class TussleParallelEnv(_TableEnv, ParallelEnv):  # type: ignore[misc]
         max_cycles: int | None = None,
         actions: str = "flat",
         mask: str = "dense",
+        render_view: int | str = "public",
     ) -> None:
         self._seat(game_id, players, options, render_mode, illegal_action, actions=actions, mask=mask)
+        self._view(render_view)
         self._check_cycles(max_cycles)
         self._steps = 0
 

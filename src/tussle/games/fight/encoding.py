@@ -263,6 +263,9 @@ class FightFeatures(Features):
         self.seat_size = 3 * n + 23
         self.tail = 3 * n + 2 * a + 5 + 1 + 5 + len(self.STAGES) + 1 + players + (players + 1) + 1
         self.size = n + players * self.seat_size + self.tail
+        # The hidden block: the Reserves, then per seat its hand, face-down Boost and scored pile,
+        # each Warrior by name.
+        self.hidden_size = n * (1 + 3 * players)
         # For write_state: the deck in play's tables, and where the rules' families and stages stand.
         self._tables: _DeckTables | None = None
         self._family_at = _positions(self.FAMILIES, CARD_FAMILIES)
@@ -341,6 +344,27 @@ class FightFeatures(Features):
         hot(out, t, (leader - me) % players if isinstance(leader, int) else players, players + 1)
         t += players + 1
         out[t] = 1.0 if me in (obs.get("to_act") or []) else 0.0
+
+    def write_hidden(self, state: State[Any], codec: ActionCodec, out: FloatArray) -> None:
+        """Where every Warrior nobody else may see lies: what the Reserves hold (no player sees
+        them: the draws are chance events among them), every hand, face-down Boost and scored pile.
+        """
+        assert isinstance(state, FightState)
+        n = self.n
+        names = tuple(self.warrior.get(w.name, -1) for w in state.deck.warriors)
+
+        def mark(offset: int, cards: Iterable[int]) -> None:
+            for card in cards:
+                if names[card] >= 0:
+                    out[offset + names[card]] = 1.0
+
+        mark(0, state.reserves)
+        for p in range(self.players):
+            base = n + 3 * n * p
+            mark(base, state.hands[p])
+            if state.boosts[p] >= 0 and not state.boost_up[p]:
+                mark(base + n, [state.boosts[p]])
+            mark(base + 2 * n, state.scored[p])
 
     def write_state(self, state: State[Any], player: int, out: FloatArray) -> None:
         """``player``'s array written straight from a Fight! state: exactly :meth:`write`'s, quicker.

@@ -13,6 +13,7 @@ from tussle.adapters.encoding import (
     Features,
     FloatArray,
     GameEncoding,
+    bits,
     find,
     frac,
     hot,
@@ -198,9 +199,22 @@ class FiteFeatures(Features):
     ENTITLED = ("none", "one", "both")
     size = 130
 
-    def __init__(self, turn_limit: int) -> None:
+    def __init__(self, turn_limit: int, num_actions: int = 5143) -> None:
         self.turn_limit = turn_limit or 100
         self._power_index = {power: i for i, power in enumerate(self.POWERS)}
+        # The hidden block: each fighter's secret choice at the step under way, whether it has
+        # one, then its action number in binary (the arrays show only that a choice is in).
+        self._choice_bits = num_actions.bit_length()
+        self.hidden_size = 2 * (1 + self._choice_bits)
+
+    def write_hidden(self, state: State[Any], codec: ActionCodec, out: FloatArray) -> None:
+        """Both fighters' submitted, still secret choices (fighter A first)."""
+        assert isinstance(state, FiteState)
+        width = 1 + self._choice_bits
+        for p, action in enumerate(state.pending):
+            if action is not None:
+                out[width * p] = 1.0
+                bits(out, width * p + 1, codec.action_index(state, p, action), self._choice_bits)
 
     def write_state(self, state: State[Any], player: int, out: FloatArray) -> None:
         """:meth:`write` of ``state.observation(player)``, read straight off the state's fields.
@@ -410,4 +424,4 @@ class FiteEncoding(GameEncoding):
 def encoding(game: Game) -> GameEncoding:
     """The encoding of a FITE game (its ``GameInfo.hooks.encoding``)."""
     codec = FiteCodec(str(game.options["turn_dice"]))
-    return FiteEncoding(game, codec, FiteFeatures(int(game.options["turn_limit"] or 0)))
+    return FiteEncoding(game, codec, FiteFeatures(int(game.options["turn_limit"] or 0), codec.num_actions))

@@ -217,6 +217,19 @@ class RoboPigsFeatures(Features):
                 for step, command in enumerate(state.last_programs[p]):
                     out[200 + 50 * k + step * 10 + column[command]] = 1.0
 
+    #: Each pig's pending program (seat order): whether it is in, then its five commands.
+    hidden_size = 2 * 51
+
+    def write_hidden(self, state: State[Any], codec: ActionCodec, out: FloatArray) -> None:
+        """Both pigs' secret programs of the round under way, as seat 0's array writes its own."""
+        assert isinstance(state, RoboPigsState)
+        for p in (0, 1):
+            program = state._pending[p]
+            if program is not None:
+                out[51 * p] = 1.0
+                for step, command in enumerate(program):
+                    out[51 * p + 1 + step * 10 + self._COLUMN[command]] = 1.0
+
 
 class RoboPigsSteps(StepCodec):
     """A program a command at a time: five steps, each one of ten tokens (nine commands and R).
