@@ -700,6 +700,19 @@ class TussleSpielState(pyspiel.State):  # type: ignore[misc]
     def rewards(self) -> list[float]:
         return self.returns()
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TussleSpielState:
+        """A state ``player_id`` cannot tell from this one, reached by a drawn history.
+
+        OpenSpiel's ``ISMCTSBot`` asks for it in its default mode. The player's
+        own actions and what it saw stay; hidden chance outcomes and others'
+        hidden choices are drawn afresh (:mod:`tussle.adapters.openspiel_resample`).
+        """
+        from tussle.adapters.openspiel_resample import replayed, resample_core, sampler_rng
+
+        drawn = resample_core(self._core, int(player_id), sampler_rng(probability_sampler))
+        state: TussleSpielState = replayed(self.get_game(), drawn.history())
+        return state
+
     def __str__(self) -> str:
         core = self._core
         text = core.state.render()
@@ -886,26 +899,16 @@ def load(
 
 
 def resampler(seed: int | None = None) -> Callable[[Any, int], Any]:
-    """A resampler for OpenSpiel's ISMCTS: a state redrawn by tussle's ``resample`` for the player.
+    """A resampler for OpenSpiel's ISMCTS (``bot.set_resampler(resampler(seed))``), seeded.
 
-    Use it with ``bot.set_resampler(resampler(seed))`` and
-    ``use_observation_string=True``: the redrawn state shows the player
-    exactly the same observation (tussle's no-leak promise), so it falls in
-    the same node of the search.
+    It draws as :meth:`TussleSpielState.resample_from_infostate` does (which
+    the bot's default mode uses without it), reproducibly from ``seed``, and
+    also resamples the states of ``pyspiel.convert_to_turn_based`` of a
+    tussle game, which have no resampling of their own.
     """
-    rng = random.Random(seed)
+    from tussle.adapters.openspiel_resample import resampler as honest
 
-    def resample(state: Any, player: int) -> Any:
-        clone = state.clone()
-        old = clone._core
-        core = _Core(old.game, old.encoding, state.tussle_state.resample(player, rng), old.steps)
-        # Step by step, the player's own tokens so far stay; another's, which it cannot see, go.
-        core.prefix = old.shown_prefix(player).copy()
-        core.events = None
-        clone._core = core
-        return clone
-
-    return resample
+    return honest(seed)
 
 
 def play(
