@@ -111,10 +111,14 @@ def test_an_ab_run_says_its_result_first_and_names_the_seats_the_games_way(tmp_p
     assert found, first  # figures.json rounds to 4 decimals: the points agree to its rounding
     assert [float(x) for x in found.groups()] == pytest.approx([row[6] * 100, row[7] * 100], abs=0.06)
     assert f"{row[11]} went B's way and {row[10]} A's: exact McNemar p = {format_p(row[12])}" in first
-    changed = [r for r in report["ab"][1]["rows"] if r[3] and r[6] is not None]
+    # Brutal's figures are B's alone (no fighter of A brought a power): found, and said so; then
+    # the components that moved most.
+    rows = report["ab"][1]["rows"]
+    assert any(r[2] == "brutal" and r[3] and r[4] is None and r[5] is not None for r in rows)
     second = report["summary"][1]
-    assert second.startswith("The changed components that moved most, A to B: ") and changed
-    assert f"{changed[0][2]} ({changed[0][0]})" in second
+    assert re.search(r"under B only: [^.]*\bbrutal\b", second), second
+    most = max((r for r in rows if r[6] is not None), key=lambda r: abs(r[6]))
+    assert "components that moved most, A to B: " in second and f"{most[2]} ({most[0]})" in second
     page = (out / "report.html").read_text(encoding="utf-8")
     glance = page[page.index("At a glance") : page.index('<nav id="contents">')]
     assert glance.split("<li>")[1].startswith("B (power_a=brutal) ")

@@ -335,11 +335,12 @@ def ab_summary(plan: Plan, figures: Sequence[Figure], names: Sequence[str]) -> l
             f"{_value(r[5])}, {'+' if r[6] >= 0 else ''}{_value(r[6])}"
             for r in top
         ]
-        what = (
-            "The changed components that moved most, A to B"
-            if changed
-            else "What changed names no component; the components that moved most, A to B"
-        )
+        if changed:
+            what = "The changed components that moved most, A to B"
+        elif any(r[3] for r in components.rows):
+            what = "No changed component is found under both sides; the components that moved most, A to B"
+        else:
+            what = "What changed names no component; the components that moved most, A to B"
         parts = [f"{what}: {'; '.join(parts)}"]
     for side, found in alone.items():
         if found:
@@ -368,23 +369,29 @@ def _side(label: str) -> str:
 def _components(
     before: list[dict[str, Any]], after: list[dict[str, Any]], changed: list[str], pairing: str
 ) -> list[list[Any]]:
-    """Rows of the component figures found on both sides, matched by their leading names."""
+    """Rows of the component figures of either side, matched by title, their rows by their leading names.
+
+    A side may lack a figure the other has (a game that makes a power's figures only
+    where a fighter brought one): its components are then found under the other side only.
+    """
     out: list[list[Any]] = []
-    # Both sides' figures come from the same measures, in the same order.
-    for mine, other in zip(before, after, strict=False):
-        if mine["title"] != other["title"] or not mine["columns"] or mine["columns"][0] != "component":
+    mine = {f["title"]: f for f in before}
+    other = {f["title"]: f for f in after}
+    for title in dict.fromkeys([*mine, *other]):
+        sides = [mine.get(title), other.get(title)]
+        first = next(f for f in sides if f is not None)
+        if not first["columns"] or first["columns"][0] != "component":
             continue
-        column = _value_column(mine["rows"] + other["rows"])
+        column = _value_column([r for f in sides if f is not None for r in f["rows"]])
         if column is None:
             continue
-        values_a = {_row_key(r): r[column] for r in mine["rows"]}
-        values_b = {_row_key(r): r[column] for r in other["rows"]}
+        values_a, values_b = ({_row_key(r): r[column] for r in f["rows"]} if f else {} for f in sides)
         for key in dict.fromkeys([*values_a, *values_b]):
             name = " / ".join(key)
             va, vb = values_a.get(key), values_b.get(key)
             diff = vb - va if not _nan(va) and not _nan(vb) else math.nan  # type: ignore[operator]
             hit = any(_names(part, line) for part in key for line in changed if part.strip())
-            out.append([mine["title"], pairing, name, hit, va, vb, diff])
+            out.append([title, pairing, name, hit, va, vb, diff])
     return out
 
 
