@@ -9,8 +9,9 @@ facing together; move generation works on state indices only.
 Facings are 0 to 7 clockwise from north (``N``, towards Black's edge): ``N NE
 E SE S SW W NW``.
 
-Every table here is computed once per board size at import, so that move
-generation is list lookups and no arithmetic on coordinates.
+Every table here is computed once per board size at import (and the few that
+depend on the tank types once per distinct table of types, :func:`geometry`),
+so that move generation is list lookups and no arithmetic on coordinates.
 
 >>> geo = GEOMETRY[16]
 >>> square_name(geo, 0), square_name(geo, 255)
