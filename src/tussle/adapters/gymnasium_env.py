@@ -232,15 +232,24 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
             return {"observation": array, "action_mask": self._mask()}
         return array
 
+    def _legal_numbers(self) -> list[int]:
+        """The legal action (or token) numbers now, ascending, as the caller's own list."""
+        if self._over or self.seat not in self.state.to_act():
+            return []
+        if self.steps is not None:
+            return list(self.steps.tokens(self._step_context(), self.prefix))
+        # A copy of the map's list: quick, where the array's tolist() makes every int anew
+        # (2 ms for Robo Battle Pigs' 21,000 programs).
+        return self._legal_map().indices[:]
+
     def _info(self, **more: Any) -> dict[str, Any]:
-        legal = self._legal_list()
         # A list, not an array: Gymnasium's vector environments stack an array info into one
         # array of the first environment's shape, which a list of another length cannot fill;
         # a list they keep as it is, one object per environment.
-        numbers: list[int] = legal.tolist()
+        numbers = self._legal_numbers()
         if self.sparse:
             return {"legal_actions": numbers, **more}
-        return {"action_mask": self._mask(legal), "legal_actions": numbers, **more}
+        return {"action_mask": self._mask(), "legal_actions": numbers, **more}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions now, as booleans over the action space."""
