@@ -21,7 +21,9 @@ rules end as terminated. An illegal action forfeits the game (the learner loses
 and the episode ends, ``info["illegal_action"]`` names the action) unless
 ``illegal_action="raise"``. Games use their simulation defaults, so every
 episode ends. Render modes: ``ansi`` (the game as text), ``human`` (printed)
-and ``rgb_array`` (a picture of that text, for videos).
+and ``rgb_array`` (the board drawn as the browser draws it, from the view
+``render_view`` names: the learner's seat by default, another seat, or
+``"public"``; see :mod:`tussle.adapters.pictures`).
 
 Every game is registered with Gymnasium as ``tussle/<game>-v0`` when
 :mod:`tussle.adapters` is imported (``gymnasium.make("tussle/fite-v0",
@@ -86,6 +88,7 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         mask_in_observation: bool = False,
         actions: str = "flat",
         mask: str = "dense",
+        render_view: int | str | None = None,
     ) -> None:
         if illegal_action not in ("forfeit", "raise"):
             raise OptionError(f"illegal_action {illegal_action!r} is not one of forfeit, raise")
@@ -100,6 +103,12 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
             raise OptionError(f"{game_id} with {n} players needs {n - 1} opponent specs, got {len(specs)}")
         self.seat = seat
         self.specs = specs
+        #: Whose view ``rgb_array`` pictures show: a seat, or ``"public"`` (what everyone sees).
+        self.render_view: int | str = seat if render_view is None else render_view
+        if render_mode == "rgb_array":
+            from tussle.adapters.pictures import view_of
+
+            view_of(self.game, self.render_view)  # a bad view fails here, with its message
         for s, spec in zip(self._others(), specs, strict=True):
             make_agent(spec, self.game, s, seed=0)  # a bad spec fails here, with its message
         self.encoding: GameEncoding = encoding_for(self.game)
@@ -140,7 +149,6 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
                     "action_mask": gymnasium.spaces.Box(0, 1, (choices,), np.int8),
                 }
             )
-        self._picture_size: tuple[int, int] | None = None
         self.decisions = 0
         self.action_space = gymnasium.spaces.Discrete(choices)
         self._choices = choices
@@ -165,7 +173,6 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         }
         self.state = self.game.new_initial_state()
         self._over = False
-        self._picture_size = None
         self.prefix = []
         #: Player decisions this episode, the opponents' included (chance events are not).
         self.decisions = 0
@@ -289,23 +296,20 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         return self._observation(), reward, result is not None and not cut, cut, self._info()
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
-        """The whole game (every secret shown): text, printed text, or a picture of the text."""
+        """The game: as text (every secret shown), printed, or drawn from ``render_view``'s side."""
         if self.render_mode is None:
             gymnasium.logger.warn(
                 "render() was called without a render_mode (use 'ansi', 'human' or 'rgb_array')"
             )
             return None
+        if self.render_mode == "rgb_array":
+            from tussle.adapters.pictures import picture
+
+            return picture(self.state, self.render_view)  # one size per game: frames make a video
         text = self.state.render()
         if self.render_mode == "human":
             print(text)
             return None
-        if self.render_mode == "rgb_array":
-            from tussle.adapters.pictures import text_picture, text_size
-
-            # Every frame of an episode the size of its first, so that the frames make a video.
-            if self._picture_size is None:
-                self._picture_size = text_size(text)
-            return text_picture(text, self._picture_size)
         return text
 
 
