@@ -190,7 +190,7 @@ def balance(
         (key, value): read
         for key, choices in varied
         for value in choices
-        if (read := _documents(game, {key: value}, sources)[key]) != value
+        if (read := _documents(game, {**options, key: value}, sources)[key]) != value  # checked with -o's
     }
     sides: list[tuple[str, dict[str, str]]] = []
     if compare and compare_options:
