@@ -182,9 +182,8 @@ class Chat:
                     continue
                 try:
                     await watcher.send(message)
-                except Exception:  # a connection that went away: the hub forgets it
-                    if watcher in live.watchers:
-                        live.watchers.remove(watcher)
+                except Exception as exc:  # a connection that went away: the hub forgets (and closes) it
+                    self.hub.drop(live, watcher, exc)
 
 
 def _message(room: str, lines: list[ChatLine], *, history: bool = False) -> dict[str, Any]:

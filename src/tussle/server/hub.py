@@ -150,6 +150,9 @@ class Watcher:
     seat: int
     send: Send
     table: bool = False
+    #: Ends the connection (its client then connects again and gets the whole view): called when a
+    #: send to it failed, since a connection left open but no longer sent views would wait for ever.
+    close: Callable[[], None] | None = None
 
 
 @dataclass
@@ -972,21 +975,33 @@ class Hub:
 
     # --- watching ----------------------------------------------------------------------
 
-    async def watch(self, game_id: str, seat: int, send: Send, *, table: bool = False) -> Watcher:
+    async def watch(
+        self,
+        game_id: str,
+        seat: int,
+        send: Send,
+        *,
+        table: bool = False,
+        close: Callable[[], None] | None = None,
+    ) -> Watcher:
         """Add a connection (a seat, a spectator with :data:`PUBLIC`, or a table) and send it its view.
 
-        A table starts covered: it is sent :meth:`cover` until a player sits down.
+        A table starts covered: it is sent :meth:`cover` until a player sits down. ``close`` ends the
+        connection; the hub calls it when a send to the connection fails (:meth:`drop`).
         """
         live = await self.get(game_id)
-        watcher = Watcher(COVERED if table else seat, send, table)
+        watcher = Watcher(COVERED if table else seat, send, table, close)
         arrived = seat != PUBLIC and not (self._present(live) >= self._arriving(live, watcher))
         live.watchers.append(watcher)
-        if arrived:
+        # The whole view first: nothing awaited before it, so no later view overtakes it.
+        try:
+            await send(self.cover(live) if table else self.view(live, seat, history=True))
+        except Exception as exc:
+            self.drop(live, watcher, exc)
+            raise
+        if arrived:  # the others see that this seat's player is here
             for p in self._arriving(live, watcher):
                 live.left.pop(p, None)
-        # The whole view first: nothing awaited before it, so no later view overtakes it.
-        await send(self.cover(live) if table else self.view(live, seat, history=True))
-        if arrived:  # the others see that this seat's player is here
             await self._send_views(live, skip=watcher)
             await self._note_seen(live, self._arriving(live, watcher), time.time())
         return watcher
@@ -1089,10 +1104,23 @@ class Hub:
                 )
             try:
                 await watcher.send(made[watcher.seat])
-            except Exception:  # a connection that went away: forget it
-                if watcher in live.watchers:
-                    live.watchers.remove(watcher)
+            except Exception as exc:
+                self.drop(live, watcher, exc)
         live.story_floor = max(live.story_floor, seen)
+
+    def drop(self, live: LiveGame, watcher: Watcher, exc: Exception) -> None:
+        """Forget a connection that a send to failed, and close it.
+
+        Usually it went away already. If it did not (a message that could not be sent), closing it
+        is what lets its client know: it connects again and is sent the whole view, where a
+        connection left open would never be sent another view, a game stuck from the client's side.
+        """
+        if watcher in live.watchers:
+            live.watchers.remove(watcher)
+        if not isinstance(exc, ConnectionError):  # not the connection gone: worth a line in the log
+            log.warning("game %s: a connection was closed: a send to it failed: %s", live.row.id, exc)
+        if watcher.close is not None:
+            watcher.close()
 
     def _forget_if_done(self, live: LiveGame | None) -> None:
         """Drop a finished game nobody watches from memory; it is read again from the store if asked for."""
@@ -1111,9 +1139,8 @@ class Hub:
         for watcher in list(live.watchers):
             try:
                 await watcher.send(message)
-            except Exception:
-                if watcher in live.watchers:
-                    live.watchers.remove(watcher)
+            except Exception as exc:
+                self.drop(live, watcher, exc)
 
     async def broadcast(self, live: LiveGame) -> None:
         self._arm_clock(live)

@@ -25,11 +25,16 @@ OUTBOX_MESSAGES = 200
 OUTBOX_BYTES = 4 * 1024 * 1024
 #: The close code of a connection that did not read what it was sent (a private code: 4000-4999).
 TOO_SLOW = 4008
+#: The close code of a connection that a message could not be sent on (the standard "internal
+#: error"): left open, it would never be sent another view; closed, its client connects again.
+SEND_FAILED = 1011
+#: The reason sent with it.
+SEND_FAILED_REASON = "a message could not be sent: connect again"
 #: How long a closing connection's last messages (a refusal) may take to leave, in seconds.
 FLUSH_SECONDS = 5.0
 
 
-class ConnectionGoneError(Exception):
+class ConnectionGoneError(ConnectionError):
     """The connection is closed (or was closed for not reading): nothing more can be sent to it."""
 
 
@@ -60,7 +65,12 @@ class Outbox:
         """Queue ``message``, never waiting; ConnectionGoneError if the connection is closed or behind."""
         if self.closed:
             raise ConnectionGoneError(self.who)
-        text = json.dumps(message)
+        try:
+            text = json.dumps(message)
+        except (TypeError, ValueError) as exc:
+            log.warning("%s: closed: a message could not be written as JSON: %s", self.who, exc)
+            self.close(SEND_FAILED, SEND_FAILED_REASON)
+            raise ConnectionGoneError(self.who) from exc
         if self._queue.qsize() >= self.most_messages or self._bytes + len(text) > self.most_bytes:
             log.warning("%s: closed: it read too little of what it was sent", self.who)
             self.too_slow = True
@@ -77,8 +87,8 @@ class Outbox:
                 await self.websocket.send_text(text)
         except asyncio.CancelledError:
             raise
-        except Exception:  # the connection went away
-            self.closed = True
+        except Exception:  # the connection went away (closed all the same, in case it did not)
+            self.close(SEND_FAILED, SEND_FAILED_REASON)
 
     async def flush(self) -> None:
         """Wait (a little) until every queued message has left."""

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -29,7 +30,7 @@ from tussle.server.hub import Hub, HubError, token_hash
 from tussle.server.limits import Clients
 from tussle.server.models import MAX_MESSAGE
 from tussle.server.observe import Metrics
-from tussle.server.outbox import ConnectionGoneError, Outbox
+from tussle.server.outbox import SEND_FAILED, SEND_FAILED_REASON, ConnectionGoneError, Outbox
 from tussle.server.routes import ClientsDep, HubDep, MetricsDep, OriginsDep
 from tussle.server.store import is_game_id
 
@@ -148,7 +149,13 @@ async def _play(
                 await shut("that table handle opens no game here")
                 return
         try:
-            watcher = await hub.watch(game_id, seat, outbox.send, table=table is not None)
+            watcher = await hub.watch(
+                game_id,
+                seat,
+                outbox.send,
+                table=table is not None,
+                close=partial(outbox.close, SEND_FAILED, SEND_FAILED_REASON),
+            )
         except HubError as exc:
             await shut(str(exc))
             return
