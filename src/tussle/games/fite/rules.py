@@ -782,6 +782,22 @@ class Fite(Game):
                 "end the game as a draw after this many turns (0: no limit; simulations use 100)",
                 minimum=0,
             ),
+            # A variant, not the rules: fewer dice make games small enough to solve exactly.
+            Option(
+                "dice",
+                "int",
+                START_DICE,
+                "the dice each fighter starts with (a variant: the rules give 9; 2 to 9)",
+                minimum=2,
+                maximum=START_DICE,
+            ),
+            Option(
+                "tactical",
+                "bool",
+                True,
+                "the tactical step (a variant: false leaves it out, so that neither the tactical "
+                "location nor a power gives a tactical option)",
+            ),
         ),
         notation=(
             "placement: off 1, off 2, def 3, def 4, tac 5, tac 6; Swift: stay or swift off|def|tac; "
@@ -898,7 +914,7 @@ class FiteState(State[FiteAction]):
         #: What each power does, by name, and whether each fighter's is used by a Swift move.
         self.power_table: Mapping[str, Power] = game.power_table
         self.swift_power = game.swift_power
-        self.dice = [START_DICE, START_DICE]
+        self.dice = [int(game.options["dice"])] * 2
         self.used = [False, False]  # the coin flipped face down
         self.location = [-1, -1]
         self.face = [0, 0]
@@ -1176,10 +1192,11 @@ class FiteState(State[FiteAction]):
             assert split is not None
             self._size = split[pool]
             return
+        tactical = self.game.options["tactical"]  # False only in the variant without the step
         for p in (0, 1):
-            at_tactical = self.location[p] == TAC
+            at_tactical = tactical and self.location[p] == TAC
             declared = self.declared[p]
-            cunning = declared is not None and self.power_table[declared].tactical
+            cunning = tactical and declared is not None and self.power_table[declared].tactical
             self.entitled[p] = BOTH_OPTIONS if at_tactical and cunning else int(at_tactical or cunning)
         entitled = tuple(p for p in (0, 1) if self.entitled[p])
         if entitled:

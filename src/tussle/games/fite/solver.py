@@ -486,8 +486,8 @@ class SplitOption(NamedTuple):
         return (0, 0) if self.plan is None else (self.plan, TURNS - self.plan)
 
 
-def split_options(dice: int, power: str, location: int) -> tuple[SplitOption, ...]:
-    """A fighter's split choices in the model.
+def split_options(dice: int, power: str, location: int, tactical: bool = True) -> tuple[SplitOption, ...]:
+    """A fighter's split choices in the model (``tactical`` False: the variant without the tactical step).
 
     >>> [o.code for o in split_options(3, "cunning", OFF)]
     ['1', '2', '1+@2', '1+@1', '1+@0', '2+@2', '2+@1', '2+@0']
@@ -495,7 +495,7 @@ def split_options(dice: int, power: str, location: int) -> tuple[SplitOption, ..
     offs = range(max(1, dice - MAX_POOL), min(MAX_POOL, dice - 1) + 1)
     out = []
     for declare in (False, True) if power in DECLARABLE else (False,):
-        entitled = location == TAC or (declare and power == "cunning")
+        entitled = tactical and (location == TAC or (declare and power == "cunning"))
         for off in offs:
             for plan in (2, 1, 0) if entitled else (None,):
                 out.append(SplitOption(off, declare, plan))
@@ -612,8 +612,17 @@ class Solver:
     {'1@1': 1.0}
     """
 
-    def __init__(self, fixed: dict[StateKey, StateStrategy] | None = None) -> None:
+    def __init__(
+        self,
+        fixed: dict[StateKey, StateStrategy] | None = None,
+        tactical: bool = True,
+        before: dict[StateKey, float] | None = None,
+    ) -> None:
         self.fixed = fixed
+        #: Whether fighters get the tactical option (False: FITE's variant ``tactical=false``).
+        self.tactical = tactical
+        #: For a game cut after some turns (:func:`cut_values`): the values with one turn fewer.
+        self.before = before
         self.values: dict[StateKey, float] = {}
         self.split_values: dict[tuple[StateKey, int, int], float] = {}
         self.strategies: dict[StateKey, StateStrategy] = {}
@@ -623,7 +632,8 @@ class Solver:
     def value(self, dice_a: int, dice_b: int, pa: str, pb: str) -> float:
         """The value for A of the fight leaving these dice (the end's, or a solved state's)."""
         end = next_value(max(0, dice_a), max(0, dice_b))
-        return end if end is not None else self.values[(dice_a, dice_b, pa, pb)]
+        values = self.values if self.before is None else self.before
+        return end if end is not None else values[(dice_a, dice_b, pa, pb)]
 
     def _stage(
         self,
@@ -659,8 +669,8 @@ class Solver:
 
     def _lines(self, key: StateKey, la: int, lb: int) -> _Lines:
         a, b, pa, pb = key
-        rows = split_options(a, pa, la)
-        cols = split_options(b, pb, lb)
+        rows = split_options(a, pa, la, self.tactical)
+        cols = split_options(b, pb, lb, self.tactical)
         futures: dict[tuple[str, str], list[list[float]]] = {}
         # A's attack against B's defence, answered by its expected value for each count of hits on A.
         replies: dict[tuple[Any, ...], tuple[list[float], float]] = {}
@@ -703,8 +713,12 @@ class Solver:
             loop.append(p_row)
         return _Lines(rows, cols, constant, loop)
 
-    def solve_state(self, key: StateKey) -> None:
-        """Solve ``key``; every state it can lead to must be solved already."""
+    def solve_state(self, key: StateKey, again: float | None = None) -> None:
+        """Solve ``key``; every state it can lead to must be solved already.
+
+        ``again``: the value of a fight that comes back to this very state, for a
+        game cut after some turns (:func:`cut_values`); by default the fixed point.
+        """
         pa, pb = key[2], key[3]
         lines = {(la, lb): self._lines(key, la, lb) for la in range(3) for lb in range(3)}
         swift_a = {la: swift_options(la, pa) for la in range(3)}
@@ -767,8 +781,8 @@ class Solver:
             found.update(splits=splits, swifts=swifts, place=place)
             return place.value, c, p
 
-        value = fixed_point(step)
-        step(value)  # the strategies at the fixed point itself
+        value = fixed_point(step) if again is None else step(again)[0]
+        step(value if again is None else again)  # the strategies at the value itself
         self.values[key] = value
         strategy = StateStrategy(value, (found["place"].row[0], found["place"].row[1], found["place"].row[2]))
         for locs, (split_value, _, _, sol) in found["splits"].items():
@@ -908,6 +922,30 @@ def solve_all() -> Solver:
     solver = Solver()
     solver.solve()
     return solver
+
+
+def cut_values(keys: Sequence[StateKey], turns: int, tactical: bool = True) -> dict[StateKey, float]:
+    """The values of ``keys`` in a game that ends as a draw after ``turns`` more turns.
+
+    FITE's ``turn_limit`` cuts the game so; the model's own game has no limit
+    (:class:`Solver`). Turn by turn, from a draw: each turn's values read the
+    states a fight leads to, and a fight that comes back to the same state,
+    with one turn fewer. ``keys`` must hold every state they lead to, in
+    :func:`state_keys` order; ``tactical`` False is the variant without the
+    tactical step.
+
+    >>> keys = [(2, 2, "none", "none"), (2, 2, "none", "brutal")]
+    >>> values = cut_values(keys, 1, tactical=False)
+    >>> round(values[(2, 2, "none", "brutal")], 6)  # one turn, 1 die against 1, Brutal
+    -0.152778
+    """
+    values = {key: 0.0 for key in keys}  # no turn left: a draw
+    for _ in range(turns):
+        solver = Solver(tactical=tactical, before=values)
+        for key in keys:
+            solver.solve_state(key, again=values[key])
+        values = {key: solver.values[key] for key in keys}
+    return values
 
 
 def exploitability(
