@@ -277,6 +277,10 @@ def run_match(
         for part in chunked(missing, chunk)
     ]
     upto = 0
+    # The games an earlier run saved come first: a rerun of a finished match has no chunk to wait for.
+    while upto in ready:
+        yield ready.pop(upto)
+        upto += 1
     for _, played in run_chunks(_play_chunk, chunks, jobs=jobs, cluster=cluster):
         for summary, text in played:
             if record_dir is not None and text is not None:

@@ -20,7 +20,6 @@ from tussle.cli.common import (
     load_with_options,
     progress,
     read_documents,
-    stderr_console,
     stdout_console,
     text_cells,
     value_text,
@@ -102,10 +101,12 @@ def match(
             stored += played.stored_before
             advance()
     if stored:
-        stderr_console().print(
-            f"{stored} of the {n} games were already in {record_dir} and were not played again",
-            markup=False,
+        said = (
+            f"all {n} games were already in {record_dir}: the match is complete, nothing was played"
+            if stored == n
+            else f"{stored} of the {n} games were already in {record_dir} and were not played again"
         )
+        click.echo(said, err=True)  # one line, never wrapped at a terminal's width
     if as_json:
         click.echo(json.dumps(summary.to_json()))
         return
