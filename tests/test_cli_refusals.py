@@ -48,3 +48,32 @@ def test_a_finished_match_with_records_runs_again(tmp_path: Path, as_json: bool)
     assert more.exit_code == 0, more.stderr
     assert "4 of the 6 games" in more.stderr
     assert len(list((tmp_path / "games").glob("robo-pigs-*.json"))) == 6
+
+
+# --- every count capped -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["match", "robo-pigs", "random", "random", "-n", BIG], ["--games", "1<=x<=1000000"]),
+        (["match", "robo-pigs", "random", "random", "-n", "1000001"], ["--games", "1<=x<=1000000"]),
+        (["match", "robo-pigs", "random", "random", "-n", "1", "--jobs", BIG], ["--jobs", "1<=x<=256"]),
+        (["match", "robo-pigs", "random", "random", "-n", "1", "--chunk", BIG], ["--chunk", "1<=x<=1000000"]),
+        (["match", "robo-pigs", "random", "random", "-n", "1", "--seed", BIG], ["--seed"]),
+        (["match", "robo-pigs", "random", "random", "-n", "9" * 5000], ["--games", "5,000 characters"]),
+        (["ladder", "robo-pigs", "random", "rule", "-n", "999999999999999998"], ["--games"]),
+        (["ladder", "robo-pigs", "random", "rule", "-n", "2", "--openings", BIG], ["--openings"]),
+        (["ladder", "robo-pigs", "random", "rule", "-n", "2", "--seed", f"-{BIG}"], ["--seed"]),
+        (["tournament", "robo-pigs", "-e", "a=random", "-e", "b=random", "--seed", BIG], ["--seed"]),
+        (["play", "robo-pigs", "-p", "random,random", "--seed", BIG], ["--seed"]),
+        (["balance", "robo-pigs", "-n", BIG], ["--games"]),
+        (["balance", "robo-pigs", "-n", "2", "--jobs", BIG], ["--jobs"]),
+        (["balance", "robo-pigs", "-n", "2", "--seed", BIG], ["--seed"]),
+        (["balance", "robo-pigs", "-n", "2", "--openings", BIG], ["--openings", "0 (none) to 1000"]),
+    ],
+)
+def test_every_count_is_capped(args: list[str], words: list[str], tmp_path: Path) -> None:
+    result = run(*args, "--out", str(tmp_path / "out")) if args[0] == "balance" else run(*args)
+    refused(result, *words)
+    assert not (tmp_path / "out").exists()  # refused before anything ran

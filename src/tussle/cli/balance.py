@@ -23,6 +23,10 @@ from tussle.balance.compare import (
 from tussle.balance.play import BalanceError, make_plan, measures_of, open_data, run, run_until, total_games
 from tussle.balance.report import build, seat_label
 from tussle.cli.common import (
+    MAX_JOBS,
+    MAX_OPENINGS,
+    SEED,
+    Count,
     cluster_of,
     cluster_option,
     diagnostics_on_stderr,
@@ -33,6 +37,7 @@ from tussle.cli.common import (
     split_players,
     stdout_console,
 )
+from tussle.errors import shorten
 from tussle.registry import game_info
 
 
@@ -40,12 +45,12 @@ from tussle.registry import game_info
 @click.argument("game")
 @click.argument("agents", nargs=-1, metavar="[AGENT ...]")
 @games_option(1000, "Games per variant and pairing.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the whole run.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the whole run.")
 @click.option(
     "--jobs",
     "-j",
-    type=click.IntRange(min=1),
-    default=max(1, os.cpu_count() or 1),
+    type=Count(1, MAX_JOBS),
+    default=min(MAX_JOBS, max(1, os.cpu_count() or 1)),
     show_default="all cores",
     help="Processes to use; the figures are the same for any number.",
 )
@@ -268,8 +273,10 @@ def balance(
 
 
 def _openings(text: str) -> int:
-    if not text.strip().isdigit():
-        raise BalanceError(f"--openings {text!r}: give a number of moves (0 for none) or auto")
+    if not text.strip().isdigit() or len(text.strip()) > 4 or int(text) > MAX_OPENINGS:
+        raise BalanceError(
+            f"--openings {shorten(text)}: give a number of moves from 0 (none) to {MAX_OPENINGS}, or auto"
+        )
     return int(text)
 
 

@@ -103,6 +103,61 @@ class TussleGroup(click.Group):
         return super().resolve_command(ctx, args)
 
 
+# --- bounded numbers: every count a command takes is capped ----------------
+
+#: The caps of docs/cli.md ("Limits"): far above any real run, low enough that a typing slip
+#: (a few digits too many) is refused at once instead of starting a run that never ends.
+MAX_GAMES = 1_000_000  # -n, --chunk, bench --games
+MAX_JOBS = 256  # --jobs, bench --cpus
+MAX_SEED = 10**18 - 1  # 18 digits, as every number tussle reads (a seed is written into run files)
+MAX_SECONDS = 3600.0  # bench --seconds, --move-seconds: as an agent's time= budget
+MAX_ROUNDS = 1000  # bench --rounds
+MAX_OPENINGS = 1000  # ladder and balance --openings: random moves a player
+
+
+def _shortened(exc: click.BadParameter, value: Any) -> click.BadParameter:
+    # click quotes the value whole: a 5,000-digit slip would fill the screen.
+    if isinstance(value, str) and len(value) > 60:
+        said = exc.message.replace(repr(value), shorten(value)).replace(value, shorten(value))
+        return click.BadParameter(said, exc.ctx, exc.param, exc.param_hint)
+    return exc
+
+
+class Count(click.IntRange):
+    """A whole number within bounds, said shortened when it is refused.
+
+    >>> Count(1, 10).convert("3", None, None)
+    3
+    """
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as exc:
+            raise _shortened(exc, value) from None
+
+
+class Amount(click.FloatRange):
+    """A number within bounds (never NaN, never infinite), said shortened when it is refused.
+
+    >>> Amount(0, 1).convert("0.5", None, None)
+    0.5
+    """
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            number = super().convert(value, param, ctx)
+        except click.BadParameter as exc:
+            raise _shortened(exc, value) from None
+        if not math.isfinite(number):
+            self.fail(f"{shorten(str(value))} is not a finite number", param, ctx)
+        return number
+
+
+#: ``--seed``'s type in every command.
+SEED = Count(-MAX_SEED, MAX_SEED)
+
+
 # --- shared helpers (other commands may use them) ---------------------------
 
 
@@ -145,7 +200,7 @@ def game_options_option(func: Callable[..., T]) -> Callable[..., T]:
 jobs_option = click.option(
     "--jobs",
     "-j",
-    type=click.IntRange(min=1),
+    type=Count(1, MAX_JOBS),
     default=1,
     show_default=True,
     help="Processes to use; the results are the same for any number.",
@@ -165,7 +220,7 @@ cluster_option = click.option(
 #: ``--chunk N``, games per task; the command gets ``chunk``.
 chunk_option = click.option(
     "--chunk",
-    type=click.IntRange(min=1),
+    type=Count(1, MAX_GAMES),
     metavar="N",
     default=DEFAULT_CHUNK,
     show_default=True,
@@ -205,7 +260,7 @@ def games_option(default: int, help_text: str) -> Callable[[Callable[..., T]], C
         "-n",
         "--games",
         "n",
-        type=click.IntRange(min=1),
+        type=Count(1, MAX_GAMES),
         metavar="N",
         default=default,
         show_default=True,

@@ -9,6 +9,9 @@ from rich.table import Table
 from rich.text import Text
 
 from tussle.cli.common import (
+    MAX_OPENINGS,
+    SEED,
+    Count,
     chunk_option,
     cluster_of,
     cluster_option,
@@ -29,10 +32,10 @@ from tussle.cli.common import (
 @click.argument("game")
 @click.argument("agents", nargs=-1, required=True, metavar="AGENT AGENT [AGENT...]")
 @games_option(20, "Games per pair of agents (even, so that each pair plays both ways round).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the whole ladder.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the whole ladder.")
 @click.option(
     "--openings",
-    type=click.IntRange(min=0),
+    type=Count(0, MAX_OPENINGS),
     metavar="K",
     default=0,
     show_default=True,

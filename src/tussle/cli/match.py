@@ -10,6 +10,7 @@ from rich.text import Text
 
 from tussle.agents import make_agent
 from tussle.cli.common import (
+    SEED,
     chunk_option,
     cluster_of,
     cluster_option,
@@ -33,7 +34,7 @@ from tussle.runner import GameSummary, MatchSummary, run_match
 @click.argument("game")
 @click.argument("agents", nargs=-1, required=True, metavar="AGENT AGENT [AGENT...]")
 @games_option(100, "Games to play.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the whole match.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the whole match.")
 @jobs_option
 @cluster_option
 @chunk_option

@@ -15,6 +15,7 @@ from tussle.agents.base import Agent
 from tussle.agents.human import HumanAgent, PlayerQuitError, wipe
 from tussle.cli.common import (
     EXIT_INTERRUPTED,
+    SEED,
     computer_agent,
     describe_result,
     game_options_option,
@@ -116,7 +117,7 @@ def _seeds(seed: int | None, count: int) -> list[int]:
     help="Agent specs, one per seat in order (default: human, then the computer). "
     "Their number sets the number of players.",
 )
-@click.option("--seed", type=int, default=None, help="Seed for chance and the computer players.")
+@click.option("--seed", type=SEED, default=None, help="Seed for chance and the computer players.")
 @game_options_option
 @click.option("--position", metavar="TEXT", help="Start from this position (games with a position notation).")
 @click.option(

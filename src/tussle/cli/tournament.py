@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from tussle.cli.common import game_options_option, read_documents, stdout_console
+from tussle.cli.common import SEED, game_options_option, read_documents, stdout_console
 from tussle.registry import game_info
 
 
@@ -21,7 +21,7 @@ from tussle.registry import game_info
     multiple=True,
     help="One fighter (repeat, 2 or more): its name, agent spec and, for FITE, its super power.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the draw and of every game.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the draw and of every game.")
 @click.option(
     "--record",
     "record_dir",
