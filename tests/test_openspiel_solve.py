@@ -10,10 +10,20 @@ from open_spiel.python.algorithms import cfr, exploitability  # type: ignore[imp
 
 from tussle import load_game
 from tussle.adapters import openspiel_game as og
-from tussle.adapters.openspiel_solve import SMALL_FITE, native_copy, solve
+from tussle.adapters.openspiel_solve import native_copy, solve
 from tussle.errors import OptionError
 from tussle.games.fite.solver import cut_values
 
+#: The small FITE of docs/ecosystem.md (scripts/cfr_convergence.py): one turn, 1 die against 1 in
+#: each pool, no tactical step, B with Brutal; in turns, for OpenSpiel's sequential solvers.
+SMALL_FITE: dict[str, Any] = {
+    "turns": True,
+    "dice": 2,
+    "turn_limit": 1,
+    "setup_placement": False,
+    "tactical": False,
+    "power_b": "brutal",
+}
 #: The small FITE's state in the solver's terms: 2 dice each, B with Brutal unused.
 KEY = (2, 2, "none", "brutal")
 

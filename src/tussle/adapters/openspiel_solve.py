@@ -40,16 +40,6 @@ from tussle.game import CHANCE
 #: The most nodes :func:`native_copy` copies: past it the game is no small game.
 MAX_NODES = 2_000_000
 
-#: The small configurations of the docs (docs/ecosystem.md), as ``og.load`` arguments.
-SMALL_FITE: dict[str, Any] = {
-    "turns": True,
-    "dice": 2,
-    "turn_limit": 1,
-    "setup_placement": False,
-    "tactical": False,
-    "power_b": "brutal",
-}
-
 
 def native_copy(game: Any, max_nodes: int = MAX_NODES) -> Any:
     """``game`` (a sequential pyspiel game) copied into OpenSpiel's own extensive-form game.
