@@ -77,3 +77,18 @@ def test_every_count_is_capped(args: list[str], words: list[str], tmp_path: Path
     result = run(*args, "--out", str(tmp_path / "out")) if args[0] == "balance" else run(*args)
     refused(result, *words)
     assert not (tmp_path / "out").exists()  # refused before anything ran
+
+
+# --- an agent parameter of another game -------------------------------------------------------
+
+
+def test_a_power_of_another_game_says_whose_it_is() -> None:
+    line = refused(run("tournament", "tank-chess", "-e", "a=rule:brutal", "-e", "b=random"), "entrant a")
+    assert "'brutal' is a FITE power, not a Tank Chess one" in line
+    line = refused(run("match", "tank-chess", "rule:brutal", "random", "-n", "2"))
+    assert "'brutal' is a FITE power" in line and "lookahead" in line  # and the rule agent's parameters
+
+
+def test_a_word_that_is_no_power_anywhere_lists_the_parameters() -> None:
+    line = refused(run("tournament", "tank-chess", "-e", "a=rule:zzz", "-e", "b=random"), "'zzz'")
+    assert "lookahead" in line

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tussle.agents import make_agent, parse_spec
+from tussle.agents import make_agent, parse_spec, power_elsewhere
 from tussle.errors import AgentError, OptionError, TussleError
 from tussle.pairing import elimination_round, replay_seats
 from tussle.registry import game_info, load_game, simulation_options
@@ -224,7 +224,18 @@ def check_entrants(game_id: str, entrants: Sequence[Entrant], options: dict[str,
         if e.power is not None and e.power not in powers:
             known = f" (powers: {', '.join(powers)})" if powers else ""
             raise OptionError(f"entrant {e.name}: {e.power!r} is not a power of {game_id}{known}")
-        if make_agent(e.agent, game, 0, seed=0).interactive:
+        if not powers and ":" in e.agent and "=" not in tail and not _is_agent(e.agent):
+            # NAME=AGENT:POWER written for a game whose entrants bring none.
+            whose = power_elsewhere(tail.strip(), game_id).removeprefix("; ")
+            if whose:
+                raise OptionError(
+                    f"entrant {e.name}: {whose}; {info.name} entrants are NAME=AGENT, with no power"
+                )
+        try:
+            agent = make_agent(e.agent, game, 0, seed=0)
+        except AgentError as exc:
+            raise AgentError(f"entrant {e.name}: {exc}") from None
+        if agent.interactive:
             raise AgentError(
                 f"entrant {e.name}: {e.agent!r} needs a person; tournaments are for computer agents"
             )

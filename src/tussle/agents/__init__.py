@@ -110,16 +110,54 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         for part in rest.split(","):
             key, eq, value = part.partition("=")
             if not eq or not key.strip():
-                raise AgentError(f"agent spec {spec!r}: {part!r} is not key=value")
+                raise _NotKeyValueError(f"agent spec {spec!r}: {part!r} is not key=value", name, part.strip())
             params[key.strip()] = value.strip()
     if not name:
         raise AgentError(f"agent spec {spec!r} has no agent name")
     return name, params
 
 
+class _NotKeyValueError(AgentError):
+    """A parameter of a spec with no ``=``: said again by :func:`make_agent`, which knows the game."""
+
+    def __init__(self, message: str, name: str, word: str) -> None:
+        super().__init__(message)
+        self.name = name
+        self.word = word
+
+
+def power_elsewhere(word: str, game_id: str) -> str:
+    """`` ('brutal' is a FITE power, not a Tank Chess one)`` when ``word`` names another game's power."""
+    from tussle.tournament import known_powers  # the tournament module plays games: imported late
+
+    for other in game_ids():
+        if other != game_id and word.lower() in known_powers(other) and word.lower() != "none":
+            here = game_info(game_id).name
+            article = "an" if here[:1] in "AEIOU" else "a"
+            return f"; {word!r} is a {game_info(other).name} power, not {article} {here} one"
+    return ""
+
+
 def make_agent(spec: str, game: Game, player: int, seed: int | None = None) -> Agent:
     """Build the agent that ``spec`` names for seat ``player`` of ``game``."""
-    name, params = parse_spec(spec)
+    try:
+        name, params = parse_spec(spec)
+    except _NotKeyValueError as exc:
+        # Said with what the word is elsewhere and what this agent does take, when it is one.
+        try:
+            cls = _agent_class(exc.name, game)
+        except AgentError:
+            raise AgentError(f"{exc}{power_elsewhere(exc.word, game.info.id)}") from None
+        takes = ", ".join(getattr(cls, "PARAMS", {})) or "no parameters"
+        elsewhere = power_elsewhere(exc.word, game.info.id)
+        raise AgentError(f"{exc}{elsewhere} ({exc.name} takes {takes})") from None
+    cls = _agent_class(name, game)
+    # The agent refuses parameters it does not declare (Agent.__init__); any other error is its own.
+    return cls(game, player, seed, spec=spec, params=params)
+
+
+def _agent_class(name: str, game: Game) -> Callable[..., Agent]:
+    """The class of the agent ``name`` for ``game``, or a one-line :class:`AgentError`."""
     scoped = _scoped(name.partition(":")[0])
     if name in _GENERAL:
         cls = _load(_GENERAL[name])
@@ -135,5 +173,4 @@ def make_agent(spec: str, game: Game, player: int, seed: int | None = None) -> A
     else:
         known = ", ".join(agent_names(game.info.id))
         raise AgentError(f"unknown agent {name!r} (agents for {game.info.id}: {known})")
-    # The agent refuses parameters it does not declare (Agent.__init__); any other error is its own.
-    return cls(game, player, seed, spec=spec, params=params)
+    return cls
