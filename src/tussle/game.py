@@ -458,6 +458,12 @@ class Hooks:
     ``story(before, player, action, after, viewer) -> list[str]``, the states either side of the
     event. A line may say only what ``viewer``'s observation shows by then (docs/server.md, "The
     story"); a game of perfect information needs none (the notation, with who played it)."""
+    style: str = ""
+    """A function that marks a view's text for a colour terminal, ``style(text, observation, player)
+    -> iterable of (start, end, name)``: character spans of ``text`` with the names of
+    :data:`tussle.colours.THEME` (a side's pieces, the last move). It reads only the text and the
+    observation it was written from, so a colour shows nothing the view does not; a game without it
+    is shown uncoloured."""
 
 
 @dataclass(frozen=True)

@@ -227,6 +227,7 @@ class Fight(Game):
             "(keep it face down for a point of Glory). Case and extra spaces do not matter"
         ),
         hooks=Hooks(
+            style=".style:style",
             rule_agent=".rule_agent:FightRuleAgent",
             search=".search:FightPolicy",
             encoding=".encoding:encoding",

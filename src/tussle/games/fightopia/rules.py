@@ -282,6 +282,7 @@ class Fightopia(Game):
         # sets a limit.
         online_defaults=(("ply_limit", 400),),
         hooks=Hooks(
+            style=".style:style",
             rule_agent=".rule_agent:FightopiaRuleAgent",
             search=".search:FightopiaPolicy",
             encoding=".encoding:encoding",

@@ -808,6 +808,7 @@ class Fite(Game):
         ),
         simulation_defaults=(("turn_limit", 100),),
         hooks=Hooks(
+            style=".style:style",
             rule_agent=".rule_agent:FiteRuleAgent",
             search=".search:FitePolicy",
             encoding=".encoding:encoding",

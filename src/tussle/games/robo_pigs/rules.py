@@ -586,6 +586,7 @@ class RoboPigs(Game):
         ),
         simulation_defaults=(("round_limit", 100),),
         hooks=Hooks(
+            style=".style:style",
             rule_agent=".rule_agent:RoboPigsRuleAgent",
             search=".search:RoboPigsPolicy",
             encoding=".encoding:encoding",

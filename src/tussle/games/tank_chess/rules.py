@@ -906,6 +906,7 @@ class TankChess(Game):
             "and a missing facing or destination stays as it is."
         ),
         hooks=Hooks(
+            style=".style:style",
             rule_agent=".rule_agent:TankChessRuleAgent",
             search=".search:TankChessPolicy",
             encoding=".encoding:encoding",
