@@ -139,3 +139,13 @@ def test_fite_compares_super_powers_only_where_fighters_brought_different_ones(t
     )
     keys = [f["key"].rpartition("-")[2] for f in report["slices"][0]["figures"]]
     assert "power_used" in keys and "power_matrix" not in keys and "power_wins" not in keys, keys
+
+
+def test_an_ab_run_too_small_for_an_interval_ends_with_its_line_not_a_traceback(tmp_path: Path) -> None:
+    # Two pairs alike in every game leave the McNemar p-value empty: the last line says n/a.
+    args = ["balance", "fite", "--compare-options", "power_a=none", "power_a=brutal", "-n", "2", "-j", "1"]
+    result = CliRunner().invoke(cli, [*args, "--out", str(tmp_path / "ab")])
+    assert result.exit_code == 0, result.output
+    assert re.search(
+        r"A/B rule,rule: fighter A \(seat 0\) score [\d.]+ -> [\d.]+, B - A .* p = ", result.output
+    )

@@ -27,6 +27,7 @@ from tussle.cli.common import (
     MAX_OPENINGS,
     SEED,
     Count,
+    Place,
     cluster_of,
     cluster_option,
     diagnostics_on_stderr,
@@ -87,7 +88,7 @@ from tussle.registry import game_info
 @click.option(
     "--compare",
     nargs=2,
-    type=click.Path(dir_okay=False),
+    type=Place(dir_okay=False),
     metavar="A.toml B.toml",
     default=None,
     help="An A/B run: the options of two TOML files, game i of each from the same seeds, compared "
@@ -115,7 +116,7 @@ from tussle.registry import game_info
 )
 @click.option(
     "--out",
-    type=click.Path(file_okay=False),
+    type=Place(file_okay=False),
     default=None,
     help="Folder of the report and the data [default: balance-GAME]. A run stopped in the middle "
     "goes on from where it stopped when started again with the same settings.",
@@ -264,12 +265,25 @@ def balance(
         console.print(f"{plan.n:,} games per slice (--until {until})", markup=False)
     for row in (report.get("ab") or [{}])[0].get("rows", []):
         if row[0] == "seat 0 score":
+            # Too few pairs (or all alike) leave an interval or p-value empty: "n/a", not a crash.
+            a, b, diff, low, high, p = (
+                _number(row[i], spec) for i, spec in zip(AB_AT, AB_SPECS, strict=True)
+            )
             console.print(
-                f"A/B {row[1]}: {seat_label(0, names)} score {row[3]:.3f} -> {row[4]:.3f}, "
-                f"B - A {row[5]:+.3f} [{row[6]:+.3f}, {row[7]:+.3f}] paired by seed, p = {row[12]:.3g}",
+                f"A/B {row[1]}: {seat_label(0, names)} score {a} -> {b}, "
+                f"B - A {diff} [{low}, {high}] paired by seed, p = {p}",
                 markup=False,
             )
     console.print(f"report: {folder / 'report.html'}   data: {folder / 'games.parquet'}", markup=False)
+
+
+#: The A/B row's columns the last line shows (A, B, B - A, its interval, p) and their formats.
+AB_AT = (3, 4, 5, 6, 7, 12)
+AB_SPECS = (".3f", ".3f", "+.3f", "+.3f", "+.3f", ".3g")
+
+
+def _number(value: float | None, spec: str) -> str:
+    return "n/a" if value is None else format(value, spec)
 
 
 def _openings(text: str) -> int:
