@@ -33,14 +33,16 @@ import functools
 import random
 import re
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TextIO, TypeVar
 
 from rich.console import Console
+from rich.text import Text
 
 from tussle.agents.base import Agent, PlayerView
 from tussle.agents.params import Param
+from tussle.colours import styled
 from tussle.errors import TussleError
 from tussle.game import Game
 
@@ -306,11 +308,24 @@ class TerminalPrompt:
 
     # --- screen and keyboard ------------------------------------------------
 
-    def show(self, text: str) -> None:
-        """Put this seat's view on the screen unless it is already the last thing shown."""
+    #: Whether views are shown in their game's colours (``tussle play`` sets it: a colour terminal,
+    #: ``--color``); off, a view is the plain text.
+    colour = False
+
+    def show(self, text: str, coloured: Text | None = None) -> None:
+        """Put this seat's view on the screen unless it is already the last thing shown (``coloured``:
+        the same text with its colours, shown instead)."""
         if text != self.last_shown:
-            self.say(text)
+            if coloured is None:
+                self.say(text)
+            else:
+                self.console.print(coloured, highlight=False, soft_wrap=True)
             self.last_shown = text
+
+    def show_view(self, game: Game, text: str, observation: Mapping[str, Any], player: int) -> None:
+        """:meth:`show` of ``player``'s view ``text`` (written from ``observation``), in colour when
+        :attr:`colour` is on."""
+        self.show(text, styled(game, text, observation, player) if self.colour else None)
 
     def say(self, text: str) -> None:
         self.console.print(text, markup=False, highlight=False, soft_wrap=True)
@@ -401,7 +416,7 @@ class HumanAgent(Agent, TerminalPrompt):
     def act(self, view: PlayerView) -> Any:
         if self.hot_seat:
             self.pass_screen()
-        self.show(view.observation_text())
+        self.show_view(view.game, view.observation_text(), view.observation(), self.player)
         legal = view.legal_actions()
         if len(legal) == 0:
             raise TussleError(f"{self.label} has no legal action to choose from")
