@@ -106,6 +106,54 @@ def _history(lines: list[str], *, shared_screen: bool) -> Iterator[None]:
         _clear_history()
 
 
+def completions(candidates: Sequence[str], text: str) -> list[str]:
+    """The ``candidates`` that ``text`` begins, in any case: what Tab offers for a line begun so far.
+
+    >>> completions(["main Zix boost Blip", "main Zix boost Imp", "score"], "MAIN zix boost b")
+    ['main Zix boost Blip']
+    """
+    start = text.lower()
+    return [c for c in candidates if c.lower().startswith(start)]
+
+
+@contextlib.contextmanager
+def _completion(candidates: Callable[[], Sequence[str]] | None) -> Iterator[None]:
+    """Tab completes the whole line over ``candidates()`` (asked for at the first Tab) while the block runs.
+
+    The line is one word to readline (no delimiters), so that a Fight! play's card names complete
+    after ``main ... boost``; the completer in place before is put back after.
+    """
+    try:
+        import readline
+    except ImportError:
+        yield
+        return
+    if candidates is None:
+        yield
+        return
+    known: list[str] = []
+    offered: list[str] = []
+
+    def complete(text: str, index: int) -> str | None:
+        if index == 0:
+            if not known:
+                known.extend(candidates())
+            offered[:] = completions(known, readline.get_line_buffer()[: readline.get_endidx()])
+        return offered[index] if index < len(offered) else None
+
+    before, delims = readline.get_completer(), readline.get_completer_delims()
+    readline.set_completer(complete)
+    readline.set_completer_delims("")
+    # libedit (macOS's readline) takes its own spelling of the binding.
+    libedit = "libedit" in (readline.__doc__ or "")
+    readline.parse_and_bind("bind ^I rl_complete" if libedit else "tab: complete")
+    try:
+        yield
+    finally:
+        readline.set_completer(before)
+        readline.set_completer_delims(delims)
+
+
 def _clear_history() -> None:
     import readline
 
@@ -173,6 +221,19 @@ class Choices:
         return cls(count, None if names is None else names.__getitem__, notation, game_id)
 
 
+@dataclass(frozen=True)
+class Command:
+    """A word the prompt answers itself, besides the actions (``hint``, ``undo``, ``save``).
+
+    ``run`` gets the rest of the line; it says what it did, or raises to end the decision
+    (a take-back). ``usage`` and ``help`` make its line in ``?``.
+    """
+
+    usage: str
+    help: str
+    run: Callable[[str], None]
+
+
 class TerminalPrompt:
     """Where a person at the terminal sees their view and types their actions.
 
@@ -213,6 +274,10 @@ class TerminalPrompt:
         self._lines: list[str] = []
         #: The last view text put on the screen for this seat, so it is not repeated.
         self.last_shown: str | None = None
+        #: Words answered at the prompt besides the actions, by word (lower case); ``?`` lists them.
+        self.commands: dict[str, Command] = {}
+        #: What Tab completes over while an action is asked for (None: nothing).
+        self._candidates: Callable[[], Sequence[str]] | None = None
 
     # --- deciding -----------------------------------------------------------
 
@@ -225,6 +290,19 @@ class TerminalPrompt:
         only = choices.name(0) if choices.count == 1 and choices.name is not None else None
         if only is not None:
             self.say(f"Only one legal action: {only} (press Enter to play it)")
+        self._candidates = functools.partial(self._completable, choices)
+        try:
+            return self._read_action(choices, parse, only)
+        finally:
+            self._candidates = None
+
+    def _completable(self, choices: Choices) -> list[str]:
+        """The legal actions' notation (at most SEARCH_LIMIT of them) and the prompt's own words."""
+        name, count = choices.name, min(choices.count, self.SEARCH_LIMIT)
+        names = [] if name is None else [name(i) for i in range(count)]
+        return names + sorted(self.commands) + ["help", "quit"]
+
+    def _read_action(self, choices: Choices, parse: Callable[[str], T], only: str | None) -> T:
         while True:
             line = self.ask(f"{self.label}, your action (? for help): ").strip()
             if not line:
@@ -241,6 +319,10 @@ class TerminalPrompt:
                 continue
             if word in QUIT_WORDS:
                 raise PlayerQuitError(f"{self.label} quit")
+            command = self.commands.get(first.lower())
+            if command is not None:
+                command.run(rest.strip())
+                continue
             try:
                 return parse(line)
             except TussleError as exc:
@@ -269,11 +351,15 @@ class TerminalPrompt:
             )
         else:
             self.say(self.QUIT_HINT[:1].upper() + self.QUIT_HINT[1:])
+        for command in self.commands.values():
+            self.say(f"{command.usage}: {command.help}")
+        self.say("Tab completes an action (or a command) from what is typed so far.")
         self.say(f"The rules in brief and the whole notation: tussle rules {choices.game_id}")
 
     def list_matching(self, choices: Choices, query: str) -> None:
         """List the legal actions that mention ``query``: a square anywhere (``? c3``: what c3 can do),
-        anything else at the start of a word (``? G``: the Giant's moves, ``? TL``: programs that turn left).
+        anything else at the start of a word (``? G``: the Giant's moves, ``? TL``: programs that turn left),
+        in any case but a single letter's (``? g``: the g file's Pawns, not the Giant).
         """
         if choices.name is None:
             self.say(
@@ -282,15 +368,17 @@ class TerminalPrompt:
             )
             return
         word = query.lower()
+        searched = [choices.name(i) for i in range(min(choices.count, self.SEARCH_LIMIT))]
         if re.fullmatch(r"[a-z][0-9]+", word):  # a square, even inside Ta1a2 or Mc3-d5NE
             pattern = re.compile(re.escape(word) + r"(?![0-9])")
+            names = [name for name in searched if pattern.search(name.lower())]
+        elif len(query) == 1:
+            # A letter is a piece or a command, told by its case: Fightopia's G is a Giant, g a file.
+            pattern = re.compile(r"(?:^|\s)" + re.escape(query))
+            names = [name for name in searched if pattern.search(name)]
         else:
             pattern = re.compile(r"(?:^|\s)" + re.escape(word))
-        names = []
-        for i in range(min(choices.count, self.SEARCH_LIMIT)):
-            name = choices.name(i)
-            if pattern.search(name.lower()):
-                names.append(name)
+            names = [name for name in searched if pattern.search(name.lower())]
         if not names:
             self.say(f"No legal action mentions {query!r} now (? lists them).")
             return
@@ -358,7 +446,10 @@ class TerminalPrompt:
     def _read_line(self, prompt: str, remember: bool) -> str:
         stream = self._stdin if self._stdin is not None else sys.stdin
         if self._stdin is None and stream.isatty():
-            with _history(self._lines if remember else [], shared_screen=self.shared_screen):
+            with (
+                _history(self._lines if remember else [], shared_screen=self.shared_screen),
+                _completion(self._candidates if remember else None),
+            ):
                 try:
                     return input(prompt)
                 except EOFError:
@@ -420,7 +511,12 @@ class HumanAgent(Agent, TerminalPrompt):
         legal = view.legal_actions()
         if len(legal) == 0:
             raise TussleError(f"{self.label} has no legal action to choose from")
-        return self.read_action(Choices.of_view(view), view.parse_action)
+        #: The view of the decision being asked for, which a command (``hint``) may read.
+        self.view: PlayerView | None = view
+        try:
+            return self.read_action(Choices.of_view(view), view.parse_action)
+        finally:
+            self.view = None
 
     def show_help(self, view: PlayerView) -> None:
         """Explain the notation, with this position's legal actions (all, or a few of many) as examples."""

@@ -224,7 +224,9 @@ class Fight(Game):
             "play two Warriors from your hand by name, the Main face up and the Boost face down: "
             "main Grizzle boost Blip (with one Warrior left: main Tin Titan); after the Fight, for "
             "your Boost: activate (its ability; activate p2 when it chooses an opponent) or score "
-            "(keep it face down for a point of Glory). Case and extra spaces do not matter"
+            "(keep it face down for a point of Glory). A Warrior of your hand may also be named by its "
+            "place in the hand as listed or by the start of its name: main 1 boost 3, main griz boost bl. "
+            "Case and extra spaces do not matter"
         ),
         hooks=Hooks(
             style=".style:style",
@@ -1147,17 +1149,20 @@ class FightState(State[FightAction]):
             rest = low[1:]
             splits = [i for i, w in enumerate(rest) if w == "boost"]
             if not splits:
-                return (self._warrior_id(text, " ".join(rest)), -1)
-            ids = self.deck.warrior_ids
+                return (self._warrior_in_hand(text, player, " ".join(rest)), -1)
             for i in splits:
-                main_name, boost_name = " ".join(rest[:i]), " ".join(rest[i + 1 :])
-                if main_name in ids and boost_name in ids:
-                    return (ids[main_name], ids[boost_name])
+                try:
+                    return (
+                        self._warrior_in_hand(text, player, " ".join(rest[:i])),
+                        self._warrior_in_hand(text, player, " ".join(rest[i + 1 :])),
+                    )
+                except ActionError:
+                    continue
             # No split names two Warriors: report the first unknown name.
             i = splits[0]
             return (
-                self._warrior_id(text, " ".join(rest[:i])),
-                self._warrior_id(text, " ".join(rest[i + 1 :])),
+                self._warrior_in_hand(text, player, " ".join(rest[:i])),
+                self._warrior_in_hand(text, player, " ".join(rest[i + 1 :])),
             )
         if low == ["score"]:
             return SCORE
@@ -1170,6 +1175,28 @@ class FightState(State[FightAction]):
                 return int(who)
             raise ActionError(f"{text!r}: the opponent must be a seat such as p1")
         raise ActionError(f"{text!r}: resolve your Boost with 'activate', 'activate pN' or 'score'")
+
+    def _warrior_in_hand(self, text: str, player: int, name: str) -> int:
+        """The Warrior ``name`` (lower case) means: a Warrior's whole name, or, in ``player``'s own
+        hand, its place as the view lists it (``1`` the first) or the start of one card's name
+        (``cham``); ActionError naming the candidates when the start fits several.
+        """
+        if name in self.deck.warrior_ids or not name:
+            return self._warrior_id(text, name)
+        hand = self.hands[player]
+        if name.isascii() and name.isdigit():
+            place = int(name)
+            if 1 <= place <= len(hand):
+                return hand[place - 1]
+            raise ActionError(f"{text!r}: your hand holds Warriors 1 to {len(hand)}, not {name}")
+        warriors = self.deck.warriors
+        fits = [card for card in hand if warriors[card].name.lower().startswith(name)]
+        if len(fits) == 1:
+            return fits[0]
+        if fits:
+            names = " or ".join(warriors[card].name for card in fits)
+            raise ActionError(f"{text!r}: {name!r} could be {names}; type more of the name")
+        return self._warrior_id(text, name)
 
     def _warrior_id(self, text: str, name: str) -> int:
         try:

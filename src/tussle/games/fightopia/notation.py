@@ -126,6 +126,26 @@ def parse_action(text: str, giant: int) -> int:
     return action
 
 
+_DASHLESS = re.compile(rf"(?P<piece>[pgt]?)(?P<squares>(?:{_SQ})+)")
+
+
+def _with_dash(compact: str) -> str:
+    """``compact`` with the dash put in where a move leaves it out (``e3e4``, ``ta1a2a3a4``): a Pawn or
+    a Giant names one square and goes to one, a Tank names two and goes to two, so the split is certain.
+
+    >>> _with_dash("e3e4"), _with_dash("gd1d2"), _with_dash("ta1a2a3a4"), _with_dash("e3e4e5")
+    ('e3-e4', 'gd1-d2', 'ta1a2-a3a4', 'e3e4e5')
+    """
+    match = _DASHLESS.fullmatch(compact)
+    if match is None:
+        return compact
+    named = 4 if match["piece"] == "t" else 2  # characters of the squares that name the piece
+    if len(match["squares"]) != 2 * named:
+        return compact
+    cut = len(match["piece"]) + named
+    return compact[:cut] + "-" + compact[cut:]
+
+
 def read_action(text: str) -> int:
     """Read a player's action from its text alone, as :func:`parse_action` does, wherever the
     Giant stands (a Giant's action names its corner); ActionError if the text names none.
@@ -135,7 +155,7 @@ def read_action(text: str) -> int:
     """
     if not isinstance(text, str):
         raise ActionError(f"{text!r} is not a Fightopia action ({_HINT})")
-    match = _ACTION.fullmatch("".join(text.split()).lower())
+    match = _ACTION.fullmatch(_with_dash("".join(text.split()).lower()))
     if match is None:
         raise ActionError(f"{text!r} is not a Fightopia action ({_HINT})")
     piece, op, mark = match["piece"], match["op"], match["mark"]

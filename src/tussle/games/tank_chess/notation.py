@@ -87,7 +87,9 @@ def format_parts(geo: Geometry, board: list[int], start: int, end: int, target: 
 
 _SQUARE = r"[a-t][0-9]+"
 _MOVE = re.compile(
-    rf"([lmhcdr])?({_SQUARE})(?:-({_SQUARE}|off))?(ne|nw|se|sw|n|e|s|w)?(?:x({_SQUARE}))?",
+    # The dash before a destination square may be left out (c1c2n): a square is a letter and its
+    # digits, so where one ends and the next begins is certain.
+    rf"([lmhcdr])?({_SQUARE})(?:-?({_SQUARE})|-(off))?(ne|nw|se|sw|n|e|s|w)?(?:x({_SQUARE}))?",
 )
 #: How a turn is written, for error messages: a format, as examples with squares may be illegal here.
 MOVE_FORMAT = "write <tank><from>-<to><facing>, and x<target> if it shoots"
@@ -125,7 +127,8 @@ def read_move(geo: Geometry, text: str) -> Written:
     match = _MOVE.fullmatch(compact)
     if match is None:
         raise ActionError(f"{text!r} is not a move ({MOVE_FORMAT})")
-    letter_text, start_text, dest_text, facing_text, target_text = match.groups()
+    letter_text, start_text, dest_text, off_text, facing_text, target_text = match.groups()
+    dest_text = dest_text or off_text
     try:
         start = parse_square(geo, start_text)
         dest = parse_square(geo, dest_text) if dest_text not in (None, "off") else None
