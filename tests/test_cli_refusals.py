@@ -92,3 +92,34 @@ def test_a_power_of_another_game_says_whose_it_is() -> None:
 def test_a_word_that_is_no_power_anywhere_lists_the_parameters() -> None:
     line = refused(run("tournament", "tank-chess", "-e", "a=rule:zzz", "-e", "b=random"), "'zzz'")
     assert "lookahead" in line
+
+
+# --- file errors name the file ---------------------------------------------------------------
+
+
+def test_replay_of_a_file_that_is_no_record_names_it(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("root:x:0:0:root:/root:/bin/bash\n", encoding="utf-8")
+    refused(run("replay", str(notes)), f"{notes}: not valid JSON")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"game": "robo-pigs", "events": [{"player": 0, "action": "zz"}]}', encoding="utf-8")
+    refused(run("replay", str(bad)), f"{bad}: event 0")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["match", "robo-pigs", "random", "random", "-n", "1", "--record", ""],
+        ["ladder", "robo-pigs", "random", "rule", "-n", "2", "--record", " "],
+        ["tournament", "robo-pigs", "-e", "a=random", "-e", "b=random", "--record", ""],
+        ["play", "robo-pigs", "-p", "random,random", "--record", ""],
+        ["replay", ""],
+        ["balance", "robo-pigs", "-n", "2", "--out", ""],
+    ],
+)
+def test_an_empty_file_or_folder_name_is_refused(
+    args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # an empty name was the current folder: it must stay empty
+    refused(run(*args), "an empty name is no file or folder")
+    assert list(tmp_path.iterdir()) == []

@@ -154,6 +154,18 @@ class Amount(click.FloatRange):
         return number
 
 
+class Place(click.Path):
+    """A file or folder name, as :class:`click.Path`; an empty one is refused.
+
+    Without this ``--record ''`` would be the current folder, filled with records.
+    """
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty name is no file or folder", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 #: ``--seed``'s type in every command.
 SEED = Count(-MAX_SEED, MAX_SEED)
 
@@ -408,6 +420,21 @@ def read_documents(game_id: str, options: dict[str, str]) -> dict[str, str]:
                     raise OptionError(f"option {name} ({where}): {rest}") from None
             raise
     return out
+
+
+def named(path: str, message: str) -> str:
+    """``message`` about the file at ``path`` led by the file's name, unless it names it already.
+
+    >>> named("games/a.json", "not valid JSON: Expecting value at line 1 column 1")
+    'games/a.json: not valid JSON: Expecting value at line 1 column 1'
+    >>> named("a.json", "cannot read a.json: No such file or directory")
+    'cannot read a.json: No such file or directory'
+    """
+    if path and path in message:
+        return message
+    # The end of a long path: the file's own name is what a person knows it by.
+    where = path if len(path) <= 80 else "..." + path[-77:]
+    return f"{where or repr(path)}: {message}"
 
 
 def computer_agent(game_id: str) -> str:

@@ -12,6 +12,7 @@ from tussle.cli.common import (
     MAX_OPENINGS,
     SEED,
     Count,
+    Place,
     chunk_option,
     cluster_of,
     cluster_option,
@@ -55,7 +56,7 @@ from tussle.cli.common import (
     "--record",
     "record_dir",
     metavar="DIR",
-    type=click.Path(file_okay=False),
+    type=Place(file_okay=False),
     default=None,
     help="Save the record of every game played into DIR (made if missing). A ladder stopped in the "
     "middle and started again with the same settings and DIR takes the games saved there.",

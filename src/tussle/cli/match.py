@@ -11,6 +11,7 @@ from rich.text import Text
 from tussle.agents import make_agent
 from tussle.cli.common import (
     SEED,
+    Place,
     chunk_option,
     cluster_of,
     cluster_option,
@@ -41,7 +42,7 @@ from tussle.runner import GameSummary, MatchSummary, run_match
 @click.option(
     "--record",
     "record_dir",
-    type=click.Path(file_okay=False),
+    type=Place(file_okay=False),
     help="Save every game's record into this directory. A match stopped in the middle and started "
     "again with the same settings and directory takes the games already saved there.",
 )

@@ -16,6 +16,7 @@ from tussle.agents.human import HumanAgent, PlayerQuitError, wipe
 from tussle.cli.common import (
     EXIT_INTERRUPTED,
     SEED,
+    Place,
     computer_agent,
     describe_result,
     game_options_option,
@@ -123,7 +124,7 @@ def _seeds(seed: int | None, count: int) -> list[int]:
 @click.option(
     "--record",
     "record_file",
-    type=click.Path(dir_okay=False, writable=True),
+    type=Place(dir_okay=False, writable=True),
     help="Save the game record (JSON) to this file, even if the game is left unfinished.",
 )
 @click.option(

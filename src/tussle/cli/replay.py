@@ -12,8 +12,10 @@ from typing import Any
 import click
 
 from tussle.cli.common import (
+    Place,
     describe_result,
     game_options_option,
+    named,
     printable,
     read_documents,
     stdout_console,
@@ -26,7 +28,7 @@ from tussle.registry import game_info, load_game
 
 
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=Place(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the result and final observations as JSON.")
 def replay(file: str, as_json: bool) -> None:
     """Check the game record FILE and show it step by step.
@@ -40,9 +42,12 @@ def replay(file: str, as_json: bool) -> None:
       tussle replay game.json
       tussle replay game.json --json
     """
-    record = Record.load(file)
-    # Checked whole first, then walked again to show it: one state is kept at a time.
-    final = record.final_state()
+    try:
+        record = Record.load(file)
+        # Checked whole first, then walked again to show it: one state is kept at a time.
+        final = record.final_state()
+    except TussleError as exc:
+        raise TussleError(named(file, str(exc))) from None
     if as_json:
         click.echo(
             json.dumps(

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from tussle.cli.common import SEED, game_options_option, read_documents, stdout_console
+from tussle.cli.common import SEED, Place, game_options_option, read_documents, stdout_console
 from tussle.registry import game_info
 
 
@@ -25,7 +25,7 @@ from tussle.registry import game_info
 @click.option(
     "--record",
     "record_dir",
-    type=click.Path(file_okay=False),
+    type=Place(file_okay=False),
     help="Save every game's record into this directory (default: keep no records).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the whole bracket as JSON at the end.")
