@@ -191,8 +191,13 @@ def test_an_agent_without_search_figures_is_noted_not_fatal() -> None:
     report = bench_json("fight", "-s", TINY, "--search", "random")
     game = report["games"][0]
     assert game["search"] is None and "last_stats" in game["search_note"]
-    report = bench_json("fight", "-s", TINY, "--search", "nonesuch")
-    assert "unknown agent 'nonesuch'" in report["games"][0]["search_note"]
+    # An agent no game chosen has is refused before anything is measured (issue 40).
+    result = run("fight", "-s", TINY, "--search", "nonesuch")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("tussle: error: --search: unknown agent 'nonesuch'")
+    # One that some of the games have is measured there and noted for the others.
+    report = bench_json("fite", "fight", "-s", TINY, "--rounds", "1", "--search", "fite:solved")
+    assert "fite only" in report["games"][1]["search_note"]
     report = bench_json("fight", "-s", TINY, "--search", "human")
     assert "needs a person" in report["games"][0]["search_note"]
 

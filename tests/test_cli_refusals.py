@@ -71,6 +71,15 @@ def test_a_finished_match_with_records_runs_again(tmp_path: Path, as_json: bool)
         (["balance", "robo-pigs", "-n", "2", "--jobs", BIG], ["--jobs"]),
         (["balance", "robo-pigs", "-n", "2", "--seed", BIG], ["--seed"]),
         (["balance", "robo-pigs", "-n", "2", "--openings", BIG], ["--openings", "0 (none) to 1000"]),
+        (["bench", "robo-pigs", "--seconds", BIG], ["--seconds", "0<x<=3600"]),
+        (["bench", "robo-pigs", "--seconds", "inf"], ["--seconds"]),
+        (["bench", "robo-pigs", "--seconds", "nan"], ["--seconds", "not a finite number"]),
+        (["bench", "robo-pigs", "--rounds", BIG], ["--rounds", "1<=x<=1000"]),
+        (["bench", "robo-pigs", "--seed", BIG], ["--seed"]),
+        (["bench", "--vs-openspiel", "fightopia", "--games", BIG], ["--games"]),
+        (["bench", "--vs-openspiel", "fightopia", "--move-seconds", BIG], ["--move-seconds"]),
+        (["bench", "--server", "--computers", "nan"], ["--computers", "not a finite number"]),
+        (["bench", "--scaling", "--cpus", BIG], ["--cpus", "from 1 to 256"]),
     ],
 )
 def test_every_count_is_capped(args: list[str], words: list[str], tmp_path: Path) -> None:
@@ -123,3 +132,7 @@ def test_an_empty_file_or_folder_name_is_refused(
     monkeypatch.chdir(tmp_path)  # an empty name was the current folder: it must stay empty
     refused(run(*args), "an empty name is no file or folder")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_bench_of_an_unknown_search_agent_is_refused() -> None:
+    refused(run("bench", "robo-pigs", "--search", "nosuch", "--seconds", "0.01"), "unknown agent 'nosuch'")

@@ -740,6 +740,8 @@ def run_bench(
         raise TussleError(f"rounds must be at least 1, not {rounds}")
     report = BenchReport(seconds=seconds, seed=seed, rounds=rounds)
     loaded = {game_id: bench_game(game_id) for game_id in chosen}
+    if search is not None:
+        _check_search(search, list(loaded.values()))
     yardsticks: dict[str, tuple[PlayOne, str, str]] = {}
     if compare:
         yardsticks, report.yardstick_note = _yardstick_players(seed, openspiel)
@@ -785,6 +787,24 @@ def run_bench(
             figures.target = game_info(game_id).hooks.bench_target
         report.games.append(figures)
     return report
+
+
+def _check_search(spec: str, games: Sequence[Game]) -> None:
+    """Refuse, before anything is measured, a search agent that none of ``games`` has.
+
+    One that only some have (``fite:solved``, a search for other kinds of game) is measured
+    where it plays and noted where it does not.
+    """
+    failures: list[AgentError] = []
+    for game in games:
+        try:
+            make_agent(spec, game, 0, seed=0)
+        except AgentError as exc:
+            failures.append(exc)
+        else:
+            return
+    if failures:
+        raise AgentError(f"--search: {failures[0]}")
 
 
 def steps(games: int, *, compare: bool, openspiel: bool, rounds: int) -> int:

@@ -12,6 +12,13 @@ from rich.table import Table
 from rich.text import Text
 
 from tussle.cli.common import (
+    MAX_GAMES,
+    MAX_JOBS,
+    MAX_ROUNDS,
+    MAX_SECONDS,
+    SEED,
+    Amount,
+    Count,
     diagnostics_on_stderr,
     game_options_option,
     progress,
@@ -19,7 +26,7 @@ from tussle.cli.common import (
     stdout_console,
     text_cells,
 )
-from tussle.errors import TussleError
+from tussle.errors import TussleError, shorten
 from tussle.registry import game_ids, game_info
 
 
@@ -28,7 +35,7 @@ from tussle.registry import game_ids, game_info
 @click.option(
     "--seconds",
     "-s",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Amount(0, MAX_SECONDS, min_open=True),
     default=2.0,
     show_default=True,
     help="CPU seconds for each measurement (the playouts of each game share them over the rounds).",
@@ -48,7 +55,7 @@ from tussle.registry import game_ids, game_info
 )
 @click.option(
     "--rounds",
-    type=click.IntRange(min=1),
+    type=Count(1, MAX_ROUNDS),
     default=5,
     show_default=True,
     help="Interleaved rounds of playouts (each game and yardstick in turn); rates are min/median/max "
@@ -62,7 +69,7 @@ from tussle.registry import game_ids, game_info
     metavar="AGENT",
     help="The agent whose search iterations are counted; 'none' skips the search measurement.",
 )
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the games played.")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed of the games played.")
 @click.option(
     "--vs-openspiel",
     "vs_openspiel",
@@ -74,14 +81,14 @@ from tussle.registry import game_ids, game_info
 @click.option(
     "--games",
     "vs_games",
-    type=click.IntRange(min=1),
+    type=Count(1, MAX_GAMES),
     default=10,
     show_default=True,
     help="Games per game id for --vs-openspiel (with --server: games at once, default 200).",
 )
 @click.option(
     "--move-seconds",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Amount(0, MAX_SECONDS, min_open=True),
     default=0.5,
     show_default=True,
     help="--vs-openspiel: MCTSBot's seconds for its first move; after that it gets the tussle side's mean.",
@@ -104,7 +111,7 @@ from tussle.registry import game_ids, game_info
 @click.option("--db", "db_url", metavar="URL", default=None, help="The database of --server.")
 @click.option(
     "--computers",
-    type=click.FloatRange(0, 1),
+    type=Amount(0, 1),
     default=0.0,
     help="With --server: also run with this share of the games against a computer seat (easy), "
     "beside the people-only run (e.g. 0.3).",
@@ -321,8 +328,8 @@ def _cpu_counts(text: str | None) -> list[int]:
         counts = [int(part) for part in text.split(",")]
     except ValueError:
         counts = []
-    if not counts or min(counts) < 1:
-        raise TussleError(f"--cpus {text!r}: give CPU counts such as 1,2,4")
+    if not counts or min(counts) < 1 or max(counts) > MAX_JOBS:
+        raise TussleError(f"--cpus {shorten(text)}: give CPU counts from 1 to {MAX_JOBS}, such as 1,2,4")
     return counts
 
 
