@@ -4,6 +4,10 @@ but is sound (a finished match run again) works: each case through the CLI as a 
 
 from __future__ import annotations
 
+import os
+import pty
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -136,3 +140,41 @@ def test_an_empty_file_or_folder_name_is_refused(
 
 def test_bench_of_an_unknown_search_agent_is_refused() -> None:
     refused(run("bench", "robo-pigs", "--search", "nosuch", "--seconds", "0.01"), "unknown agent 'nosuch'")
+
+
+# --- tussle rules pages on a terminal -----------------------------------------------------------
+
+
+def _rules_through(stdin: int | None, stdout: int | None) -> subprocess.Popen[bytes]:
+    # The pager marks each line it shows, so that the test sees whether the text went through it.
+    env = {**os.environ, "PAGER": "sed s/^/paged:/", "COLUMNS": "100", "LINES": "40", "TERM": "xterm"}
+    env.pop("NO_COLOR", None)
+    command = [sys.executable, "-m", "tussle", "rules", "robo-pigs"]
+    return subprocess.Popen(command, stdin=stdin, stdout=stdout, stderr=stdout, env=env)
+
+
+def test_rules_go_through_the_pager_on_a_terminal() -> None:
+    controller, terminal = pty.openpty()
+    process = _rules_through(terminal, terminal)
+    os.close(terminal)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(controller, 65536)
+        except OSError:  # the terminal's other end closed: all was read
+            break
+        if not chunk:
+            break
+        shown += chunk
+    assert process.wait(timeout=60) == 0
+    os.close(controller)
+    lines = [line for line in shown.decode("utf-8", "replace").splitlines() if line.strip()]
+    assert len(lines) > 20 and all(line.startswith("paged:") for line in lines), lines[:3]
+
+
+def test_rules_are_plain_text_off_a_terminal() -> None:
+    process = _rules_through(subprocess.DEVNULL, subprocess.PIPE)
+    out, _ = process.communicate(timeout=60)
+    assert process.returncode == 0
+    text = out.decode("utf-8")
+    assert "Robo Battle Pigs" in text and "paged:" not in text and "\x1b[" not in text

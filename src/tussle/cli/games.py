@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import click
@@ -184,4 +185,10 @@ def rules(game: str) -> None:
     # Wrapped to the terminal (at most 100 columns, 100 when it is no terminal), never cut.
     console = Console(highlight=False)
     console.width = min(console.width, 100) if console.is_terminal else 100
-    console.print(Markdown(text))
+    if not (console.is_terminal and sys.stdin.isatty()):
+        console.print(Markdown(text))  # a pipe or a file gets the plain text, for | less or grep
+        return
+    # Pages of a person's terminal: the rules are longer than a screen ($PAGER, else less).
+    with console.capture() as captured:
+        console.print(Markdown(text))
+    click.echo_via_pager(captured.get())
