@@ -102,6 +102,10 @@ def test_a_power_of_another_game_says_whose_it_is() -> None:
     assert "'brutal' is a FITE power" in line and "lookahead" in line  # and the rule agent's parameters
 
 
+def test_two_powers_for_one_entrant_are_said_as_such() -> None:
+    refused(run("tournament", "fite", "-e", "a=rule:brutal:swift", "-e", "b=random"), "two powers")
+
+
 def test_a_word_that_is_no_power_anywhere_lists_the_parameters() -> None:
     line = refused(run("tournament", "tank-chess", "-e", "a=rule:zzz", "-e", "b=random"), "'zzz'")
     assert "lookahead" in line
@@ -127,6 +131,7 @@ def test_replay_of_a_file_that_is_no_record_names_it(tmp_path: Path) -> None:
         ["tournament", "robo-pigs", "-e", "a=random", "-e", "b=random", "--record", ""],
         ["play", "robo-pigs", "-p", "random,random", "--record", ""],
         ["replay", ""],
+        ["ladder", "robo-pigs", "random", "rule", "-n", "2", "--reuse", ""],
         ["balance", "robo-pigs", "-n", "2", "--out", ""],
     ],
 )

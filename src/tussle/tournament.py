@@ -218,6 +218,10 @@ def check_entrants(game_id: str, entrants: Sequence[Entrant], options: dict[str,
     for e in entrants:
         tail = e.agent.rpartition(":")[2]
         if powers and ":" in e.agent and "=" not in tail and not _is_agent(e.agent):
+            if tail.strip().lower() in powers:
+                raise OptionError(
+                    f"entrant {e.name}: two powers ({tail.strip()!r} and {e.power!r}); one at most"
+                )
             raise OptionError(
                 f"entrant {e.name}: {tail!r} is not a power of {game_id} (powers: {', '.join(powers)})"
             )

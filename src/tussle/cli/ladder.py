@@ -49,6 +49,7 @@ from tussle.cli.common import (
 @click.option(
     "--reuse",
     metavar="FILE",
+    type=Place(dir_okay=False),
     default=None,
     help="Count the games of an earlier ladder's --json output that this one would play again.",
 )
