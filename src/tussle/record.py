@@ -15,6 +15,13 @@ resignation, nobody played on for days) has no ``result`` but an ``"ended"``
 object, the server's verdict (``returns``, ``ranking``, ``reason`` and
 ``termination``), written only then.
 
+A game played at the terminal may also hold ``"hints"``, the number of hints
+each seat asked for (by seat), and ``"takebacks"``, one object per take-back:
+the ``seat`` that took back, ``at``, the number of events kept, and ``undone``,
+the events taken back (as in ``events``). Both are written only when there is
+one; ``events`` is always the game as it stands after the take-backs, so
+replaying a record never reads them.
+
 Chance outcomes are events whose player is ``"chance"``. Replaying applies
 every event in order through the game's own parser, so an illegal, garbled or
 out-of-turn event is caught and named by its index.
@@ -51,6 +58,10 @@ class Record:
     result: dict[str, Any] | None = None
     #: How a game ended that the rules did not end (a clock, abandonment): the server's verdict.
     ended: dict[str, Any] | None = None
+    #: Hints asked for at the terminal, by seat (empty: none).
+    hints: list[int] = field(default_factory=list)
+    #: Take-backs at the terminal, oldest first: {"seat", "at", "undone"} (see the module's text).
+    takebacks: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def start(cls, game: Game, players: list[str] | None = None, position: str | None = None) -> Record:
@@ -64,6 +75,17 @@ class Record:
 
     def add(self, player: int, action: str) -> None:
         self.events.append((player, action))
+
+    def count_hint(self, seat: int) -> None:
+        if not self.hints:
+            self.hints = [0] * self.num_players
+        self.hints[seat] += 1
+
+    def take_back(self, seat: int, at: int) -> None:
+        """Drop the events from index ``at`` on, keeping them as a take-back by ``seat``."""
+        undone = [{"player": "chance" if p == CHANCE else p, "action": a} for p, a in self.events[at:]]
+        self.takebacks.append({"seat": seat, "at": at, "undone": undone})
+        del self.events[at:]
 
     def finish(self, result: Result | None) -> None:
         """Keep the rules' ``result`` (None: the game did not end by its rules), without its
@@ -89,6 +111,10 @@ class Record:
         }
         if self.ended is not None:
             data["ended"] = self.ended
+        if any(self.hints):
+            data["hints"] = self.hints
+        if self.takebacks:
+            data["takebacks"] = self.takebacks
         return data
 
     def dumps(self) -> str:
@@ -149,7 +175,17 @@ class Record:
         ended = data.get("ended")
         if ended is not None and (not isinstance(ended, dict) or result is not None):
             raise RecordError("'ended' must be an object, and only in a record without a result")
-        return cls(game, options, num_players, players, position, events, result, ended)
+        hints = data.get("hints", [])
+        if not isinstance(hints, list) or (hints and len(hints) != num_players):
+            raise RecordError(f"'hints' must be a list of {num_players} counts")
+        if not all(isinstance(h, int) and not isinstance(h, bool) and h >= 0 for h in hints):
+            raise RecordError("'hints' must hold counts (whole numbers from 0)")
+        takebacks = data.get("takebacks", [])
+        if not isinstance(takebacks, list) or not all(
+            isinstance(t, dict) and set(t) == {"seat", "at", "undone"} for t in takebacks
+        ):
+            raise RecordError("'takebacks' must be a list of objects with 'seat', 'at' and 'undone'")
+        return cls(game, options, num_players, players, position, events, result, ended, hints, takebacks)
 
     @classmethod
     def loads(cls, text: str) -> Record:

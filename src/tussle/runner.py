@@ -36,11 +36,15 @@ def play_game(
     state: State[Any] | None = None,
     on_event: EventHook | None = None,
     max_events: int | None = None,
+    record: Record | None = None,
 ) -> tuple[State[Any], Record]:
     """Play one game to its end and return the final state and its record.
 
     ``seed`` drives the chance events only; agents carry their own seeds.
     ``on_event(state, player, notation)`` is called after every event.
+    ``record`` goes on with a record whose events led to ``state`` (a game resumed, or
+    taken back): the events are added to it as they are played, so it holds them even
+    when an agent stops the game by raising.
     """
     if len(agents) != game.num_players:
         raise TussleError(
@@ -48,7 +52,10 @@ def play_game(
             f"got {len(agents)}"
         )
     chance_rng = random.Random(seed)
-    if state is None:
+    if record is not None:
+        if state is None:
+            raise TussleError("play_game: a record to go on with needs the state its events lead to")
+    elif state is None:
         state = game.new_initial_state()
         record = Record.start(game, list(names or [a.spec for a in agents]))
     else:

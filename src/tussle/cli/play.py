@@ -13,6 +13,7 @@ from rich.console import Console
 from tussle.agents import make_agent, parse_spec
 from tussle.agents.base import Agent
 from tussle.agents.human import HumanAgent, PlayerQuitError, wipe
+from tussle.cli import play_session
 from tussle.cli.common import (
     EXIT_INTERRUPTED,
     SEED,
@@ -62,8 +63,14 @@ class _Narrator:
     def say(self, text: str) -> None:
         self.console.print(text, markup=False, highlight=False, soft_wrap=True)
 
+    def restart(self, state: State[Any]) -> None:
+        """Go on from ``state``, a take-back's: nothing pending, and the view shown again."""
+        self.acting = state.to_act()
+        self.pending.clear()
+        if self.viewer is not None:
+            self.viewer.last_shown = None
+
     def __call__(self, state: State[Any], player: int, text: str) -> None:
-        self.record.add(player, text)
         before, self.acting = self.acting, state.to_act()
         simultaneous = player in before and len(before) > 1
         mid_step = simultaneous and bool(self.acting) and set(self.acting) < set(before)
@@ -128,6 +135,12 @@ def _seeds(seed: int | None, count: int) -> list[int]:
     help="Save the game record (JSON) to this file, even if the game is left unfinished.",
 )
 @click.option(
+    "--resume",
+    "resume_file",
+    metavar="RECORD",
+    help="Go on with the game saved in RECORD (save at the prompt, or --record), with its seats and agents.",
+)
+@click.option(
     "--seat",
     "seat_link",
     metavar="LINK",
@@ -152,6 +165,7 @@ def play(
     record_file: str | None,
     seat_link: str | None,
     server: str | None,
+    resume_file: str | None = None,
 ) -> None:
     """Play GAME in the terminal, against the computer or friends, or a seat of a game on a server.
 
@@ -181,6 +195,7 @@ def play(
             "--position": position,
             "--option": options or None,
             "--record": record_file,
+            "--resume": resume_file,
         }
         given = [name for name, value in local.items() if value is not None]
         if given:
@@ -189,14 +204,27 @@ def play(
         return
     if server is not None:
         raise click.UsageError("--server goes with --seat LINK", ctx)
+    resumed: Record | None = None
+    if resume_file is not None:
+        clash = {"GAME": game, "--players": players, "--position": position, "--option": options or None}
+        if any(value is not None for value in clash.values()):
+            named = ", ".join(name for name, value in clash.items() if value is not None)
+            raise click.UsageError(f"--resume plays the record's game and seats: leave out {named}", ctx)
+        resumed, state = play_session.resumed(resume_file)
+        game = resumed.game
     if game is None:
         raise click.UsageError("missing argument 'GAME' (or --seat LINK to play on a server)", ctx)
     info = game_info(game)
-    specs = split_players(players) if players else ["human"] + [computer_agent(game)] * (info.min_players - 1)
-    the_game = load_with_options(game, len(specs), options)
-    if position is not None:
-        check_position(position)
-    state = the_game.new_initial_state() if position is None else the_game.state_from_position(position)
+    if resumed is not None:
+        the_game = state.game
+        specs = resumed.players or ["human"] + [computer_agent(game)] * (the_game.num_players - 1)
+    else:
+        default = ["human"] + [computer_agent(game)] * (info.min_players - 1)
+        specs = split_players(players) if players else default
+        the_game = load_with_options(game, len(specs), options)
+        if position is not None:
+            check_position(position)
+        state = the_game.new_initial_state() if position is None else the_game.state_from_position(position)
     if record_file is not None and not Path(record_file).resolve().parent.is_dir():
         raise click.BadParameter(f"no directory for {record_file!r}", param_hint="'--record'")
     console = stdout_console()
@@ -222,7 +250,11 @@ def play(
         else:
             agents.append(make_agent(spec, the_game, seat, seed=seeds[seat + 1]))
     human_agents = [a for a in agents if isinstance(a, HumanAgent)]
-    record = Record.start(the_game, specs, position=None if position is None else state.position())
+    record = resumed or Record.start(the_game, specs, position=None if position is None else state.position())
+    session_rng = random.Random(seeds[0])
+    save_name = record_file or resume_file or play_session.default_save_name(the_game.info.id)
+    for human in human_agents:
+        play_session.add_commands(human, record, specs, save_name, session_rng)
     narrator = _Narrator(console, state, specs, human_agents, record)
 
     seats = ", ".join(f"{state.player_name(p)} = {spec}" for p, spec in enumerate(specs))
@@ -240,15 +272,31 @@ def play(
         if record_file is not None:
             final.save(record_file)
 
+    chance_seed = seeds[0]
     try:
-        final_state, final_record = play_game(
-            the_game,
-            agents,
-            seed=seeds[0],
-            names=specs,
-            state=None if position is None else state.clone(),
-            on_event=narrator,
-        )
+        while True:
+            try:
+                final_state, final_record = play_game(
+                    the_game,
+                    agents,
+                    seed=chance_seed,
+                    names=specs,
+                    state=state.clone(),
+                    on_event=narrator,
+                    record=record,
+                )
+                break
+            except play_session.TakeBackError as back:
+                undone = len(record.events) - back.at
+                record.take_back(back.seat, back.at)
+                state = play_session.replayed(the_game, record)
+                # Chance goes on from a fresh draw: taking back does not show what it will bring.
+                chance_seed = session_rng.getrandbits(63)
+                narrator.restart(state)
+                narrator.say(f"Taken back: your last move and what followed ({undone} events).")
+                viewer = narrator.viewer
+                if viewer is not None:
+                    viewer.show(_without_result_line(state.observation_text(viewer.player), state))
     except PlayerQuitError as exc:
         save(record)
         saved = f"; record saved to {record_file}" if record_file else ""
