@@ -6,7 +6,13 @@ and ``tussle play --resume``; the real-terminal ones through tmux (see test_term
 from __future__ import annotations
 
 import io
+import itertools
+import os
 import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,8 +20,10 @@ from rich.console import Console
 
 from tussle import load_game
 from tussle.agents.human import Choices, TerminalPrompt
+from tussle.cli.play_session import take_back_point
 from tussle.errors import ActionError
 from tussle.game import CHANCE, State
+from tussle.record import Record
 
 
 def _started(game_id: str, seed: int = 1) -> State[Any]:
@@ -97,3 +105,114 @@ def test_a_capital_filter_lists_that_piece_only() -> None:
     assert "g2-g3" in _matching(["Gd1-d2", "g2-g3"], "g")
     # A longer word is looked for in any case.
     assert "tac 5" in _matching(["tac 5", "pass"], "TAC")
+
+
+# --- undo, hint, save and --resume ---------------------------------------------------------------
+
+
+def _tussle(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tussle", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "NO_COLOR": "1"},
+        timeout=300,
+        check=False,
+    )
+
+
+def test_undo_hint_and_save_make_a_record_that_replays_and_resumes(tmp_path: Path) -> None:
+    typed = "e3e4\nundo\nhint\nsave s.json\nquit\n"
+    done = _tussle("play", "fightopia", "-p", "human,easy", "--seed", "3", stdin=typed, cwd=tmp_path)
+    assert "Taken back: your last move and what followed (2 events)." in done.stdout, done.stdout
+    assert "Hint (easy): " in done.stdout
+    saved = Record.load(tmp_path / "s.json")
+    assert saved.hints == [1, 0]
+    assert saved.takebacks == [
+        {"seat": 0, "at": 2, "undone": [{"player": 0, "action": "e3-e4"}, saved.takebacks[0]["undone"][1]]}
+    ]
+    assert [p for p, _ in saved.events] == [CHANCE, 1]  # the game as it stands after the take-back
+    assert saved.final_state().to_act() == (0,)
+    again = _tussle("play", "--resume", "s.json", stdin="d3-c4\nsave\nquit\n", cwd=tmp_path)
+    assert "Saved to s.json" in again.stdout, again.stdout + again.stderr
+    resumed = Record.load(tmp_path / "s.json")
+    assert resumed.events[:2] == saved.events and resumed.events[2] == (0, "d3-c4")
+    assert resumed.hints == [1, 0] and len(resumed.takebacks) == 1
+
+
+def test_undo_is_refused_between_two_people_and_before_any_move(tmp_path: Path) -> None:
+    done = _tussle("play", "fightopia", "-p", "human,human", "--seed", "3", stdin="undo\nquit\n")
+    assert "undo takes back a move against the computer only" in done.stdout
+    done = _tussle("play", "fightopia", "-p", "human,easy", "--seed", "3", stdin="undo\nquit\n")
+    assert "You have made no move to take back yet." in done.stdout
+
+
+def test_resume_refuses_a_finished_game_and_a_bad_file_in_one_line(tmp_path: Path) -> None:
+    finished = tmp_path / "done.json"
+    _tussle("play", "fightopia", "-p", "random,random", "--seed", "1", "--record", str(finished))
+    done = _tussle("play", "--resume", str(finished))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert f"{finished}: the game is over, nothing to resume" in done.stderr
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"game": ')
+    done = _tussle("play", "--resume", str(bad))
+    assert done.returncode == 2 and done.stderr.strip() == f"tussle: error: {bad}: not valid JSON: " + (
+        "Expecting value at line 1 column 10"
+    )
+    done = _tussle("play", "fite", "--resume", str(bad))
+    assert "--resume plays the record's game and seats: leave out GAME" in done.stderr
+
+
+def test_a_take_back_at_a_simultaneous_step_takes_the_whole_step_back() -> None:
+    record = Record(game="fite", num_players=2, players=["easy", "human"])
+    state = record.initial_state()
+    rng = random.Random(2)
+    while len(record.events) < 12 or 1 not in state.to_act():
+        acting = state.to_act()
+        player = acting[0]
+        action = (
+            state.sample_chance(rng) if acting == (CHANCE,) else rng.choice(list(state.legal_actions(player)))
+        )
+        record.add(player, state.action_to_str(player, action))
+        state.apply(player, action)
+    at = take_back_point(record, 1)
+    assert at is not None and record.events[at][0] in (0, 1)
+    before = list(itertools.islice(record.walk(), at + 1))[-1]
+    assert 1 in before.to_act() and 0 in before.to_act()  # both choose again
+
+
+# --- in a real terminal (tmux) -------------------------------------------------------------------
+
+from test_terminal import Start, terminal  # noqa: E402  (the tmux fixture, in its own file)
+
+__all__ = ["terminal"]
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_tab_completes_undo_takes_back_hint_and_save_resume_in_a_terminal(
+    terminal: Start, tmp_path: Path
+) -> None:
+    t = terminal("play", "fightopia", "-p", "human,easy", "--seed", "3")
+    t.wait_for("White, your action")
+    t.keys("-l", "e3")
+    t.keys("Tab")
+    t.type("e4")  # Tab put in the dash: e3- and then e4
+    t.wait_for("White, your action (? for help): e3-e4")
+    t.wait_for("Black (easy): ")
+    t.type("undo")
+    t.wait_for("Taken back: your last move and what followed")
+    t.type("hint")
+    t.wait_for("Hint (easy): ")
+    t.type("save game.json")
+    t.wait_for("Saved to game.json; tussle play --resume game.json goes on from here.")
+    t.type("quit")
+    t.wait_for("game abandoned")
+    assert Record.load(tmp_path / "game.json").hints == [1, 0]
+    t = terminal("play", "--resume", "game.json")
+    t.wait_for("White, your action")
+    t.type("d3c4")  # without its dash
+    t.wait_for("Black (easy): ")
+    t.type("quit")
+    t.wait_for("game abandoned")
