@@ -55,15 +55,32 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from account_support import AccountClient
-from test_server import SHORT, Server, db, play_out
+from server_support import postgres_database
+from test_server import SHORT, Server, play_out
 from tussle import CHANCE, State, load_game
 from tussle.registry import game_class, game_ids, game_info
 from tussle.server.accounts import CSRF_COOKIE, CSRF_HEADER
 from tussle.server.hub import chance_rng
 
-__all__ = ["db"]  # test_server's fixture: a fresh SQLite and PostgreSQL database for this module
 
-pytestmark = pytest.mark.xdist_group("server_fuzz")
+@pytest.fixture(
+    scope="module",
+    # One xdist group for each database, so that the two fuzzes (each among the suite's longest tests)
+    # run on both workers at once rather than one after the other; each has its own server, port and
+    # database.
+    params=[
+        pytest.param(kind, marks=pytest.mark.xdist_group(f"server_fuzz_{kind}"))
+        for kind in ("sqlite", "postgresql")
+    ],
+)
+def db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A fresh database URL of each kind for the module's tests (as test_server's ``db``)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path_factory.mktemp('fuzz-db') / 'tussle.db'}"
+        return
+    with postgres_database("tussle_fuzz") as url:
+        yield url
+
 
 #: Bounds high enough that the fuzz is not refused for its pace (the limits have tests of their own).
 LIMITS = (
