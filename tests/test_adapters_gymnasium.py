@@ -231,6 +231,22 @@ def test_robo_pigs_step_by_step_a_command_at_a_time() -> None:
         strict.step(8)  # an undamaged pig plays no X
 
 
+def test_robo_pigs_tokens_make_the_program_the_text_names() -> None:
+    # The environments take a program built from its tokens (StepCodec.action), not its text
+    # read back: it must be the very program parsing gives, and what the state refuses is
+    # refused as parsing refuses it.
+    steps = RoboPigsSteps(extra_x=False)
+    state = load_game("robo-pigs").new_initial_state()
+    tokens = [6, 0, 5, 1, 7]
+    text = steps.complete(0, tokens)
+    assert text == "F ^ TR v H"
+    program = steps.action(state, 0, tokens, text)
+    assert program == state.parse_action(0, text) and isinstance(program, tuple)
+    state.apply(0, program)
+    with pytest.raises(ActionError, match="F \\^ TR v H"):
+        steps.action(state, 0, tokens, text)  # the pig has submitted its program already
+
+
 @pytest.mark.parametrize("size", [16, 20])
 def test_tank_chess_step_by_step_turns_are_exactly_the_legal_ones(size: int) -> None:
     game = load_game("tank-chess", size=size)

@@ -443,6 +443,14 @@ class StepCodec(ABC):
         prefix.append(token)
         return self.complete(context, prefix)
 
+    def action(self, state: State[Any], player: int, tokens: Sequence[int], text: str) -> Any:
+        """The action of ``player`` that ``tokens`` chose, whose text :meth:`take` gave.
+
+        By default the text parsed (:meth:`State.parse_action`, which checks it is legal); a
+        codec that can build the action from its tokens may say so, if it checks as much.
+        """
+        return state.parse_action(player, text)
+
     @property
     def chosen_size(self) -> int:
         """The floats an observation gains for the tokens chosen: one one-hot row per step."""

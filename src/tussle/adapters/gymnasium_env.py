@@ -216,7 +216,7 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
             return np.asarray(self.steps.tokens(self._step_context(), self.prefix), dtype=np.int64)
         return self._legal_map().array().copy()  # the caller's to change; the map's is shared
 
-    def _mask(self, legal: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int8]:
+    def _mask(self, legal: npt.NDArray[np.int64] | list[int] | None = None) -> npt.NDArray[np.int8]:
         mask = np.zeros(self._choices, dtype=np.int8)
         mask[self._legal_list() if legal is None else legal] = 1
         return mask
@@ -256,7 +256,8 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         numbers = self._legal_numbers()
         if self.sparse:
             return {"legal_actions": numbers, **more}
-        return {"action_mask": self._mask(), "legal_actions": numbers, **more}
+        # The mask from the same numbers, not worked out again.
+        return {"action_mask": self._mask(numbers), "legal_actions": numbers, **more}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions now, as booleans over the action space."""
@@ -269,8 +270,8 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         text = self.steps.take(self._step_context(), self.prefix, int(action))
         if text is None:
             return None
-        self.prefix = []
-        return self.state.parse_action(self.seat, text)
+        tokens, self.prefix = self.prefix, []
+        return self.steps.action(self.state, self.seat, tokens, text)
 
     def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         if self._over:

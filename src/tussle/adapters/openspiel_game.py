@@ -389,7 +389,7 @@ class _Core:
                 self.prefix = prefix
                 self.note(player, index)
                 return
-            action = state.parse_action(player, text)
+            action = self.steps.action(state, player, prefix, text)
         else:
             action = self.legal(player).action(state, index)
         state.apply(player, action)

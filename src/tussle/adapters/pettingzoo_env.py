@@ -250,8 +250,8 @@ class _Table:
         self._lists.pop(player, None)  # its tokens are others now
         if text is None:
             return PENDING
-        self.prefix[player] = []
-        return self.state.parse_action(player, text)
+        tokens, self.prefix[player] = self.prefix[player], []
+        return self.steps.action(self.state, player, tokens, text)
 
     def apply(self, player: int, action: Any) -> None:
         self.state.apply(player, action)
