@@ -234,3 +234,67 @@ def test_a_server_seat_sharing_the_terminal_leaves_no_token_and_no_line_behind(
         assert token not in held and "Def 4" not in held and "Your action" not in held
     finally:
         server.stop()
+
+
+# --- colour, the thinking line, the time used, the move list --------------------------------------
+
+ESC = "\x1b["
+
+
+def _coloured(t: Terminal) -> str:
+    """The screen and the scrollback with the escape codes of their colours and attributes."""
+    return t._tmux("capture-pane", "-p", "-e", "-t", t.session, "-S", "-", "-E", "-")
+
+
+def test_a_game_against_the_computer_in_colour_with_its_thinking_time_and_moves(terminal: Start) -> None:
+    # A search slow enough to be seen thinking for a few seconds.
+    t = terminal("play", "fightopia", "-p", "human,alphabeta:iterations=40000", "--seed", "1")
+    t.wait_for("You play White.")
+    t.wait_for("White, your action")
+    board = _coloured(t)
+    assert "36mP" in board and "31mp" in board, board  # White's pieces in one colour, Black's in another
+    assert "7m" not in board and "Time used" not in board  # no move yet
+    t.type("c3-c4")
+    t.wait_for("alphabeta:iterations=40000 (Black) is thinking... 1 s")  # counting up
+    held = t.wait_for("Time used: White (you) ")
+    assert "is thinking" not in held  # gone once the computer moved
+    assert "Black (alphabeta:iterations=40000) " in held.split("Time used: ")[-1]
+    assert "7m" in _coloured(t)  # the last move's squares in reverse video
+    t.type("moves")
+    t.wait_for("  1. chance: first white")
+    t.wait_for("  2. White (you): c3-c4")
+    t.wait_for("  3. Black (alphabeta:iterations=40000): ")
+    t.type("quit")
+    t.wait_for("game abandoned")
+
+
+def test_no_color_means_no_escape_codes(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    command = ["env", f"HOME={home}", "NO_COLOR=1", sys.executable, "-m", "tussle", "play", "fightopia"]
+    t = Terminal([*command, "--seed", "1", "-p", "human,easy"], tmp_path)
+    try:
+        t.wait_for("White, your action")
+        assert ESC not in _coloured(t)
+    finally:
+        t.close()
+
+
+def test_fight_in_colour_shows_nothing_of_the_other_hand(terminal: Start, tmp_path: Path) -> None:
+    from tussle.record import Record
+
+    path = tmp_path / "fight.json"
+    t = terminal("play", "fight", "-p", "human,easy", "--seed", "1", "--record", str(path))
+    t.wait_for("You play p0.")
+    t.wait_for("p0, your action")
+    seen = _coloured(t)
+    t.type("quit")
+    t.wait_for("game abandoned")
+    assert ESC in seen and "2m[" in seen  # coloured, p1's hand dimmed as card backs
+    dealt = Record.load(path).final_state()
+    hand = [c["name"] for c in dealt.observation(1)["seats"][1]["hand"]]
+    mine = [c["name"] for c in dealt.observation(0)["seats"][0]["hand"]]
+    assert hand and all(name in seen for name in mine)
+    for name in hand:
+        if name not in mine:
+            assert name not in seen, f"p1's {name} is on p0's screen"

@@ -13,7 +13,7 @@ from rich.console import Console
 from tussle.agents import make_agent, parse_spec
 from tussle.agents.base import Agent
 from tussle.agents.human import HumanAgent, PlayerQuitError, wipe
-from tussle.cli import play_session
+from tussle.cli import play_session, screen
 from tussle.cli.common import (
     EXIT_INTERRUPTED,
     SEED,
@@ -26,7 +26,8 @@ from tussle.cli.common import (
     stdout_console,
     without_result_line,
 )
-from tussle.game import CHANCE, Information, State, check_position
+from tussle.colours import colour_console, styled, wanted
+from tussle.game import CHANCE, PUBLIC, Information, State, check_position
 from tussle.record import Record
 from tussle.registry import game_info
 from tussle.runner import play_game
@@ -49,9 +50,15 @@ class _Narrator:
         names: Sequence[str],
         humans: Sequence[HumanAgent],
         record: Record,
+        *,
+        colour: bool = False,
+        clock: screen.Clock | None = None,
     ) -> None:
         perfect = state.game.info.information == Information.PERFECT
         self.console = console
+        self.colour = colour
+        #: Each side's time used, shown after each move (on a terminal; None: not shown).
+        self.clock = clock
         self.names = names
         self.record = record
         self.viewer = humans[0] if len(humans) == 1 or (humans and perfect) else None
@@ -70,6 +77,27 @@ class _Narrator:
         if self.viewer is not None:
             self.viewer.last_shown = None
 
+    def show_view(self, state: State[Any]) -> None:
+        """The viewer's own view, in colour where the screen has it (nothing when no seat is the viewer)."""
+        if self.viewer is None:
+            return
+        seat = self.viewer.player
+        text = _without_result_line(state.observation_text(seat), state)
+        self.viewer.show_view(state.game, text, state.observation(seat), seat)
+
+    def show_all(self, state: State[Any]) -> None:
+        """The whole state (nobody plays, or all have seen their views), coloured as the public view."""
+        text = _without_result_line(state.render(), state)
+        if self.colour:
+            self.console.print(styled(state.game, text, state.observation(PUBLIC), PUBLIC), soft_wrap=True)
+        else:
+            self.say(text)
+
+    def show_clock(self, state: State[Any]) -> None:
+        if self.clock is not None:
+            you = self.viewer.player if self.viewer is not None else None
+            self.say(self.clock.line(state, self.names, you))
+
     def __call__(self, state: State[Any], player: int, text: str) -> None:
         before, self.acting = self.acting, state.to_act()
         simultaneous = player in before and len(before) > 1
@@ -85,10 +113,13 @@ class _Narrator:
         for line in self.pending:
             self.say(line)
         self.pending.clear()
+        shown = self.spectator or (self.viewer is not None and (not own or simultaneous))
         if self.spectator:
-            self.say(_without_result_line(state.render(), state))
+            self.show_all(state)
         elif self.viewer is not None and (not own or simultaneous):
-            self.viewer.show(_without_result_line(state.observation_text(self.viewer.player), state))
+            self.show_view(state)
+        if shown and player != CHANCE:
+            self.show_clock(state)  # after a move (chance takes no time)
 
     def finish(self, state: State[Any], hot_seat: bool) -> None:
         for line in self.pending:
@@ -97,12 +128,12 @@ class _Narrator:
         # The game's view ends with its own line on the result; the line below says the same
         # with each seat's agent, so the view's is left out: one game-over line, not two.
         if self.viewer is not None:
-            self.viewer.show(_without_result_line(state.observation_text(self.viewer.player), state))
+            self.show_view(state)
         elif hot_seat:
             # The game is over and its whole state is shown, but not the lines the last
             # player typed: the scrollback goes with the screen, as at every pass.
             wipe(self.console)
-            self.say(_without_result_line(state.render(), state))
+            self.show_all(state)
         self.say(describe_result(state, self.names))
 
 
@@ -128,6 +159,12 @@ def _seeds(seed: int | None, count: int) -> list[int]:
 @click.option("--seed", type=SEED, default=None, help="Seed for chance and the computer players.")
 @game_options_option
 @click.option("--position", metavar="TEXT", help="Start from this position (games with a position notation).")
+@click.option(
+    "--color/--no-color",
+    "color",
+    default=None,
+    help="Boards and cards in colour, or not (default: on a colour terminal, unless NO_COLOR is set).",
+)
 @click.option(
     "--record",
     "record_file",
@@ -165,6 +202,7 @@ def play(
     record_file: str | None,
     seat_link: str | None,
     server: str | None,
+    color: bool | None,
     resume_file: str | None = None,
 ) -> None:
     """Play GAME in the terminal, against the computer or friends, or a seat of a game on a server.
@@ -228,6 +266,9 @@ def play(
     if record_file is not None and not Path(record_file).resolve().parent.is_dir():
         raise click.BadParameter(f"no directory for {record_file!r}", param_hint="'--record'")
     console = stdout_console()
+    if color:
+        console = colour_console(console)
+    colour = wanted(console, color)
     seeds = _seeds(seed, len(specs) + 1)
     humans = sum(1 for s in specs if parse_spec(s)[0] == "human")
     hot_seat = humans >= 2 and info.information != Information.PERFECT
@@ -250,23 +291,30 @@ def play(
         else:
             agents.append(make_agent(spec, the_game, seat, seed=seeds[seat + 1]))
     human_agents = [a for a in agents if isinstance(a, HumanAgent)]
+    for human in human_agents:
+        human.colour = colour
     record = resumed or Record.start(the_game, specs, position=None if position is None else state.position())
     session_rng = random.Random(seeds[0])
     save_name = record_file or resume_file or play_session.default_save_name(the_game.info.id)
     for human in human_agents:
         play_session.add_commands(human, record, specs, save_name, session_rng)
-    narrator = _Narrator(console, state, specs, human_agents, record)
+        human.commands["moves"] = screen.moves_command(human, state, record.events, specs)
+    clock = screen.Clock(len(agents))
+    shown_clock = clock if console.is_terminal else None
+    narrator = _Narrator(console, state, specs, human_agents, record, colour=colour, clock=shown_clock)
 
     seats = ", ".join(f"{state.player_name(p)} = {spec}" for p, spec in enumerate(specs))
     console.print(f"{info.name}: {seats}", markup=False)
+    if len(human_agents) == 1:
+        console.print(f"You play {state.player_name(human_agents[0].player)}.", markup=False)
     if human_agents:
         console.print("Type ? for the legal actions, quit to stop.", markup=False)
     # A game that opens with chance events is shown once they are done.
     if not state.is_chance() and (narrator.spectator or narrator.viewer is not None):
         if narrator.viewer is not None:
-            narrator.viewer.show(state.observation_text(narrator.viewer.player))
+            narrator.show_view(state)
         else:
-            narrator.say(state.render())
+            narrator.show_all(state)
 
     def save(final: Record) -> None:
         if record_file is not None:
@@ -278,7 +326,7 @@ def play(
             try:
                 final_state, final_record = play_game(
                     the_game,
-                    agents,
+                    screen.timed(agents, state, specs, console, clock),
                     seed=chance_seed,
                     names=specs,
                     state=state.clone(),
@@ -294,9 +342,7 @@ def play(
                 chance_seed = session_rng.getrandbits(63)
                 narrator.restart(state)
                 narrator.say(f"Taken back: your last move and what followed ({undone} events).")
-                viewer = narrator.viewer
-                if viewer is not None:
-                    viewer.show(_without_result_line(state.observation_text(viewer.player), state))
+                narrator.show_view(state)
     except PlayerQuitError as exc:
         save(record)
         saved = f"; record saved to {record_file}" if record_file else ""
