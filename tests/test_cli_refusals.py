@@ -84,6 +84,8 @@ def test_a_finished_match_with_records_runs_again(tmp_path: Path, as_json: bool)
         (["bench", "--vs-openspiel", "fightopia", "--move-seconds", BIG], ["--move-seconds"]),
         (["bench", "--server", "--computers", "nan"], ["--computers", "not a finite number"]),
         (["bench", "--scaling", "--cpus", BIG], ["--cpus", "from 1 to 256"]),
+        (["serve", "--move-time", "nan"], ["--move-time", "not a finite number"]),
+        (["serve", "--abandon-after", "nan"], ["--abandon-after", "not a finite number"]),
     ],
 )
 def test_every_count_is_capped(args: list[str], words: list[str], tmp_path: Path) -> None:

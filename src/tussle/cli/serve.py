@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from tussle.cli.common import stdout_console
+from tussle.cli.common import Amount, stdout_console
 from tussle.errors import TussleError
 from tussle.server import MOVE_TIME
 
@@ -87,7 +87,7 @@ def _check_free(host: str, port: int) -> None:
 )
 @click.option(
     "--move-time",
-    type=click.FloatRange(0.1, 600),
+    type=Amount(0.1, 600),
     default=MOVE_TIME,
     show_default=True,
     envvar="TUSSLE_MOVE_TIME",
@@ -95,7 +95,7 @@ def _check_free(host: str, port: int) -> None:
 )
 @click.option(
     "--abandon-after",
-    type=click.FloatRange(0, 24 * 365),
+    type=Amount(0, 24 * 365),
     default=7 * 24,
     show_default=True,
     envvar="TUSSLE_ABANDON_AFTER",
@@ -103,7 +103,7 @@ def _check_free(host: str, port: int) -> None:
 )
 @click.option(
     "--claim-after",
-    type=click.FloatRange(1, 24 * 3600),
+    type=Amount(1, 24 * 3600),
     default=60.0,
     show_default=True,
     envvar="TUSSLE_CLAIM_AFTER",
@@ -111,7 +111,7 @@ def _check_free(host: str, port: int) -> None:
 )
 @click.option(
     "--expire-after",
-    type=click.FloatRange(0, 60 * 24 * 30),
+    type=Amount(0, 60 * 24 * 30),
     default=60.0,
     show_default=True,
     envvar="TUSSLE_EXPIRE_AFTER",
@@ -119,7 +119,7 @@ def _check_free(host: str, port: int) -> None:
 )
 @click.option(
     "--join-wait",
-    type=click.FloatRange(1, 3600),
+    type=Amount(1, 3600),
     default=60.0,
     show_default=True,
     envvar="TUSSLE_JOIN_WAIT",
