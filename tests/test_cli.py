@@ -386,6 +386,21 @@ def test_play_second_seat_never_sees_the_first_seats_program(tmp_path: Path) -> 
     assert secret in out[prompt:]  # shown once the round has been played
 
 
+def test_play_moves_lists_only_the_seats_own_where_moves_are_secret(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    typed = "moves\nF F F F F\nmoves\n"
+    result = run("play", "robo-pigs", "-p", "random,human", "--seed", "4", "--record", str(path), stdin=typed)
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "You play pig B." in out
+    assert "\x1b[" not in out  # no colour into a pipe
+    secret = Record.load(path).events[0][1]
+    listings = [part.split("your action")[0] for part in out.split("(? for help): moves\n")[1:]]
+    assert listings[0].startswith("None of your moves yet.")
+    assert "  1. pig B (you): F F F F F" in listings[1]
+    assert secret not in listings[1] and "pig A" not in listings[1]
+
+
 def test_play_end_of_input_stops_cleanly(tmp_path: Path) -> None:
     path = tmp_path / "partial.json"
     # Turning on the spot cannot end the game in one round, whatever the other pig does.
