@@ -256,8 +256,10 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
         numbers = self._legal_numbers()
         if self.sparse:
             return {"legal_actions": numbers, **more}
-        # The mask from the same numbers, not worked out again.
-        return {"action_mask": self._mask(numbers), "legal_actions": numbers, **more}
+        # Step by step, the mask from the same few tokens, not worked out again; flat, from the
+        # legal map's array, which a long list would have to be converted back into.
+        legal = numbers if self.steps is not None else None
+        return {"action_mask": self._mask(legal), "legal_actions": numbers, **more}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions now, as booleans over the action space."""
