@@ -10,18 +10,6 @@ from pathlib import Path
 
 import click
 
-from tussle.balance import feel
-from tussle.balance.compare import (
-    ab_figures,
-    ab_summary,
-    add_to_report,
-    parse_option_text,
-    read_option_file,
-    run_figure,
-    sample_sizes,
-)
-from tussle.balance.play import BalanceError, make_plan, measures_of, open_data, run, run_until, total_games
-from tussle.balance.report import build, seat_label
 from tussle.cli.common import (
     MAX_JOBS,
     MAX_OPENINGS,
@@ -38,6 +26,7 @@ from tussle.cli.common import (
     split_players,
     stdout_console,
 )
+from tussle.cli.extras import needs
 from tussle.errors import shorten
 from tussle.registry import game_info
 
@@ -173,6 +162,31 @@ def balance(
       tussle balance fite --compare-options power_a=none power_a=brutal -n 500
       tussle balance robo-pigs --until 0.03 -n 5000
     """
+    # DuckDB, SciPy and Matplotlib are the balance extra's: imported here, not with the CLI.
+    with needs("tussle balance", "balance"):
+        # The report's plots are drawn after the games: a missing Matplotlib is said before them.
+        import matplotlib  # noqa: F401
+
+        from tussle.balance import feel
+        from tussle.balance.compare import (
+            ab_figures,
+            ab_summary,
+            add_to_report,
+            parse_option_text,
+            read_option_file,
+            run_figure,
+            sample_sizes,
+        )
+        from tussle.balance.play import (
+            BalanceError,
+            make_plan,
+            measures_of,
+            open_data,
+            run,
+            run_until,
+            total_games,
+        )
+        from tussle.balance.report import build, seat_label
     on = cluster_of(cluster, jobs)
     info = game_info(game)
     first = list(agents) or ["rule"] * info.min_players
@@ -287,6 +301,8 @@ def _number(value: float | None, spec: str) -> str:
 
 
 def _openings(text: str) -> int:
+    from tussle.balance.play import BalanceError
+
     if not text.strip().isdigit() or len(text.strip()) > 4 or int(text) > MAX_OPENINGS:
         raise BalanceError(
             f"--openings {shorten(text)}: give a number of moves from 0 (none) to {MAX_OPENINGS}, or auto"

@@ -26,6 +26,7 @@ from tussle.cli.common import (
     stdout_console,
     text_cells,
 )
+from tussle.cli.extras import needs
 from tussle.errors import TussleError, shorten
 from tussle.registry import game_ids, game_info
 
@@ -374,7 +375,8 @@ def _bench_adapters(game_list: list[str], seconds: float, rounds: int, as_json: 
     chosen = game_list or game_ids()
     for game_id in chosen:
         game_info(game_id)
-    from tussle.adapters.overhead import LIBRARIES, TARGET, measure_overhead
+    with needs("tussle bench --adapters", "rl"):
+        from tussle.adapters.overhead import LIBRARIES, TARGET, measure_overhead
 
     rows = []
     with progress(len(chosen), "adapters against the engine") as advance:
@@ -440,7 +442,10 @@ def _bench_adapters(game_list: list[str], seconds: float, rounds: int, as_json: 
 
 
 def _bench_server(games: int, db_url: str | None, seed: int, as_json: bool, computers: float = 0.0) -> None:
-    from tussle.server.load import run_load
+    with needs("tussle bench --server", "server"):
+        # The server runs in processes of its own: what they import is checked here first.
+        import tussle.server.app  # noqa: F401
+        from tussle.server.load import run_load
 
     # Side by side in one run: people only, then a share of the games against a computer seat.
     shares = [0.0] if not computers else [0.0, computers]
@@ -483,10 +488,8 @@ def _bench_vs_openspiel(
         info = game_info(game_id)
         for name in options:
             info.option(name)  # an unknown option is a one-line error before any game
-    try:
+    with needs("tussle bench --vs-openspiel", "openspiel"):
         from tussle.adapters.openspiel_bench import compare_with_openspiel
-    except ImportError as exc:
-        raise TussleError(f"--vs-openspiel needs OpenSpiel: {exc}") from None
     given = {game_id: read_documents(game_id, options) for game_id in chosen}
     rows = []
     with progress(len(chosen) * len(agents), "tussle vs OpenSpiel MCTSBot") as advance:

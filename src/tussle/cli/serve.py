@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from tussle.cli.common import Amount, stdout_console
+from tussle.cli.extras import needs
 from tussle.errors import TussleError
 from tussle.server import MOVE_TIME
 
@@ -239,17 +240,24 @@ def serve(
       TUSSLE_DB=postgresql://tussle:secret@db/tussle tussle serve --host 0.0.0.0 \\
           --allowed-host games.example.org --trust-proxy 127.0.0.1
     """
-    import uvicorn
+    with needs("tussle serve", "server"):
+        import uvicorn
 
-    from tussle.server.app import MAX_MESSAGE, create_app
-    from tussle.server.documents import DocumentLibrary
-    from tussle.server.guard import AllowedHosts
-    from tussle.server.observe import UVICORN_LOG_CONFIG, configure_logging
-    from tussle.server.store import Store, _safe_url
+        from tussle.server.app import MAX_MESSAGE, create_app
+        from tussle.server.documents import DocumentLibrary
+        from tussle.server.guard import AllowedHosts
+        from tussle.server.observe import UVICORN_LOG_CONFIG, configure_logging
+        from tussle.server.store import Store, _safe_url
 
-    limits = _limits(limit_pairs)
-    url = db_url or default_database()
-    Store.open(url).close()  # a database that cannot be opened is a one-line error now
+        limits = _limits(limit_pairs)
+        url = db_url or default_database()
+    # PostgreSQL's driver is an extra of its own; SQLAlchemy imports it when the database is opened.
+    postgres = url.startswith(("postgresql", "postgres:"))
+    with needs(
+        "tussle serve --db postgresql://..." if postgres else "tussle serve",
+        "postgres" if postgres else "server",
+    ):
+        Store.open(url).close()  # a database that cannot be opened is a one-line error now
     _check_free(host, port)
     trusted = _proxies(proxies)
     documents = DocumentLibrary.load(documents_dir)  # a bad document is a one-line error now

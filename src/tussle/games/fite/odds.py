@@ -37,7 +37,11 @@ def fite_odds(*, edge: int, attack_turns: int, defence_turns: int, as_json: bool
       tussle fite-odds
       tussle fite-odds --edge -1 --attack-turns 1
     """
-    from .balance import odds_figure
+    from tussle.cli.extras import needs
+
+    # The table is one of the balance lab's figures, which stand on DuckDB and SciPy.
+    with needs("tussle fite-odds", "balance"):
+        from .balance import odds_figure
 
     figure = odds_figure(edge, attack_turns, defence_turns)
     if as_json:
