@@ -216,3 +216,17 @@ def test_tab_completes_undo_takes_back_hint_and_save_resume_in_a_terminal(
     t.wait_for("Black (easy): ")
     t.type("quit")
     t.wait_for("game abandoned")
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_tab_completes_fight_card_names_after_main_and_boost(terminal: Start) -> None:
+    t = terminal("play", "fight", "--seed", "2")
+    t.wait_for("p0, your action")
+    t.keys("-l", "main exo")  # any case: the line becomes the legal plays' spelling
+    t.keys("Tab")
+    t.keys("-l", "pl")
+    t.keys("Tab")
+    t.type("")
+    t.wait_for("p0, your action (? for help): main Exorcist Bram boost Plague Lord")
+    t.type("quit")
+    t.wait_for("game abandoned")
