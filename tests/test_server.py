@@ -100,6 +100,9 @@ class Server:
                 if self.process.poll() is not None:
                     raise AssertionError(self.output()) from None
                 time.sleep(0.1)
+        # Not left running: an orphan server would take CPU from every test after this one.
+        self.process.kill()
+        self.process.wait()
         raise AssertionError("the server did not start")
 
     def kill(self) -> None:
