@@ -129,6 +129,10 @@ def test_fite_compares_super_powers_only_where_fighters_brought_different_ones(t
     report = run(tmp_path / "none", "random", "random", "-n", "4")
     keys = [f["key"] for f in report["slices"][0]["figures"]]
     assert not any("power" in key for key in keys), keys
+    # The report made again leaves no plot it does not draw (an older tussle's, say).
+    (tmp_path / "none" / "plots" / "00-default-random-random-power_matrix.png").write_bytes(b"stale")
+    run(tmp_path / "none", "random", "random", "-n", "4")
+    assert not any("power" in p.name for p in (tmp_path / "none" / "plots").iterdir())
     # Brutal against nothing: compared, and its use shown.
     report = run(tmp_path / "brutal", "random", "random", "-n", "4", "-o", "power_a=brutal")
     keys = [f["key"].rpartition("-")[2] for f in report["slices"][0]["figures"]]

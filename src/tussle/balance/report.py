@@ -435,6 +435,10 @@ def build(
     """
     plots = out / "plots"
     plots.mkdir(parents=True, exist_ok=True)
+    # A report made again (a grown run, a newer tussle) draws its own plots: an earlier one's that
+    # it no longer draws would be left beside them as if current.
+    for old in [*plots.glob("*.png"), *plots.glob("*.svg")]:
+        old.unlink()
     datas: list[Data] = []
     sections: list[dict[str, Any]] = []
     names = seat_names(plan.game, plan.players)
