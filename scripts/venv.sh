@@ -2,7 +2,7 @@
 # Sourced by ./tussle and ./run-tests: create or reuse the project's virtual
 # environment and install the project into it when needed.
 #
-#   tussle_venv [EXTRA ...]   e.g. `tussle_venv` or `tussle_venv dev`
+#   tussle_venv [EXTRA ...]   e.g. `tussle_venv`, `tussle_venv server` or `tussle_venv dev`
 #
 # Afterwards TUSSLE_VENV is the environment's absolute path. The environment is
 # $TUSSLE_VENV if set (relative to the current directory), else .venv in the
@@ -25,6 +25,60 @@ _tussle_hash() {
     else
         cksum "$1" | cut -d' ' -f1
     fi
+}
+
+# About how many MB installing these extras adds to an empty environment (measured with fresh
+# ones: docs/architecture.md, "Installed sizes"; extras that share libraries count them twice),
+# for the line said before pip runs.
+_tussle_size() {
+    local extra total=23
+    # The largest sets hold the others: dev and train bring PyTorch, all every extra but train.
+    case " $* " in
+        *" dev "* | *" train "*)
+            printf '2000\n'
+            return
+            ;;
+        *" all "*)
+            printf '861\n'
+            return
+            ;;
+    esac
+    for extra in "$@"; do
+        case "$extra" in
+            server) total=$((total + 107)) ;;
+            postgres)
+                # It brings the server extra too.
+                if [[ " $* " == *" server "* ]]; then total=$((total + 12)); else total=$((total + 119)); fi
+                ;;
+            balance) total=$((total + 390)) ;;
+            bench) total=$((total + 1)) ;;
+            cluster) total=$((total + 241)) ;;
+            gymnasium | pettingzoo) total=$((total + 173)) ;;
+            openspiel) total=$((total + 265)) ;;
+            rl) total=$((total + 370)) ;;
+        esac
+    done
+    printf '%s\n' "$total"
+}
+
+# Run pip (the arguments): on a terminal one line that follows what it fetches, elsewhere
+# nothing; its own messages are shown only when it fails.
+_tussle_pip() {
+    local log rc=0 line
+    log="$(mktemp "${TMPDIR:-/tmp}/tussle-pip.XXXXXX")"
+    if [[ -t 2 ]]; then
+        { "$@" 2>&1 | tee "$log" | while IFS= read -r line; do
+            case "$line" in
+                Collecting* | Downloading* | Building* | Installing*) printf '\r\033[K  %s' "${line:0:72}" >&2 ;;
+            esac
+        done; } || rc=$?
+        printf '\r\033[K' >&2
+    else
+        "$@" >"$log" 2>&1 || rc=$?
+    fi
+    ((rc == 0)) || cat "$log" >&2
+    rm -f "$log"
+    return "$rc"
 }
 
 # The python that creates the environment: $PYTHON, else python3; it must be 3.11 or newer.
@@ -92,9 +146,9 @@ tussle_venv() {
     if ((${#extras[@]})); then
         target=".[$(IFS=,; echo "${extras[*]}")]"
     fi
-    _tussle_say "installing tussle${extras[*]:+ with ${extras[*]}} into $venv (once; pyproject.toml changes redo it)"
+    _tussle_say "installing tussle${extras[*]:+ with ${extras[*]}} into $venv (about $(_tussle_size "${extras[@]}") MB; once, and again when pyproject.toml changes)..."
     rm -f "$stamp"
-    (cd "$TUSSLE_ROOT" && "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$target") || {
+    (cd "$TUSSLE_ROOT" && _tussle_pip "$venv/bin/python" -m pip install --disable-pip-version-check --progress-bar off -e "$target") || {
         _tussle_say "installing tussle into $venv failed (see pip's messages above)"
         return 1
     }
