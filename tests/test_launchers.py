@@ -57,7 +57,7 @@ def calls(venv: Path) -> list[str]:
     return lines
 
 
-INSTALL = "python -m pip install --quiet --disable-pip-version-check -e"
+INSTALL = "python -m pip install --disable-pip-version-check --progress-bar off -e"
 
 
 def test_the_launchers_are_executable() -> None:
@@ -122,6 +122,50 @@ def test_a_failed_install_stops_with_a_message(venv: Path) -> None:
     assert "installing tussle into" in done.stderr and "failed" in done.stderr
     assert not (venv / ".tussle-stamp").exists()
     assert "tussle games" not in calls(venv)
+
+
+@pytest.mark.parametrize(
+    ("args", "extras", "target"),
+    [
+        (["play", "robo-pigs"], {}, "."),
+        (["serve"], {}, ".[server]"),
+        (["serve", "--db", "postgresql://db/tussle"], {}, ".[server,postgres]"),
+        (["serve"], {"TUSSLE_DB": "postgresql://db/tussle"}, ".[server,postgres]"),
+        (["balance", "fite", "--cluster", "ray"], {}, ".[balance,cluster]"),
+        (["fite-odds"], {}, ".[balance]"),
+        (["match", "fite", "rule", "rule", "--cluster=ray:auto"], {}, ".[cluster]"),
+        (["bench", "--adapters"], {}, ".[bench,rl]"),
+        (["play", "robo-pigs"], {"TUSSLE_EXTRAS": "all"}, ".[all]"),
+        (["games"], {"TUSSLE_EXTRAS": "server,balance"}, ".[server,balance]"),
+    ],
+)
+def test_tussle_installs_the_extras_the_command_needs(
+    venv: Path, args: list[str], extras: dict[str, str], target: str
+) -> None:
+    done = run("tussle", venv, *args, **extras)
+    assert done.returncode == 0, done.stderr
+    assert calls(venv) == [f"{INSTALL} {target}", f"tussle {' '.join(args)}"]
+    # One line before pip runs, with what it installs and about how much.
+    assert done.stderr.count("\n") == 1 and " MB; " in done.stderr, done.stderr
+
+
+def test_an_extra_installed_once_stays_and_the_base_size_is_said(venv: Path) -> None:
+    first = run("tussle", venv, "games")
+    assert "(about 23 MB;" in first.stderr
+    run("tussle", venv, "serve")
+    assert calls(venv)[-2] == f"{INSTALL} .[server]"
+    again = run("tussle", venv, "play", "robo-pigs")
+    assert again.stderr == "" and calls(venv) == ["tussle play robo-pigs"], "the server extra stays"
+    run("tussle", venv, "balance", "fite")
+    assert calls(venv)[0] == f"{INSTALL} .[server,balance]"
+
+
+def test_a_failed_install_shows_what_pip_said(venv: Path) -> None:
+    pip = 'echo "Collecting something"; echo "ERROR: no matching distribution" >&2; exit 1'
+    stub(venv / "bin" / "python", pip)
+    done = run("tussle", venv, "serve")
+    assert done.returncode != 0
+    assert "ERROR: no matching distribution" in done.stderr and "failed" in done.stderr
 
 
 def test_a_missing_python_is_named(tmp_path: Path) -> None:
