@@ -3,6 +3,7 @@
 
     .venv/bin/python scripts/cfr_convergence.py                 # all, plot to docs/images/
     .venv/bin/python scripts/cfr_convergence.py --iterations 20 --out /tmp/plots
+    .venv/bin/python scripts/cfr_convergence.py --game robo-pigs-small --iterations 1000
 
 For each small configuration it copies the game into OpenSpiel's own
 extensive-form game once (``tussle.adapters.openspiel_solve.native_copy``),
@@ -49,6 +50,19 @@ SMALL_CONFIGS: dict[str, tuple[str, dict[str, Any], Callable[[], float] | None]]
         },
         _fite_value,
     ),
+    # A 4x4 board, B one square ahead of A with its back turned; programs of one command,
+    # the first hit wins, two rounds (its value, 1/3, is checked in tests/test_openspiel_solve.py).
+    "robo-pigs-small": (
+        "robo-pigs",
+        {
+            "turns": True,
+            "board": 'size = [4, 4]\nwalls = []\na = "c4S"\nb = "c2S"',
+            "program_length": 1,
+            "damage_limit": 1,
+            "round_limit": 2,
+        },
+        None,
+    ),
 }
 
 IMAGES = Path(__file__).resolve().parents[1] / "docs" / "images"
@@ -64,6 +78,17 @@ def marks(iterations: int) -> list[int]:
     return sorted(i for i in out if i <= iterations)
 
 
+def nodes(copy: Any) -> int:
+    """The nodes of a native copy's tree: chance, decisions and ends."""
+    count, stack = 0, [copy.new_initial_state()]
+    while stack:
+        state = stack.pop()
+        count += 1
+        if not state.is_terminal():
+            stack.extend(state.child(a) for a in state.legal_actions())
+    return count
+
+
 def run(name: str, iterations: int) -> dict[str, Any]:
     game_id, options, exact = SMALL_CONFIGS[name]
     started = time.perf_counter()
@@ -72,6 +97,7 @@ def run(name: str, iterations: int) -> dict[str, Any]:
         "game": name,
         "options": options,
         "copy_seconds": round(time.perf_counter() - started, 2),
+        "nodes": nodes(copy),
         "solver_value": exact() if exact is not None else None,
     }
     for solver in ("cfr", "cfr+"):

@@ -700,7 +700,7 @@ def test_legal_programs_are_exactly_those_program_problem_allows() -> None:
             for _ in range(3000):
                 program = tuple(rng.choice(commands) for _ in range(5))
                 ok = all(0 <= c <= DAMAGE for c in program)
-                want = ok and program_problem(program, damage, extra_x) is None  # type: ignore[arg-type]
+                want = ok and program_problem(program, damage, extra_x) is None
                 assert (program in programs) is want
             assert (REPAIR_PROGRAM in programs) is (damage > 0)
 
@@ -732,7 +732,7 @@ def random_play_states(seed: int, games: int, **options: Any) -> list[RoboPigsSt
 
 
 def check_structured_form(state: RoboPigsState, player: int, program: tuple[int, ...]) -> None:
-    data = state.action_to_json(player, program)  # type: ignore[arg-type]
+    data = state.action_to_json(player, program)
     assert json.loads(json.dumps(data)) == data
     assert state.action_from_json(player, json.loads(json.dumps(data))) == program
     text = state.action_to_str(player, program)

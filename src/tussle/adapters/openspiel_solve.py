@@ -52,7 +52,10 @@ def native_copy(game: Any, max_nodes: int = MAX_NODES) -> Any:
         raise OptionError("a native copy needs turns: load a simultaneous game with turns=True")
     n = game.num_players()
     infosets: list[dict[str, int]] = [{} for _ in range(n)]
-    lines = [f'EFG 2 R "{game}" {{ {" ".join(f"{chr(34)}p{p}{chr(34)}" for p in range(n))} }}', '""']
+    # The title is the game's name, parameters and all: a document parameter (a board) brings
+    # quotes and line breaks that the format's quoted string cannot hold.
+    title = " ".join(str(game).replace('"', "'").split())
+    lines = [f'EFG 2 R "{title}" {{ {" ".join(f"{chr(34)}p{p}{chr(34)}" for p in range(n))} }}', '""']
     counts = {"chance": 0, "terminal": 0, "nodes": 0}
 
     def walk(core: Any) -> None:

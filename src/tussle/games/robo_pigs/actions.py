@@ -35,9 +35,15 @@ COMMAND_NAMES = (
     "damage",
 )
 
-#: A program as the engine holds it: five command numbers, in step order.
-Commands: TypeAlias = tuple[int, int, int, int, int]
+#: A program as the engine holds it: its command numbers, in step order (five, or the
+#: ``program_length`` variant's number).
+Commands: TypeAlias = tuple[int, ...]
 REPAIR_PROGRAM: Commands = (REPAIR, REPAIR, REPAIR, REPAIR, REPAIR)
+
+
+def repair_program(steps: int = STEPS) -> Commands:
+    """The repair program of a program of ``steps`` commands: R in every step."""
+    return (REPAIR,) * steps
 
 
 # --- notation -------------------------------------------------------------------
@@ -53,6 +59,7 @@ def format_program(program: Commands) -> str:
 
 
 # Symbols in either case; TL and TR are checked (upper-cased) before single letters.
+_EXAMPLE = ("F", "^", "TR", "v", "H")
 _ONE_CHAR = {form: i for i, s in enumerate(SYMBOLS) if len(s) == 1 for form in (s.lower(), s.upper())}
 _TWO_CHAR = {"TL": TURN_LEFT, "TR": TURN_RIGHT}
 
@@ -76,7 +83,7 @@ def _read_word(word: str, text: str) -> list[int]:
     return out
 
 
-def parse_program(text: object) -> Commands:
+def parse_program(text: object, steps: int = STEPS) -> Commands:
     """Read a program: the text's symbols, separated by spaces or commas or not at all,
     letters in either case.
 
@@ -89,13 +96,15 @@ def parse_program(text: object) -> Commands:
     tussle.errors.ActionError: 'F ^ TR': a program has 5 commands, not 3
     """
     if not isinstance(text, str):
-        raise ActionError(f"{text!r} is not a program (five commands such as 'F ^ TR v H')")
+        count = "five" if steps == STEPS else str(steps)
+        example = " ".join(_EXAMPLE[:steps])
+        raise ActionError(f"{text!r} is not a program ({count} commands such as {example!r})")
     commands: list[int] = []
     for word in text.replace(",", " ").split():
         commands.extend(_read_word(word, text))
-    if len(commands) != STEPS:
-        raise ActionError(f"{text!r}: a program has {STEPS} commands, not {len(commands)}")
-    return (commands[0], commands[1], commands[2], commands[3], commands[4])
+    if len(commands) != steps:
+        raise ActionError(f"{text!r}: a program has {steps} commands, not {len(commands)}")
+    return tuple(commands)
 
 
 # --- the structured form -----------------------------------------------------------
@@ -136,7 +145,7 @@ class Program:
         return {"commands": [SYMBOLS[c] for c in self.commands]}
 
     @classmethod
-    def from_json(cls, data: object) -> Self:
+    def from_json(cls, data: object, steps: int = STEPS) -> Self:
         """Read a program's plain-data form, strictly: ActionError in one line if it is not one.
 
         Any five commands are a program here; which of them a pig may send (the X its
@@ -153,11 +162,11 @@ class Program:
             why = "unknown " + ", ".join(shorten(k) for k in extra) if extra else "missing 'commands'"
             raise _form_error(data, f"{why}; {_PROGRAM_HINT}")
         commands = data["commands"]
-        if type(commands) is not list or len(commands) != STEPS:
-            raise _form_error(data, f"'commands' must be a list of {STEPS} commands, not {shorten(commands)}")
+        if type(commands) is not list or len(commands) != steps:
+            raise _form_error(data, f"'commands' must be a list of {steps} commands, not {shorten(commands)}")
         numbers = [_BY_SYMBOL.get(c, -1) if type(c) is str else -1 for c in commands]
         for step, (number, given) in enumerate(zip(numbers, commands, strict=True), 1):
             if number < 0:
                 known = ", ".join(map(repr, SYMBOLS))
                 raise _form_error(data, f"command {step} is {shorten(given)}, not one of {known}")
-        return cls((numbers[0], numbers[1], numbers[2], numbers[3], numbers[4]))
+        return cls(tuple(numbers))

@@ -30,7 +30,6 @@ from tussle.games.robo_pigs.actions import (
     FWD_RIGHT,
     HIT,
     REPAIR,
-    REPAIR_PROGRAM,
     STEPS,
     SYMBOLS,
     TURN_LEFT,
@@ -38,6 +37,7 @@ from tussle.games.robo_pigs.actions import (
     Commands,
     format_program,
     parse_program,
+    repair_program,
 )
 from tussle.games.robo_pigs.rules import RoboPigsState
 
@@ -51,17 +51,20 @@ _TOKENS = (*_DIGITS, REPAIR)
 _TOKEN_OF = tuple(map(_TOKENS.index, range(len(SYMBOLS))))
 
 
-def _program_tables() -> tuple[IndexArray, IndexArray]:
+def _program_tables(steps: int = STEPS) -> tuple[IndexArray, IndexArray]:
     """For every Robo Battle Pigs program index: its number of X, and whether it is in range."""
-    idx = np.arange(9**5, dtype=np.int64)
+    idx = np.arange(9**steps, dtype=np.int64)
     x_count = np.zeros(idx.shape, dtype=np.int64)
-    for k in range(5):
+    for k in range(steps):
         x_count += (idx // 9**k) % 9 == 8
     return idx, x_count
 
 
 class RoboPigsCodec(ActionCodec):
     """A program of five commands, each one of nine, as a base-9 number; then ``R R R R R``.
+
+    With ``steps`` (the ``program_length`` variant) a program of that many
+    commands: 9^steps numbers, then the repair program.
 
     >>> codec = RoboPigsCodec()
     >>> codec.encode("^ ^ ^ ^ ^"), codec.encode("F ^ TR v H"), codec.encode("R R R R R")
@@ -73,21 +76,26 @@ class RoboPigsCodec(ActionCodec):
     COMMANDS = tuple(SYMBOLS[c] for c in _DIGITS)
     REPAIR = 9**5
 
-    def __init__(self, extra_x: bool = False) -> None:
+    def __init__(self, extra_x: bool = False, steps: int = STEPS) -> None:
         super().__init__()
+        self.steps = steps
+        if steps != STEPS:  # the variant's numbers; the rules' program keeps the class's
+            self.REPAIR = 9**steps
+        self._repair_program = repair_program(steps)
         self.num_actions = self.REPAIR + 1
         self._extra_x = extra_x
         self._tables: dict[int, IndexArray] = {}
 
-    @classmethod
-    def number(cls, program: Commands) -> int:
+    def number(self, program: Commands) -> int:
         """A program's index, read off its commands (the engine's action).
 
-        >>> RoboPigsCodec.number((FIRE, FWD, TURN_RIGHT, BACK, HIT))
+        >>> RoboPigsCodec().number((FIRE, FWD, TURN_RIGHT, BACK, HIT))
         39787
         """
-        if program == REPAIR_PROGRAM:
-            return cls.REPAIR
+        if program == self._repair_program:
+            return self.REPAIR
+        if len(program) != self.steps:
+            raise ValueError(f"a program has {self.steps} commands")
         index = 0
         for command in program:
             digit = _DIGIT_OF[command]
@@ -96,16 +104,15 @@ class RoboPigsCodec(ActionCodec):
             index = index * 9 + digit
         return index
 
-    @classmethod
-    def program(cls, index: int) -> Commands:
+    def program(self, index: int) -> Commands:
         """The program (the engine's action) numbered ``index``, which must be in range."""
-        if index == cls.REPAIR:
-            return REPAIR_PROGRAM
+        if index == self.REPAIR:
+            return self._repair_program
         digits = []
-        for _ in range(STEPS):
+        for _ in range(self.steps):
             index, digit = divmod(index, 9)
             digits.append(_DIGITS[digit])
-        return (digits[4], digits[3], digits[2], digits[1], digits[0])
+        return tuple(reversed(digits))
 
     def action_index(self, state: State[Any], player: int, action: Any) -> int:
         # Read off the program itself: nothing is written out, nothing is kept.
@@ -118,7 +125,7 @@ class RoboPigsCodec(ActionCodec):
     def _encode(self, text: str) -> int:
         # Text reaches a codec only from the game: read by the game's own notation.
         try:
-            return self.number(parse_program(text))
+            return self.number(parse_program(text, self.steps))
         except ActionError as error:
             raise ValueError(str(error)) from None
 
@@ -142,8 +149,9 @@ class RoboPigsCodec(ActionCodec):
             return None
         table = self._tables.get(damage)
         if table is None:
-            idx, x_count = _program_tables()
-            keep = x_count >= damage if self._extra_x else x_count == damage
+            idx, x_count = _program_tables(self.steps)
+            owed = min(damage, self.steps)  # a short program owes an X per step at most
+            keep = x_count >= owed if self._extra_x else x_count == owed
             chosen = idx[keep]
             if damage > 0:
                 chosen = np.append(chosen, np.int64(self.REPAIR))
@@ -255,8 +263,10 @@ class RoboPigsSteps(StepCodec):
     X = _TOKEN_OF[DAMAGE]
     R = _TOKEN_OF[REPAIR]
 
-    def __init__(self, extra_x: bool) -> None:
+    def __init__(self, extra_x: bool, steps: int = STEPS) -> None:
         self.extra_x = extra_x
+        #: The commands of a program (five, or the program_length variant's).
+        self.max_steps = steps
         self._known: dict[tuple[int, int, int, bool], list[int]] = {}
 
     def token_label(self, prefix: Sequence[int], token: int) -> str:
@@ -269,7 +279,7 @@ class RoboPigsSteps(StepCodec):
         [6, 0, 5, 1, 7]
         """
         try:
-            return [_TOKEN_OF[command] for command in parse_program(text)]
+            return [_TOKEN_OF[command] for command in parse_program(text, self.max_steps)]
         except ActionError:
             return None
 
@@ -289,6 +299,7 @@ class RoboPigsSteps(StepCodec):
         return list(tokens)
 
     def _legal_tokens(self, damage: int, prefix: Sequence[int]) -> list[int]:
+        damage = min(damage, self.max_steps)  # a short program owes an X per step at most
         if prefix and prefix[0] == self.R:
             return [self.R] if len(prefix) < self.max_steps else []
         if len(prefix) >= self.max_steps:
@@ -306,8 +317,7 @@ class RoboPigsSteps(StepCodec):
     def complete(self, context: Any, prefix: Sequence[int]) -> str | None:
         if len(prefix) < self.max_steps:
             return None
-        a, b, c, d, e = (_TOKENS[token] for token in prefix)
-        return format_program((a, b, c, d, e))
+        return format_program(tuple(_TOKENS[token] for token in prefix))
 
     def action(self, state: State[Any], player: int, tokens: Sequence[int], text: str) -> Any:
         # The program straight from its tokens, not its text read back (a fifth of a step's
@@ -320,9 +330,10 @@ class RoboPigsSteps(StepCodec):
 
 def encoding(game: Game) -> GameEncoding:
     """The encoding of a RoboPigs game (its ``GameInfo.hooks.encoding``)."""
+    steps = int(game.options["program_length"])
     return GameEncoding(
         game,
-        RoboPigsCodec(bool(game.options["extra_x"])),
+        RoboPigsCodec(bool(game.options["extra_x"]), steps),
         RoboPigsFeatures(int(game.options["round_limit"] or 0)),
-        RoboPigsSteps(bool(game.options["extra_x"])),
+        RoboPigsSteps(bool(game.options["extra_x"]), steps),
     )

@@ -29,6 +29,9 @@ class OptionsJSON(TypedDict):
     repair_at: str
     extra_x: bool
     round_limit: int
+    #: Only in the variants with shorter programs or a lower damage limit (5 and 5 otherwise).
+    program_length: NotRequired[int]
+    damage_limit: NotRequired[int]
 
 
 class StepJSON(TypedDict):

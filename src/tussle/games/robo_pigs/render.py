@@ -97,14 +97,16 @@ def render_last_round(last: LastRoundJSON, pigs: Sequence[PigJSON]) -> list[str]
 def _program_hint(obs: RoboPigsObservation, damage: int) -> str:
     """What the player may write now, for a person at the terminal."""
     extra_x = obs["options"]["extra_x"]
+    steps = obs["options"].get("program_length", 5)
+    damage = min(damage, steps)  # the X owed fill a short program at most
     if damage == 0:
         xs = "any number of X" if extra_x else "no X"
     elif extra_x:
         xs = f"at least {damage} X"
     else:
         xs = f"exactly {damage} X"
-    repair = ", or R R R R R to repair one point" if damage > 0 else ""
-    return f"Your move: write 5 commands from ^ v \\ / TL TR F H with {xs}{repair}."
+    repair = f", or {' '.join('R' * steps)} to repair one point" if damage > 0 else ""
+    return f"Your move: write {steps} commands from ^ v \\ / TL TR F H with {xs}{repair}."
 
 
 def render_observation(obs: RoboPigsObservation, pending: Sequence[str | None] | None = None) -> str:
@@ -142,7 +144,7 @@ def render_observation(obs: RoboPigsObservation, pending: Sequence[str | None] |
     if last:
         lines.append("")
         lines += render_last_round(last, pigs)
-        if result and len(last["steps"]) < 5:
+        if result and len(last["steps"]) < obs["options"].get("program_length", 5):
             lines.append(
                 f"  The game ended at step {len(last['steps'])}; the rest of the round was not played."
             )

@@ -54,6 +54,11 @@ def _pigs(position: str) -> list[tuple[int, int, str, int]]:
     return [("abcdefgh".index(pig[0]), int(pig[1]) - 1, pig[2], int(pig[3:])) for pig in position.split()[:2]]
 
 
+def _steps(observation: Any) -> int:
+    """The commands of a program: five, or the ``program_length`` variant's."""
+    return int(observation["options"].get("program_length", 5))
+
+
 def _in_line(pig: tuple[int, int, str, int], target: tuple[int, int, str, int]) -> bool:
     """Whether ``target`` stands straight ahead of ``pig`` (where its laser reaches)."""
     x, y, facing, _ = pig
@@ -88,9 +93,11 @@ class RoboPigsRuleAgent(Agent):
 
     # --- writing programs -----------------------------------------------------
 
-    def _biased_program(self, damage: int) -> str:
-        """A program in notation with exactly ``damage`` X, free commands drawn by weight."""
-        commands = self.rng.choices(_FREE, _WEIGHTS, k=5 - damage)
+    def _biased_program(self, damage: int, steps: int = 5) -> str:
+        """A program in notation of ``steps`` commands with exactly ``damage`` X (``steps``
+        at most), free commands drawn by weight."""
+        damage = min(damage, steps)
+        commands = self.rng.choices(_FREE, _WEIGHTS, k=steps - damage)
         for _ in range(damage):
             commands.insert(self.rng.randrange(len(commands) + 1), "X")
         return " ".join(commands)
@@ -98,12 +105,12 @@ class RoboPigsRuleAgent(Agent):
     def _variation(self, text: str) -> str:
         """``text`` with one free command changed, or one X moved to another step."""
         commands = text.split()
-        if commands == _REPAIR.split():
+        if set(commands) == {"R"}:  # the repair program, of any length
             return text
         free = [i for i, c in enumerate(commands) if c != "X"]
         if "X" in commands and self.rng.random() < 0.25:
             i = self.rng.choice([i for i, c in enumerate(commands) if c == "X"])
-            j = self.rng.randrange(5)
+            j = self.rng.randrange(len(commands))
             commands[i], commands[j] = commands[j], commands[i]
         elif free:
             commands[self.rng.choice(free)] = self.rng.choices(_FREE, _WEIGHTS)[0]
@@ -156,7 +163,9 @@ class RoboPigsRuleAgent(Agent):
         at that program and there is no reply to choose (``None``).
         """
         opp = 1 - self.player
-        damage = int(view.observation()["pigs"][opp]["damage"])
+        observation = view.observation()
+        damage = int(observation["pigs"][opp]["damage"])
+        steps = _steps(observation)
         base = view.sample_state(self.rng)
         if opp not in base.to_act():
             return [(view.sample_state(self.rng), None) for _ in range(count)]
@@ -166,7 +175,7 @@ class RoboPigsRuleAgent(Agent):
             reply = None
             if i % 2:
                 try:
-                    reply = base.parse_action(opp, self._biased_program(damage))
+                    reply = base.parse_action(opp, self._biased_program(damage, steps))
                 except ActionError:
                     reply = None
             trials.append((base, reply if reply is not None else legal.sample(self.rng)))
@@ -174,17 +183,20 @@ class RoboPigsRuleAgent(Agent):
 
     def act(self, view: PlayerView) -> Any:
         legal = view.legal_actions()
-        damage = int(view.observation()["pigs"][self.player]["damage"])
+        observation = view.observation()
+        damage = int(observation["pigs"][self.player]["damage"])
+        steps = _steps(observation)
+        repair_text = _REPAIR if steps == 5 else " ".join("R" * steps)
         pool: dict[Any, str] = {}
-        repair = self._legal(view, _REPAIR)
+        repair = self._legal(view, repair_text)
         if repair is not None:
-            pool[repair] = _REPAIR
+            pool[repair] = repair_text
         for i in range(self.candidates):
             if i % 4 == 0:
                 action = legal.sample(self.rng)
                 text = view.action_to_str(action)
             else:
-                text = self._biased_program(damage)
+                text = self._biased_program(damage, steps)
                 action = self._legal(view, text)
             if action is not None:
                 pool.setdefault(action, text)

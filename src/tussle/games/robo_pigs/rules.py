@@ -32,9 +32,9 @@ import functools
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from itertools import chain, combinations
+from itertools import chain, combinations, product
 from operator import itemgetter
-from typing import cast
+from typing import ClassVar, cast
 
 from tussle.errors import OptionError, PositionError
 from tussle.game import (
@@ -73,6 +73,7 @@ from tussle.games.robo_pigs.actions import (
     ProgramJSON,
     format_program,
     parse_program,
+    repair_program,
 )
 from tussle.games.robo_pigs.boards import STANDARD_BOARD, Board, load_board
 from tussle.games.robo_pigs.observation import LastRoundJSON, RoboPigsObservation, StepJSON
@@ -287,19 +288,30 @@ def parse_square(text: str) -> int:
     return (int(text[1]) - 1) * SIZE + FILES.index(text[0])
 
 
-def program_problem(program: Commands, damage: int, extra_x: bool) -> str | None:
+def program_problem(program: Commands, damage: int, extra_x: bool, steps: int = STEPS) -> str | None:
     """Why ``program`` is not legal for a pig with ``damage``, or None if it is.
+
+    With ``steps`` (the ``program_length`` variant) below five, a pig owes an X per
+    point of damage only up to the program's length.
 
     >>> program_problem((FIRE,) * 5, 2, False)
     'a pig with 2 damage must play exactly 2 X'
     >>> program_problem(REPAIR_PROGRAM, 4, False) is None
     True
+    >>> program_problem((FIRE,), 2, False, steps=1)
+    'a pig with 2 damage must play exactly 1 X'
     """
-    if program == REPAIR_PROGRAM:
+    repair = repair_program(steps)
+    if program == repair:
         return None if damage > 0 else "only a damaged pig may repair"
     if REPAIR in program:
-        return "repair is R R R R R, the whole program"
+        return f"repair is {format_program(repair)}, the whole program"
     xs = program.count(DAMAGE)
+    owed = min(damage, steps)
+    if (steps < STEPS and xs == owed) or (extra_x and xs > owed):
+        return None
+    if steps < STEPS:
+        return f"a pig with {damage} damage must play {'at least' if extra_x else 'exactly'} {owed} X"
     if xs == damage or (extra_x and xs > damage):
         return None
     if extra_x:
@@ -428,21 +440,51 @@ class Programs(Actions[Commands]):
         return f"Programs(damage={self._damage}, extra_x={self._extra_x}, count={self._size})"
 
 
+class ShortPrograms(ListActions[Commands]):
+    """Every legal program of one pig when programs are shorter than five (``program_length``).
+
+    A few thousand at most (8^4 for four commands), so they are listed: by number
+    of X, then where the X stand, then the free commands in
+    :func:`itertools.product` order; the repair program last, for a damaged pig.
+
+    >>> programs = ShortPrograms(1, False, 2)
+    >>> len(programs), format_program(programs[0]), format_program(programs[-1])
+    (17, 'X ^', 'R R')
+    """
+
+    __slots__ = ()
+    #: Programs.sample's remembered draw, for is_legal: ListActions' membership test has its own.
+    _sampled: ClassVar[object] = object()
+
+    def __init__(self, damage: int, extra_x: bool, steps: int) -> None:
+        owed = min(damage, steps)
+        programs: list[Commands] = []
+        for xs in range(owed, steps + 1) if extra_x else (owed,):
+            for x_spots in combinations(range(steps), xs):
+                for free in product(FREE, repeat=steps - xs):
+                    rest = iter(free)
+                    programs.append(tuple(DAMAGE if i in x_spots else next(rest) for i in range(steps)))
+        if damage > 0:
+            programs.append(repair_program(steps))
+        super().__init__(programs)
+
+
 _COMMANDS = len(SYMBOLS)
 _COMMAND_SET = frozenset(range(_COMMANDS))
-# Programs per (damage, extra_x): immutable, so every state shares them.
-_PROGRAMS: dict[tuple[int, bool], Programs] = {}
+# Programs per (damage, extra_x, steps): immutable, so every state shares them.
+_PROGRAMS: dict[tuple[int, bool, int], Programs | ShortPrograms] = {}
 
 
-def programs_for(damage: int, extra_x: bool) -> Programs:
+def programs_for(damage: int, extra_x: bool, steps: int = STEPS) -> Programs | ShortPrograms:
     """The legal programs of a pig with ``damage`` (made once, then shared).
 
     >>> programs_for(2, False) is programs_for(2, False)
     True
     """
-    found = _PROGRAMS.get((damage, extra_x))
+    found = _PROGRAMS.get((damage, extra_x, steps))
     if found is None:
-        found = _PROGRAMS[damage, extra_x] = Programs(damage, extra_x)
+        made = Programs(damage, extra_x) if steps == STEPS else ShortPrograms(damage, extra_x, steps)
+        found = _PROGRAMS[damage, extra_x, steps] = made
     return found
 
 
@@ -485,6 +527,8 @@ def play_steps(
     prog_b: Commands,
     record: list[_RawStep] | None = None,
     tables: Geometry = STANDARD_GEOMETRY,
+    *,
+    lethal: int = LETHAL,
 ) -> tuple[int, int, int, int]:
     """Run two programs from ``start``, the pigs' poses and damage: the poses and damage after.
 
@@ -522,7 +566,7 @@ def play_steps(
         if record is not None:
             record.append((ca, cb, pose_a, pose_b, new_a, new_b, dmg_a, dmg_b, hit_a, hit_b))
         pose_a, pose_b = new_a, new_b
-        if dmg_a >= LETHAL or dmg_b >= LETHAL:
+        if dmg_a >= lethal or dmg_b >= lethal:
             break  # the game ends at once: the rest of the round is not played
     return pose_a, pose_b, dmg_a, dmg_b
 
@@ -575,6 +619,24 @@ class RoboPigs(Game):
                 "empty or standard: the rules' 8x8 board",
                 documents=("standard",),
             ),
+            # Variants, not the rules: shorter programs and a lower damage limit make games
+            # small enough to solve exactly (docs/ecosystem.md).
+            Option(
+                "program_length",
+                "int",
+                STEPS,
+                "the commands in a program (a variant: the rules give 5; 1 to 5)",
+                minimum=1,
+                maximum=STEPS,
+            ),
+            Option(
+                "damage_limit",
+                "int",
+                LETHAL,
+                "the damage at which a pig loses (a variant: the rules give 5; 1 to 5)",
+                minimum=1,
+                maximum=LETHAL,
+            ),
         ),
         has_position=True,
         notation=(
@@ -625,8 +687,12 @@ class RoboPigs(Game):
         self._round_limit = int(self.options["round_limit"])
         self._repair_at_start = self.options["repair_at"] == "start"
         extra_x = bool(self.options["extra_x"])
-        #: The legal programs by damage (a pig at 5 damage has ended the game).
-        self._programs = tuple(programs_for(damage, extra_x) for damage in range(LETHAL))
+        #: The commands in a program, the damage that ends the game, and the repair program.
+        self._steps = int(self.options["program_length"])
+        self._lethal = int(self.options["damage_limit"])
+        self._repair = repair_program(self._steps)
+        #: The legal programs by damage (a pig at the damage limit has ended the game).
+        self._programs = tuple(programs_for(damage, extra_x, self._steps) for damage in range(self._lethal))
 
     def length_bound(self) -> tuple[int, int] | None:
         limit = int(self.options["round_limit"])
@@ -669,8 +735,8 @@ class RoboPigs(Game):
                 raise PositionError(f"{text!r}: pig {name} is on {part[:2]!r}, not a square a1..h8") from None
             facings.append(FACING_LETTERS.index(part[2]))
             dmg = int(part[3:])
-            if dmg > LETHAL:
-                raise PositionError(f"{text!r}: pig {name} has {dmg} damage; the game ends at {LETHAL}")
+            if dmg > self._lethal:
+                raise PositionError(f"{text!r}: pig {name} has {dmg} damage; the game ends at {self._lethal}")
             damage.append(dmg)
         if squares[0] == squares[1]:
             raise PositionError(f"{text!r}: both pigs are on {square_name(squares[0])}")
@@ -766,7 +832,8 @@ class RoboPigsState(State[Commands]):
             return False
 
     def _why_illegal(self, player: int, action: Commands) -> str:
-        problem = program_problem(action, self.damage[player], bool(self.game.options["extra_x"]))
+        game = self.game
+        problem = program_problem(action, self.damage[player], bool(game.options["extra_x"]), game._steps)
         return f": {problem}" if problem else ""
 
     def _apply(self, player: int, action: Commands) -> None:
@@ -778,19 +845,22 @@ class RoboPigsState(State[Commands]):
     def _run_round(self, prog_a: Commands, prog_b: Commands) -> None:
         before = self.damage
         dmg_a, dmg_b = before
-        repair_a = prog_a == REPAIR_PROGRAM
-        repair_b = prog_b == REPAIR_PROGRAM
+        game = self.game
+        repair = game._repair
+        lethal = game._lethal
+        repair_a = prog_a == repair
+        repair_b = prog_b == repair
         (sa, sb), (fa, fb) = self.squares, self.facings
-        if self.game._repair_at_start:
+        if game._repair_at_start:
             start = (sa << 2 | fa, sb << 2 | fb, dmg_a - repair_a, dmg_b - repair_b)
-            pose_a, pose_b, dmg_a, dmg_b = play_steps(start, prog_a, prog_b, None, self.game.tables)
+            pose_a, pose_b, dmg_a, dmg_b = play_steps(start, prog_a, prog_b, None, game.tables, lethal=lethal)
             repaired = (repair_a, repair_b)
         else:
             start = (sa << 2 | fa, sb << 2 | fb, dmg_a, dmg_b)
-            pose_a, pose_b, dmg_a, dmg_b = play_steps(start, prog_a, prog_b, None, self.game.tables)
+            pose_a, pose_b, dmg_a, dmg_b = play_steps(start, prog_a, prog_b, None, game.tables, lethal=lethal)
             repaired = _NOT_REPAIRED
             # A repair at the end counts only if the game goes on.
-            if dmg_a < LETHAL and dmg_b < LETHAL:
+            if dmg_a < lethal and dmg_b < lethal:
                 dmg_a -= repair_a
                 dmg_b -= repair_b
                 repaired = (repair_a, repair_b)
@@ -803,8 +873,8 @@ class RoboPigsState(State[Commands]):
         self.last_repaired = repaired
         self._pending = [None, None]
         self.round += 1
-        limit = self.game._round_limit
-        if dmg_a >= LETHAL or dmg_b >= LETHAL or (limit and self.round > limit):
+        limit = game._round_limit
+        if dmg_a >= lethal or dmg_b >= lethal or (limit and self.round > limit):
             self._result = self._outcome()
 
     @property
@@ -814,7 +884,7 @@ class RoboPigsState(State[Commands]):
             return ()
         raw: list[_RawStep] = []
         board = self.game.board
-        play_steps(self._last_start, *self.last_programs, raw, self.game.tables)
+        play_steps(self._last_start, *self.last_programs, raw, self.game.tables, lethal=self.game._lethal)
         return tuple(
             Step(
                 (ca, cb),
@@ -833,12 +903,13 @@ class RoboPigsState(State[Commands]):
 
     def _outcome(self) -> Result | None:
         """The result if the game is over now (between rounds), else None."""
-        dead_a, dead_b = (d >= LETHAL for d in self.damage)
+        lethal = self.game._lethal
+        dead_a, dead_b = (d >= lethal for d in self.damage)
         if dead_a and dead_b:
-            return Result.draw(2, "both pigs reached 5 damage in the same step")
+            return Result.draw(2, f"both pigs reached {lethal} damage in the same step")
         if dead_a or dead_b:
             winner = 1 if dead_a else 0
-            return Result.win(winner, 2, f"pig {PIG_NAMES[1 - winner]} reached 5 damage")
+            return Result.win(winner, 2, f"pig {PIG_NAMES[1 - winner]} reached {lethal} damage")
         limit = self.game._round_limit
         if limit and self.round > limit:
             return Result.draw(2, f"round limit of {limit} reached", Termination.LIMIT)
@@ -853,7 +924,7 @@ class RoboPigsState(State[Commands]):
         return format_program(action)
 
     def _parse_action(self, player: int, text: str) -> Commands:
-        return parse_program(text)
+        return parse_program(text, self.game._steps)
 
     def action_to_json(self, player: int, action: Commands) -> ProgramJSON:
         """The structured form of a program (see :class:`~tussle.games.robo_pigs.actions.Program`).
@@ -864,7 +935,7 @@ class RoboPigsState(State[Commands]):
         return Program(action).to_json()
 
     def _action_from_json(self, player: int, data: dict[str, object]) -> Commands:
-        return Program.from_json(data).commands
+        return Program.from_json(data, self.game._steps).commands
 
     def position(self) -> str:
         """``<pig A> <pig B> <round>``; each pig is square, facing and damage.
@@ -901,10 +972,10 @@ class RoboPigsState(State[Commands]):
         opponent's; for a spectator, both) is redrawn at random among its legal programs.
         """
         other = self.clone()
-        extra_x = bool(self.game.options["extra_x"])
+        programs = self.game._programs
         for p in (0, 1):
             if p != player and other._pending[p] is not None:
-                other._pending[p] = programs_for(self.damage[p], extra_x).sample(rng)
+                other._pending[p] = programs[self.damage[p]].sample(rng)
         return other
 
     def observation(self, player: int) -> RoboPigsObservation:
@@ -952,7 +1023,12 @@ class RoboPigsState(State[Commands]):
             "last_round": last,
             "result": self._result.to_json() if self._result else None,
         }
-        board = self.game.board
+        game = self.game
+        if game._steps != STEPS or game._lethal != LETHAL:
+            # Only in the variants: the standard game's views stay as they were.
+            view["options"]["program_length"] = game._steps
+            view["options"]["damage_limit"] = game._lethal
+        board = game.board
         if board != STANDARD_BOARD:
             # Only off the rules' board: the views of the rules' board stay as they were.
             walls = [square_name(square) for square in sorted(board.walls)]

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tussle.game import Game, State
-from tussle.games.robo_pigs.actions import DAMAGE, REPAIR_PROGRAM, SYMBOLS, Commands
+from tussle.games.robo_pigs.actions import DAMAGE, STEPS, SYMBOLS, Commands, repair_program
 from tussle.games.robo_pigs.rules import FREE, SIZE, RoboPigsState, programs_for
 from tussle.search.policy import GamePolicy
 
@@ -61,13 +61,18 @@ class RoboPigsPolicy(GamePolicy):
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         self.extra_x = bool(game.options["extra_x"])
+        #: The commands of a program (five, or the program_length variant's).
+        self.steps = int(game.options["program_length"])
+        self._repair = repair_program(self.steps)
+        self._by_count = _damage_table(self.extra_x, self.steps)
         self._assembled: dict[tuple[str, ...], Commands] = {}
 
     def _damage(self, state: State[Any], player: int) -> int:
+        """The pig's damage, or with short programs the X it owes (the programs tell no more)."""
         # The number of legal programs tells the damage without building an observation.
-        damage = _DAMAGE_BY_COUNT[self.extra_x].get(len(state.legal_actions(player)))
+        damage = self._by_count.get(len(state.legal_actions(player)))
         if damage is None:
-            damage = int(state.observation(player)["pigs"][player]["damage"])
+            damage = min(int(state.observation(player)["pigs"][player]["damage"]), self.steps)
         return damage
 
     def factored(self, state: State[Any], player: int) -> bool:
@@ -85,12 +90,13 @@ class RoboPigsPolicy(GamePolicy):
     def _pieces(self, damage: int, prefix: tuple[str, ...]) -> Sequence[str] | None:
         """The commands that may follow ``prefix`` in the program of a pig with ``damage``."""
         size = len(prefix)
-        if size == 5:
+        steps = self.steps
+        if size == steps:
             return None
         if prefix[:1] == ("R",):
             return ("R",)
         x_left = damage - prefix.count("X")
-        if x_left >= 5 - size:
+        if x_left >= steps - size:
             return ("X",)
         options: tuple[str, ...] = _FREE_SYMBOLS
         if x_left > 0 or self.extra_x:
@@ -103,24 +109,18 @@ class RoboPigsPolicy(GamePolicy):
         action = self._assembled.get(prefix)
         if action is None:
             c = _COMMAND
-            action = self._assembled[prefix] = (
-                c[prefix[0]],
-                c[prefix[1]],
-                c[prefix[2]],
-                c[prefix[3]],
-                c[prefix[4]],
-            )
+            action = self._assembled[prefix] = tuple(c[symbol] for symbol in prefix)
         return action
 
     def program(self, state: State[Any], player: int, rng: random.Random) -> Any:
         """A program weighted towards attacks, as the playout move."""
         damage = self._damage(state, player)
         if damage and rng.random() < 0.1 * damage:
-            return REPAIR_PROGRAM
-        commands = rng.choices(FREE, _WEIGHTS, k=5 - damage)
+            return self._repair
+        commands = rng.choices(FREE, _WEIGHTS, k=self.steps - damage)
         for _ in range(damage):
             commands.insert(rng.randrange(len(commands) + 1), DAMAGE)
-        return (commands[0], commands[1], commands[2], commands[3], commands[4])
+        return tuple(commands)
 
     def rollout_action(self, state: State[Any], player: int, rng: random.Random) -> Any:
         return self.program(state, player, rng)
@@ -138,9 +138,7 @@ class RoboPigsPolicy(GamePolicy):
         return [v, -v]
 
 
-def _damage_table(extra_x: bool) -> dict[int, int]:
-    """Damage by the number of legal programs (each damage level has its own count)."""
-    return {len(programs_for(damage, extra_x)): damage for damage in range(5)}
-
-
-_DAMAGE_BY_COUNT = {False: _damage_table(False), True: _damage_table(True)}
+def _damage_table(extra_x: bool, steps: int = STEPS) -> dict[int, int]:
+    """Damage by the number of legal programs (each damage level has its own count); with
+    short programs, the X owed, which is all the programs depend on."""
+    return {len(programs_for(damage, extra_x, steps)): min(damage, steps) for damage in range(5)}
