@@ -329,3 +329,42 @@ def test_the_reveal_steps_through_the_round_and_can_be_replayed(
     assert "Step 4 of 5" in (page.text_content(".rp-caption") or "")
     assert watched.errors == []
     page.close()
+
+
+def test_the_editor_writes_a_variants_short_program(
+    web: Server,  # noqa: F811
+    browser: Browser,  # noqa: F811
+) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    watched = Watched(page)
+    page.goto(web.url + "/")
+    game = RoboPigs(program_length=2, damage_limit=3)
+    # Two steps, one X owed for 1 damage, three damage pips; the repair is R R.
+    state = game.state_from_position("d8S0 d1N1 5")
+    draw_view(page, a_view(state.observation(1)))
+    slots = page.locator(".rp-editor .rp-slot")
+    assert slots.count() == 2
+    assert [slots.nth(i).get_attribute("data-command") for i in range(2)] == ["", "X"]
+    assert page.locator("[data-pig=B] .rp-pip").count() == 3
+    send = page.locator("[data-commit]")
+    slots.nth(0).focus()
+    page.keyboard.press("f")
+    assert send.is_enabled()
+    send.click()
+    (acted,) = page.evaluate("window.acted")
+    assert acted == {"commands": ["F", "X"]}
+    assert state.action_from_json(1, acted) == state.parse_action(1, "F X")
+    state = game.state_from_position("d8S0 d1N1 4")  # another round: a fresh draft
+    draw_view(page, a_view(state.observation(1)))
+    page.click(".rp-cmd[data-command=R]")
+    send.click()
+    (acted,) = page.evaluate("window.acted")
+    assert acted == {"commands": ["R", "R"]}
+    assert state.action_from_json(1, acted) == state.parse_action(1, "R R")
+    # A pig with more damage than steps owes an X in every step: nothing is left to write.
+    worn = game.state_from_position("d8S0 d1N2 5")
+    draw_view(page, a_view(worn.observation(1)))
+    assert [slots.nth(i).get_attribute("data-command") for i in range(2)] == ["X", "X"]
+    assert send.is_enabled()
+    assert watched.errors == []
+    page.close()

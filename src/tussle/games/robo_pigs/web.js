@@ -12,7 +12,10 @@ import { canvas, html, svg } from "/web/board.js";
 // actions.py: ProgramJSON): a drawing that reads a field the game does not send fails here.
 /** @typedef {{commands: string[]}} Program  a program: its five commands by symbol, in step order */
 /** @typedef {{name: string, square: string, facing: string, damage: number}} Pig  facing: N, E, S or W */
-/** @typedef {{repair_at: string, extra_x: boolean, round_limit: number}} Options */
+/**
+ * program_length and damage_limit come only in the variants (5 and 5 otherwise).
+ * @typedef {{repair_at: string, extra_x: boolean, round_limit: number, program_length?: number, damage_limit?: number}} Options
+ */
 /**
  * One step of a revealed round, both pigs' parts index for index (pig A first).
  * @typedef {{
@@ -44,8 +47,9 @@ const FILES = "abcdefgh";
 const SIZE = 60; // one square of the board, in the drawing's units
 const EDGE = 26; // the margin that holds the coordinates
 const WIDE = EDGE * 2 + SIZE * 8;
-const STEPS = 5;
-const LETHAL = 5;
+// The commands of a program and the damage that ends the game: the rules' 5, or a variant's, set by draw.
+let STEPS = 5;
+let LETHAL = 5;
 const FACINGS = "NESW";
 /** @type {Record<string, string>} */
 const FACING_NAMES = { N: "north", E: "east", S: "south", W: "west" };
@@ -646,10 +650,11 @@ function sameCommands(a, b) {
 function programProblem(slots, damage, extraX) {
   if (slots.some((c) => !c)) return `fill all ${STEPS} steps`;
   if (slots.every((c) => c === "R")) return damage > 0 ? null : "only a damaged pig may repair";
-  if (slots.includes("R")) return "repair is R R R R R, the whole program";
+  if (slots.includes("R")) return `repair is ${Array(STEPS).fill("R").join(" ")}, the whole program`;
   const xs = slots.filter((c) => c === "X").length;
-  if (xs === damage || (extraX && xs > damage)) return null;
-  return `a pig with ${damage} damage must play ${extraX ? "at least" : "exactly"} ${damage} X`;
+  const owed = Math.min(damage, STEPS); // a short program (a variant) owes as many X as fit
+  if (xs === owed || (extraX && xs > owed)) return null;
+  return `a pig with ${damage} damage must play ${extraX ? "at least" : "exactly"} ${owed} X`;
 }
 
 /**
@@ -687,7 +692,7 @@ function editor(view, ui, obs, seat, onChange) {
 
   /** @type {{button: HTMLButtonElement, sym: HTMLSpanElement, what: HTMLSpanElement}[]} each step's button and its two lines */
   const slotButtons = [];
-  const slotRow = html("div", { class: "rp-slots", role: "group", "aria-label": "your program, five steps" });
+  const slotRow = html("div", { class: "rp-slots", role: "group", "aria-label": `your program, ${STEPS === 5 ? "five" : STEPS} steps` });
   for (let i = 0; i < STEPS; i++) {
     const sym = html("span", { class: "sym" });
     const what = html("span", { class: "what" });
@@ -769,8 +774,9 @@ function editor(view, ui, obs, seat, onChange) {
       html("span", { class: "sym", "aria-hidden": "true", text: "X" }), html("span", { class: "what", "aria-hidden": "true", text: "nothing" })));
   }
   if (damage > 0) {
-    palette.append(html("button", { type: "button", class: "rp-cmd repair", "data-command": "R", title: "R R R R R: do nothing all round and lose one point of damage", "aria-label": "repair: the whole program R R R R R, loses one point of damage", onclick: repair },
-      html("span", { class: "sym", "aria-hidden": "true", text: "R R R R R" }), html("span", { class: "what", "aria-hidden": "true", text: "repair all round" })));
+    const rs = Array(STEPS).fill("R").join(" ");
+    palette.append(html("button", { type: "button", class: "rp-cmd repair", "data-command": "R", title: `${rs}: do nothing all round and lose one point of damage`, "aria-label": `repair: the whole program ${rs}, loses one point of damage`, onclick: repair },
+      html("span", { class: "sym", "aria-hidden": "true", text: rs }), html("span", { class: "what", "aria-hidden": "true", text: "repair all round" })));
   }
 
   const left = html("button", { type: "button", class: "rp-tool", "data-tool": "left", title: "move this step's command one step earlier", "aria-label": "move the chosen step's command one step earlier", onclick: () => shift(-1) }, "◀ move");
@@ -901,6 +907,8 @@ function programTable(round, player) {
 export function draw(view, ui) {
   const obs = view.observation;
   shape = obs.board || { width: 8, height: 8, walls: [] };
+  STEPS = (obs.options && obs.options.program_length) || 5;
+  LETHAL = (obs.options && obs.options.damage_limit) || 5;
   const seat = view.seat === 0 || view.seat === 1 ? view.seat : null;
   const names = ["A", "B"];
   const root = html("div", { class: "rp" }, html("style", { text: STYLE }));
