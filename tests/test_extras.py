@@ -3,7 +3,7 @@ needs an optional extra says which one when its library is missing, in one line,
 
 A missing library is simulated by ``sys.modules[name] = None`` (which makes ``import name`` raise
 ModuleNotFoundError), with tussle's own modules that import it dropped first, so that they are
-imported again; every change is undone after the test.
+imported again; the modules are put back as they were after each test.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import subprocess
 import sys
 import textwrap
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,13 +26,27 @@ from tussle.cli.extras import EXTRA_OF, MissingExtraError, needs
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def without(monkeypatch: pytest.MonkeyPatch, missing: tuple[str, ...], *users: str) -> None:
+@pytest.fixture(autouse=True)
+def _modules_as_they_were() -> Iterator[None]:
+    """Every module imported, dropped or refused by a test put back as it was, for the tests after it.
+
+    A module imported afresh during a test (and holding the fresh copies of others) is dropped too, so
+    that no later test sees two copies of one module.
+    """
+    saved = dict(sys.modules)
+    yield
+    for name in set(sys.modules) - set(saved):
+        del sys.modules[name]
+    sys.modules.update(saved)
+
+
+def without(missing: tuple[str, ...], *users: str) -> None:
     """``missing`` libraries unimportable, and the modules of tussle under ``users`` imported afresh."""
     for name in list(sys.modules):
         if name.partition(".")[0] in missing or any(name == u or name.startswith(u + ".") for u in users):
-            monkeypatch.delitem(sys.modules, name)
+            del sys.modules[name]
     for name in missing:
-        monkeypatch.setitem(sys.modules, name, None)
+        sys.modules[name] = None  # type: ignore[assignment]
 
 
 #: A command line, the libraries missing, the modules of tussle that import them, the line it prints.
@@ -106,7 +121,7 @@ def test_a_command_without_its_extra_names_the_extra_in_one_line(
     """``case``: the command line, the libraries missing, tussle's modules that import them, the line."""
     args, missing, users, line = case
     monkeypatch.chdir(tmp_path)  # balance would write its folder here, were it to start
-    without(monkeypatch, missing, *users)
+    without(missing, *users)
     refused(CliRunner().invoke(cli, args), line)
     assert not list(tmp_path.iterdir())  # refused before anything was made
 
@@ -201,3 +216,10 @@ def test_the_base_install_plays_every_game_and_runs_the_base_commands(tmp_path: 
         assert code == 0, (args, tail)
         assert name == args[0]
     assert report["leaked"] == []
+
+
+def test_the_adapters_pictures_without_pillow_name_the_extra() -> None:
+    pytest.importorskip("numpy")
+    without(("PIL",), "tussle.adapters.pictures")
+    with pytest.raises(ImportError, match=r"needs PIL, which is not installed: .*'tussle\[gymnasium\]'"):
+        import tussle.adapters.pictures  # noqa: F401

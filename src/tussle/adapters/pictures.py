@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from tussle.adapters import require
 
-require(__name__, "rl", "numpy")
+# Pillow draws, in Matplotlib's DejaVu Sans: both come with the gymnasium and pettingzoo extras.
+require(__name__, "gymnasium", "numpy", "PIL", "matplotlib")
 
 import functools
 import math
