@@ -7,7 +7,7 @@ comment that a reader of the rendered page does not see:
 
 naming the run's folder under docs/balance/ (whose ``figures.json`` is committed with
 the doc), a figure (the end of its key: ``seats``, ``warriors-boost``; or a top-level
-list of the report: ``ab``, ``sample_sizes``), a row (the start of its first cell), a
+list of the report: ``ab``, ``sample_sizes``), a row (the start of its first cell; ``A @ B``: of its first two), a
 column (``difference low``: the first ``low`` after ``difference``), and the value as the
 sentence writes it (``54.3%`` and ``+11.6 points`` are
 shares, ``1.1e-05`` a p-value, ``2,400`` a count). The value must equal the figure's to
@@ -43,7 +43,7 @@ def claims() -> list[tuple[str, list[str]]]:
 
 def figure(report: dict[str, Any], key: str) -> dict[str, Any]:
     """The figure whose key ends with ``key`` (``2:seats``: of the third slice), or a report's list."""
-    if key in report and isinstance(report[key], list):
+    if key in report and isinstance(report[key], list) and all(isinstance(f, dict) for f in report[key]):
         (only,) = report[key][:1]
         return dict(only)
     slice_index, _, name = key.rpartition(":")
@@ -84,7 +84,9 @@ def actual(report: dict[str, Any], key: str, row: str, column: str) -> float:
         return float(
             sum(1 for r in found["rows"] if r[index] is not None and r[index] < float(where.group(2)))
         )
-    rows = [r for r in found["rows"] if str(r[0]).startswith(row)]
+    # "FIRST @ SECOND": the row whose first two cells start so (a side-by-side row of one slice).
+    first, _, second = row.partition(" @ ")
+    rows = [r for r in found["rows"] if str(r[0]).startswith(first) and str(r[1]).startswith(second)]
     assert rows, f"{key}: no row {row!r} (rows: {[r[0] for r in found['rows']][:12]})"
     value = rows[0][column_index(columns, column)]
     assert value is not None, f"{key} {row} {column}: no value"
