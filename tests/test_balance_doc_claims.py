@@ -7,8 +7,8 @@ comment that a reader of the rendered page does not see:
 
 naming the run's folder under docs/balance/ (whose ``figures.json`` is committed with
 the doc), a figure (the end of its key: ``seats``, ``warriors-boost``; or a top-level
-list of the report: ``ab``, ``sample_sizes``), a row (the start of its first cell; ``A @ B``: of its first two), a
-column (``difference low``: the first ``low`` after ``difference``), and the value as the
+list of the report: ``ab``, ``sample_sizes``), a row (the start of its first cell; ``A @ B``:
+of its first two), a column (``difference low``: the first ``low`` after ``difference``), and the value as the
 sentence writes it (``54.3%`` and ``+11.6 points`` are
 shares, ``1.1e-05`` a p-value, ``2,400`` a count). The value must equal the figure's to
 the digits written, and must be written in the sentence or bullet the claim follows.
