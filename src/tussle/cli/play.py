@@ -223,6 +223,7 @@ def play(
       tussle play robo-pigs -p human,human           two people, one screen
       tussle play robo-pigs -p rule,random --seed 3  watch two computer players
       tussle play robo-pigs -o extra_x=true --record game.json
+      tussle play --resume game.json                 go on with a saved game
       tussle play --seat http://127.0.0.1:8000/play/9c1e...#TOKEN
     """
     if seat_link is not None:
