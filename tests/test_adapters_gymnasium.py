@@ -273,3 +273,17 @@ def test_tank_chess_step_by_step_in_gymnasium() -> None:
     strict.reset(seed=1)
     with pytest.raises(ActionError, match=r"token 255 \(p16\) cannot follow \[\]"):
         strict.step(255)  # Black's corner: not a White tank
+
+
+def test_reset_seeds_are_those_integers_would_draw() -> None:
+    """reset draws its seeds from raw bits; they must be np_random.integers(0, 2**62)'s, as before."""
+    from gymnasium.utils.seeding import np_random
+
+    env = TussleGymEnv("fight", opponents="random", players=3)
+    for seed in (0, 1, 7, 12345, 2**40 + 3):
+        env.reset(seed=seed)
+        generator = np_random(seed)[0]
+        expected = [int(s) for s in generator.integers(0, 2**62, size=4)]
+        assert [env._agents[p].seed for p in (1, 2)] == expected[2:]
+        # As many draws taken: the generator goes on where integers would have left it.
+        assert env.np_random.bit_generator.state == generator.bit_generator.state

@@ -381,6 +381,7 @@ class FightFeatures(Features):
         if tables is None or tables.deck is not state.deck:
             tables = self._tables = _DeckTables(self, state.deck)
         names, families, arena_names = tables.names, tables.families, tables.arenas
+        arena_glory = tables.glory
         n, a = self.n, self.a
         mask = state._mask(player)
         known = state.known
@@ -418,7 +419,9 @@ class FightFeatures(Features):
                 if known[c] & mask and names[c] >= 0:
                     out[s + 6 + names[c]] = 1.0
             out[s + 6 + n] = min(1.0, len(won[q]) / 7)
-            out[s + 7 + n] = min(1.0, state.glory(q) / 60)
+            # state.glory(q), from the Arenas' glory read once per deck.
+            glory = sum(map(arena_glory.__getitem__, won[q])) + len(pile)
+            out[s + 7 + n] = min(1.0, glory / 60)
         t = n + players * self.seat_size
         for offset, cards in ((t, state.graveyard), (t + n, state.buffer)):
             for c in cards:
@@ -470,6 +473,8 @@ class _DeckTables:
         self.weights = tuple(1 << (self.shift * family) for family in self.families)
         #: Each Arena's place among the features' Arenas (-1: none).
         self.arenas = tuple(features.arena.get(arena.name, -1) for arena in deck.arenas)
+        #: Each Arena's glory, as FightState.glory adds it up.
+        self.glory = tuple(arena.glory for arena in deck.arenas)
         self.tenths = features._tenths
         self.spreads: dict[int, tuple[tuple[int, float], ...]] = {}
 
