@@ -153,3 +153,15 @@ def test_an_ab_run_too_small_for_an_interval_ends_with_its_line_not_a_traceback(
     assert re.search(
         r"A/B rule,rule: fighter A \(seat 0\) score [\d.]+ -> [\d.]+, B - A .* p = ", result.output
     )
+
+
+def test_the_option_matrix_and_sample_sizes_name_the_first_seat_the_games_way(tmp_path: Path) -> None:
+    args = ["random", "random", "-n", "2", "--vary", "power_a=none,brutal", "--vary", "power_b=none,brutal"]
+    report = run(tmp_path / "matrix", *args)
+    (matrix,) = report["option_matrices"]
+    assert (
+        matrix["title"].startswith("fighter A (seat 0)'s score")
+        and "fighter A (seat 0)'s score" in matrix["columns"]
+    )
+    (sizes,) = report["sample_sizes"]
+    assert sizes["columns"][1] == "fighter A (seat 0) win rate"

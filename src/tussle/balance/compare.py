@@ -450,6 +450,8 @@ def games_needed(rate: float, difference: float, power: float = POWER) -> int:
 
 def sample_sizes(report: dict[str, Any]) -> Figure:
     """For each slice's first-seat win rate, the games a variant needs to see 1, 3 and 5 points."""
+    from tussle.balance.report import seat_label
+
     rows: list[list[Any]] = []
     for part in report["slices"]:
         seats = next((f for f in part["figures"] if f["key"].endswith("seats")), None)
@@ -466,7 +468,7 @@ def sample_sizes(report: dict[str, Any]) -> Figure:
         "Games needed to see a difference in the first seat's win rate",
         [
             "variant / pairing",
-            "seat 0 win rate",
+            f"{seat_label(0, report.get('seat_names') or [])} win rate",
             *[f"{round(d * 100)} point{'s' if round(d * 100) != 1 else ''}" for d in DIFFERENCES],
         ],
         rows,

@@ -301,8 +301,8 @@ def option_matrices(plan: Plan, datas: Sequence[Data]) -> list[Figure]:
         out.append(
             Figure(
                 f"options-{slug}",
-                f"Seat 0's score (win 1, draw 1/2) by {keys[0]} (rows) and {keys[1]} ({pairing})",
-                [keys[0], keys[1], "games", "seat 0's score", "low", "high"],
+                f"{first}'s score (win 1, draw 1/2) by {keys[0]} (rows) and {keys[1]} ({pairing})",
+                [keys[0], keys[1], "games", f"{first}'s score", "low", "high"],
                 table,
                 Plot(
                     "heatmap",
