@@ -186,7 +186,14 @@ def test_info_shows_options_and_agents() -> None:
     assert run("games", "robo-pigs").stdout == result.stdout
     data = json.loads(run("info", "robo-pigs", "--json").stdout)
     assert data["id"] == "robo-pigs"
-    assert {o["name"] for o in data["options"]} == {"round_limit", "extra_x", "repair_at", "board"}
+    assert {o["name"] for o in data["options"]} == {
+        "round_limit",
+        "extra_x",
+        "repair_at",
+        "board",
+        "program_length",
+        "damage_limit",
+    }
     assert "human" in data["agents"]
     # Tank Chess lists its two documents, each with the name it ships.
     tanks = {

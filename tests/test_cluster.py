@@ -145,7 +145,7 @@ def test_bench_scaling_times_processes_and_ray_side_by_side() -> None:
         assert p["efficiency"] == pytest.approx(p["speedup"] / p["cpus"])
     assert set(report["ray_start_s"]) == {"1", "2"} and set(report["chunk_overhead_ms"]) == {"ray", "pool"}
     bad = tussle("bench", "--scaling", "fite", "--cpus", "two")
-    assert bad.returncode == 2 and "--cpus 'two': give CPU counts such as 1,2,4" in bad.stderr
+    assert bad.returncode == 2 and "--cpus 'two': give CPU counts from 1 to 256, such as 1,2,4" in bad.stderr
 
 
 TICKS = """

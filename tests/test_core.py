@@ -493,6 +493,8 @@ PARTS = {
     "search": ("tussle.agents", "tussle.search"),
     "encoding": ("tussle.adapters.encoding",),
     "balance": ("tussle.balance.", "tussle.record"),
+    # A game's own commands (Hooks.commands: FITE's fite-odds) are command-line code.
+    "odds": ("tussle.cli.extras",),
 }
 
 

@@ -420,7 +420,7 @@ def test_parsing_is_lenient(loose: str, canonical: str) -> None:
     [
         ("", "not a Fightopia action"),
         ("hello", "not a Fightopia action"),
-        ("c3c4", "not a Fightopia action"),
+        ("c3c4c5", "not a Fightopia action"),
         ("i3-i4", "not a Fightopia action"),
         ("c3-c4-c5", "not a Fightopia action"),
         ("Tc3-c4", "two squares"),

@@ -191,4 +191,5 @@ def test_the_figures_on_known_rows() -> None:
 
 def test_the_figures_of_no_rows() -> None:
     figures = by_key(tiny([0], []))
-    assert figures["power_matrix"].rows == [] and figures["location_turns"].rows == []
+    # No fighter brought a power: no power figures at all; the others are empty.
+    assert "power_matrix" not in figures and figures["location_turns"].rows == []

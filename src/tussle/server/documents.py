@@ -25,7 +25,7 @@ document's text.
 >>> library.resolve("tank-chess", {"setup": "basic"})  # the game's own name: the game reads it
 {'setup': 'basic'}
 >>> library.offered("tank-chess")
-{'setup': ['basic', 'duel']}
+{'setup': ['basic', 'duel'], 'tanks': ['standard']}
 """
 
 from __future__ import annotations
