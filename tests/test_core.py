@@ -492,6 +492,8 @@ PARTS = {
     "solved": ("tussle.agents",),
     "search": ("tussle.agents", "tussle.search"),
     "encoding": ("tussle.adapters.encoding",),
+    # A game's batched engine (Hooks.batch) builds on tussle.batch's BatchGame and BatchState.
+    "batch": ("tussle.batch",),
     "balance": ("tussle.balance.", "tussle.record"),
     # A game's own commands (Hooks.commands: FITE's fite-odds) are command-line code.
     "odds": ("tussle.cli.extras",),

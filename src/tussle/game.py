@@ -439,6 +439,8 @@ class Hooks:
     """The search policy class (evaluation, playouts, move order) of the search agents."""
     encoding: str = ""
     """A function of a :class:`Game` that returns its integer action and array encoding (RL adapters)."""
+    batch: str = ""
+    """A function of a :class:`Game` that returns its batched JAX engine (:mod:`tussle.batch`)."""
     levels: tuple[tuple[str, str], ...] = ()
     """The agent spec behind each level (``easy``, ``medium``, ``hard``), chosen by measurement."""
     agents: tuple[AgentHook, ...] = ()

@@ -53,6 +53,7 @@ EXTRA_OF: dict[str, str] = {
     "pettingzoo": "pettingzoo",
     **dict.fromkeys(("pyspiel", "open_spiel"), "openspiel"),
     "ray": "cluster",
+    **dict.fromkeys(("jax", "jaxlib"), "jax"),
 }
 
 

@@ -812,6 +812,7 @@ class Fite(Game):
             rule_agent=".rule_agent:FiteRuleAgent",
             search=".search:FitePolicy",
             encoding=".encoding:encoding",
+            batch=".batch:batch",
             rules="rules.md",
             balance=".balance:measures",
             commands=(".odds:fite_odds",),

@@ -1,0 +1,271 @@
+"""Batched simulation: a game's rules as pure JAX functions over many states at once (extra ``jax``).
+
+A game that has a batched engine declares it with its ``batch`` hook (a
+function of a :class:`~tussle.game.Game` that returns a :class:`BatchGame`);
+:func:`make` finds it. The interface follows pgx's ``Env`` where the two agree
+(docs/ecosystem.md, "Batched simulation"): ``init(keys)`` and
+``step(states, actions, keys)`` over a batch, a state that carries
+``current_player``, ``legal_action_mask``, ``observation``, ``rewards``,
+``terminated`` and ``truncated``, and ``observe(states, player)``.
+
+Where tussle's games differ from pgx's:
+
+- **Simultaneous steps** are played one fighter at a time, as the scalar engine
+  takes them (:meth:`tussle.game.State.apply` one player after another): a
+  fighter's choice stays hidden in the state until every fighter of the step
+  has chosen, and ``acting`` says who the step still waits for (the scalar
+  engine's ``to_act()``). ``current_player`` is the lowest of them.
+- **Chance is a player.** ``step`` plays the chance events that follow a
+  decision with the keys given, so that after it a player is to act or the game
+  is over. ``decide`` and ``chance`` take one decision or one chance outcome
+  (numbered as the game's :class:`~tussle.adapters.encoding.ActionCodec` numbers
+  them), for replaying a record or another engine's game exactly.
+- Actions are numbered as the RL adapters number them (the same codec), and the
+  observation of a player is the same array the adapters give (``Features``):
+  the differential tests compare the two engines on both.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from tussle.adapters import require
+
+require("tussle.batch", "jax", "jax")
+
+import jax  # noqa: E402  (after the check that says which extra brings it)
+import jax.numpy as jnp  # noqa: E402
+
+if TYPE_CHECKING:
+    from tussle.game import Game
+
+#: A player number: the chance player (in ``current_player``).
+CHANCE = -1
+#: ``current_player`` of a game that is over.
+NOBODY = -2
+
+
+class BatchState(NamedTuple):
+    """One game's state (a batch of them: every field with a leading batch axis).
+
+    A NamedTuple is a JAX pytree as it is, so states go through ``jit``,
+    ``vmap`` and ``lax`` loops without registration.
+    """
+
+    current_player: jax.Array
+    """The player to decide now (the lowest still to choose at a simultaneous step), CHANCE or NOBODY."""
+    acting: jax.Array
+    """bool[players]: who the step waits for (the scalar engine's ``to_act()``; chance not included)."""
+    legal_action_mask: jax.Array
+    """bool[actions]: ``current_player``'s legal actions (all False for chance and at the end)."""
+    observation: jax.Array
+    """float32[features]: ``current_player``'s observation (player 0's for chance and at the end)."""
+    rewards: jax.Array
+    """float32[players]: what the last step paid (the game's returns when it ends, else 0)."""
+    terminated: jax.Array
+    """bool: the game ended by its rules."""
+    truncated: jax.Array
+    """bool: the game was cut by a limit of the simulation options (a turn limit): not the rules' end."""
+    steps: jax.Array
+    """int32: player decisions so far."""
+    core: Any
+    """The game's own fields (a NamedTuple of arrays)."""
+
+
+class BatchGame(ABC):
+    """A game's batched engine: one state's rules as pure JAX functions, batched here with ``vmap``.
+
+    A game implements the one-state methods (``*_one``); this class makes the
+    batched, compiled functions of them. The game's scalar options are fixed
+    when it is made: they are constants of the compiled functions.
+    """
+
+    num_players: int
+    num_actions: int
+    num_chance: int
+    observation_size: int
+    #: The most chance events that can follow one decision (``step`` plays them in a bounded loop).
+    max_chance: int
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    @property
+    def id(self) -> str:
+        return self.game.info.id
+
+    # --- one state: what a game implements ------------------------------------------------------
+    #
+    # The transitions (init_one, decide_one, chance_one) keep who is to act, the rewards and the
+    # ends right but leave ``legal_action_mask`` and ``observation`` as they were: views_one makes
+    # those once, after a decision and the chance events that follow it, rather than at each.
+
+    @abstractmethod
+    def init_one(self, key: jax.Array) -> BatchState:
+        """A new game (``key`` for any chance at the start), before its views."""
+
+    @abstractmethod
+    def decide_one(self, state: BatchState, action: jax.Array) -> BatchState:
+        """``current_player`` takes ``action`` (a legal one); a state whose player is not a player is kept."""
+
+    @abstractmethod
+    def chance_one(self, state: BatchState, outcome: jax.Array) -> BatchState:
+        """The chance event takes ``outcome`` (the codec's chance number); other states are kept."""
+
+    @abstractmethod
+    def sample_one(self, state: BatchState, key: jax.Array) -> jax.Array:
+        """A chance outcome drawn with the rules' odds (its number)."""
+
+    @abstractmethod
+    def legal_one(self, state: BatchState, player: jax.Array) -> jax.Array:
+        """``player``'s legal actions as a mask (meaningful when ``player`` is to act)."""
+
+    @abstractmethod
+    def observe_one(self, state: BatchState, player: jax.Array) -> jax.Array:
+        """``player``'s observation array."""
+
+    def views_one(self, state: BatchState) -> BatchState:
+        """The state with ``current_player``'s legal-action mask and observation made."""
+        player = state.current_player
+        seat = jnp.maximum(player, 0)
+        return state._replace(
+            legal_action_mask=self.legal_one(state, seat) & (player >= 0),
+            observation=self.observe_one(state, seat),
+        )
+
+    def roll_one(self, state: BatchState, key: jax.Array) -> BatchState:
+        """The chance events due now, drawn with ``key`` (none when a player is to act)."""
+
+        def rolling(carry: tuple[jax.Array, BatchState]) -> jax.Array:
+            i, s = carry
+            return (s.current_player == CHANCE) & (i < self.max_chance)
+
+        def roll(carry: tuple[jax.Array, BatchState]) -> tuple[jax.Array, BatchState]:
+            i, s = carry
+            return i + 1, self.chance_one(s, self.sample_one(s, jax.random.fold_in(key, i)))
+
+        # A while loop, not a loop of max_chance rounds: batched, it stops when no game rolls.
+        rolled: BatchState = jax.lax.while_loop(rolling, roll, (jnp.int32(0), state))[1]
+        return rolled
+
+    def step_one(self, state: BatchState, action: jax.Array, key: jax.Array) -> BatchState:
+        """A decision, then the chance events after it, so that a player is to act or the game is over."""
+        return self.views_one(self.roll_one(self.decide_one(state, action), key))
+
+    def step_reset_one(self, state: BatchState, action: jax.Array, key: jax.Array) -> BatchState:
+        """:meth:`step_one`, then a new game in place of one that ended (pgx's ``auto_reset``).
+
+        As in pgx, the new game's state carries the ended game's ``rewards``,
+        ``terminated`` and ``truncated``, so that a loop sees every end; the next
+        decision clears them.
+        """
+        play, new, draw = jax.random.split(key, 3)
+        after = self.roll_one(self.decide_one(state, action), play)
+        fresh = self.roll_one(self.init_one(new), draw)
+        fresh = fresh._replace(rewards=after.rewards, terminated=after.terminated, truncated=after.truncated)
+        over = after.terminated | after.truncated
+        kept: BatchState = jax.tree.map(lambda a, b: jnp.where(over, a, b), fresh, after)
+        return self.views_one(kept)
+
+    # --- a batch ---------------------------------------------------------------------------------
+
+    @cached_property
+    def init(self) -> Callable[[jax.Array], BatchState]:
+        """New games, one per key (``keys``: ``jax.random.split(key, n)``), chance at the start played."""
+
+        def one(key: jax.Array) -> BatchState:
+            first, rest = jax.random.split(key)
+            return self.views_one(self.roll_one(self.init_one(first), rest))
+
+        return jax.jit(jax.vmap(one))
+
+    @cached_property
+    def init_exact(self) -> Callable[[jax.Array], BatchState]:
+        """New games with any chance at the start left to play (for :attr:`chance`)."""
+        return jax.jit(jax.vmap(lambda key: self.views_one(self.init_one(key))))
+
+    @cached_property
+    def step(self) -> Callable[[BatchState, jax.Array, jax.Array], BatchState]:
+        """``step(states, actions, keys)``: each game's current player takes its action, then chance plays."""
+        return jax.jit(jax.vmap(self.step_one))
+
+    @cached_property
+    def decide(self) -> Callable[[BatchState, jax.Array], BatchState]:
+        """``decide(states, actions)``: one decision each, no chance played after it."""
+        return jax.jit(jax.vmap(lambda s, a: self.views_one(self.decide_one(s, a))))
+
+    @cached_property
+    def chance(self) -> Callable[[BatchState, jax.Array], BatchState]:
+        """``chance(states, outcomes)``: the pending chance event of each game takes the outcome given."""
+        return jax.jit(jax.vmap(lambda s, o: self.views_one(self.chance_one(s, o))))
+
+    @cached_property
+    def observe(self) -> Callable[[BatchState, jax.Array], jax.Array]:
+        """``observe(states, players)``: each game's observation array from one player's seat."""
+        return jax.jit(jax.vmap(self.observe_one))
+
+    @cached_property
+    def step_reset(self) -> Callable[[BatchState, jax.Array, jax.Array], BatchState]:
+        """``step_reset(states, actions, keys)``: :attr:`step`, each game that ended replaced by a new one."""
+        return jax.jit(jax.vmap(self.step_reset_one))
+
+
+def make(game_id: str, **options: Any) -> BatchGame:
+    """The batched engine of a game with these options (a one-line error if it has none).
+
+    >>> env = make("fite", turn_limit=100)
+    >>> env.num_players, env.num_actions, env.observation_size
+    (2, 5143, 130)
+    """
+    from tussle.errors import OptionError
+    from tussle.registry import load_game
+
+    game = load_game(game_id, **options)
+    target = game.info.hooks.batch
+    if not target:
+        raise OptionError(
+            f"{game.info.id} has no batched engine yet (docs/ecosystem.md, 'Batched simulation')"
+        )
+    engine: BatchGame = game.hook(target)(game)
+    return engine
+
+
+def random_actions(states: BatchState, key: jax.Array) -> jax.Array:
+    """One legal action per game, uniformly among those of its mask (0 where there are none).
+
+    One uniform draw per game picks the k-th legal action. A categorical draw
+    would draw a number per action (5,143 a game in FITE), and counting through
+    the whole mask is slow on the CPU, so the count goes by levels: the mask's
+    bytes four to a 32-bit word (their population counts), words in rows; the
+    row the pick falls in, then the word, then the byte.
+    """
+    mask = states.legal_action_mask
+    lead = mask.shape[:-1]
+    size = mask.shape[-1]
+    columns = max(1, int((size / 4) ** 0.5 + 0.999))
+    rows = -(-size // (4 * columns))
+    flags = jnp.pad(mask.astype(jnp.uint8), [(0, 0)] * len(lead) + [(0, rows * columns * 4 - size)])
+    flags = flags.reshape((*lead, rows, columns, 4))
+    counts = jax.lax.population_count(jax.lax.bitcast_convert_type(flags, jnp.uint32)).astype(jnp.int32)
+    total = counts.sum(axis=(-2, -1))
+    pick = jax.random.randint(key, lead, 0, jnp.maximum(total, 1))
+
+    def find(running: jax.Array, k: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """Where the k-th (from 0) falls in counts whose running sum is given, and k within it."""
+        at = jnp.argmax(running > k[..., None], axis=-1)
+        before = jnp.where(
+            at > 0, jnp.take_along_axis(running, jnp.maximum(at - 1, 0)[..., None], -1)[..., 0], 0
+        )
+        return at, k - before
+
+    row, k = find(jnp.cumsum(counts.sum(axis=-1), axis=-1), pick)
+    in_row = jnp.take_along_axis(counts, row[..., None, None], axis=-2)[..., 0, :]
+    column, k = find(jnp.cumsum(in_row, axis=-1), k)
+    word = jnp.take_along_axis(flags, row[..., None, None, None], axis=-3)[..., 0, :, :]
+    word = jnp.take_along_axis(word, column[..., None, None], axis=-2)[..., 0, :].astype(jnp.int32)
+    byte, _ = find(jnp.cumsum(word, axis=-1), k)
+    chosen = (row * columns + column) * 4 + byte
+    return jnp.where(total > 0, chosen, 0).astype(jnp.int32)

@@ -1,0 +1,177 @@
+"""The batched engines (tussle.batch) against the scalar ones: the same game, event for event.
+
+Random games are played on both engines at once with the same decisions and
+the same chance outcomes (the scalar engine's draws, given to the batched one
+by number); at every event the test compares who is to act, the legal actions
+of the player deciding, both players' observation arrays, and, at the end, the
+result. ``TUSSLE_BATCH_GAMES`` sets how many games each case plays (the
+default keeps the suite quick; docs/ecosystem.md gives the long run's command).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+import pytest
+
+pytest.importorskip("jax")
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from tussle.adapters.encoding import encoding_for
+from tussle.batch import CHANCE, NOBODY, BatchGame, make, random_actions
+from tussle.errors import OptionError
+from tussle.game import CHANCE as SCALAR_CHANCE
+from tussle.game import Termination
+from tussle.registry import load_game
+
+GAMES = int(os.environ.get("TUSSLE_BATCH_GAMES", "40"))
+
+FITE_CASES: list[dict[str, Any]] = [
+    {"turn_limit": 100},
+    {"turn_limit": 6, "power_a": "cunning", "power_b": "swift"},
+    {"turn_limit": 100, "power_a": "brutal", "power_b": "tough"},
+    {"turn_limit": 100, "power_a": "aggressive", "power_b": "fast"},
+    {"turn_limit": 100, "power_a": "swift", "power_b": "cunning", "setup_placement": False},
+    {"turn_limit": 0, "dice": 3, "tactical": False, "power_a": "cunning"},
+]
+
+
+def _where(flags: np.ndarray, a: Any, b: Any) -> Any:
+    chosen = jnp.asarray(flags)
+    return jax.tree.map(lambda x, y: jnp.where(chosen.reshape((-1,) + (1,) * (x.ndim - 1)), x, y), a, b)
+
+
+def play_side_by_side(game_id: str, options: dict[str, Any], games: int, seed: int) -> int:
+    """Play ``games`` random games on both engines; return the events compared."""
+    game = load_game(game_id, **options)
+    encoding = encoding_for(game)
+    env: BatchGame = make(game_id, **options)
+    rng = random.Random(seed)
+    scalars = [game.new_initial_state() for _ in range(games)]
+    batch = env.init_exact(jax.random.split(jax.random.PRNGKey(seed), games))
+    events = 0
+    played = [0] * games
+    players = range(env.num_players)
+    while True:
+        current = np.asarray(batch.current_player)
+        masks = np.asarray(batch.legal_action_mask)
+        obs = [np.asarray(env.observe(batch, jnp.full(games, p, jnp.int32))) for p in players]
+        acting = np.asarray(batch.acting)
+        actions = np.zeros(games, np.int32)
+        outcomes = np.zeros(games, np.int32)
+        is_chance = np.zeros(games, bool)
+        live = False
+        for g, state in enumerate(scalars):
+            where = f"{game_id} {options} game {g} after {played[g]} events"
+            to_act = state.to_act()
+            for p in players:
+                want = encoding.observation(state, int(p))
+                wrong = np.flatnonzero(obs[p][g] != want)
+                assert not wrong.size, (
+                    f"{where}: player {p}'s view at {wrong}: {obs[p][g][wrong]} not {want[wrong]}"
+                )
+            if not to_act:
+                result = state.result()
+                assert result is not None
+                assert current[g] == NOBODY, where
+                cut = result.termination == Termination.LIMIT
+                assert bool(batch.truncated[g]) == cut and bool(batch.terminated[g]) == (not cut), where
+                continue
+            live = True
+            if to_act == (SCALAR_CHANCE,):
+                assert current[g] == CHANCE, where
+                outcome = state.sample_chance(rng)
+                outcomes[g] = encoding.codec.chance_index(state, outcome)
+                is_chance[g] = True
+                state.apply(SCALAR_CHANCE, outcome)
+            else:
+                assert tuple(np.flatnonzero(acting[g])) == to_act, where
+                p = min(to_act)
+                assert current[g] == p, where
+                legal = encoding.legal(state, p)
+                assert np.flatnonzero(masks[g]).tolist() == legal.indices, f"{where}: legal actions"
+                index = rng.choice(legal.indices)
+                actions[g] = index
+                state.apply(p, legal.action(state, index))
+            events += 1
+            played[g] += 1
+        if not live:
+            break
+        before = batch
+        decided = env.decide(before, jnp.asarray(actions))
+        rolled = env.chance(before, jnp.asarray(outcomes))
+        batch = _where(is_chance, rolled, decided)
+        for g, state in enumerate(scalars):
+            result = state.result()
+            if result is not None and state.to_act() == ():
+                rewards = np.asarray(batch.rewards[g])
+                if not bool(before.terminated[g] | before.truncated[g]):
+                    assert rewards.tolist() == list(result.returns), f"{game_id} game {g}: rewards"
+    return events
+
+
+@pytest.mark.parametrize("options", FITE_CASES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_fite_batch_plays_the_scalar_game(options: dict[str, Any]) -> None:
+    assert play_side_by_side("fite", options, GAMES, seed=len(str(options))) > GAMES * 10
+
+
+def test_fite_batch_refuses_what_it_does_not_play() -> None:
+    with pytest.raises(OptionError, match="turn_dice=own only"):
+        make("fite", turn_dice="any")
+    with pytest.raises(OptionError, match="no batched engine"):
+        make("tank-chess")
+
+
+def test_fite_batch_random_play_ends_every_game() -> None:
+    env = make("fite", turn_limit=100)
+    states = env.init(jax.random.split(jax.random.PRNGKey(3), 64))
+    key = jax.random.PRNGKey(4)
+    step = jax.jit(lambda s, k: env.step(s, random_actions(s, k), jax.random.split(k, 64)))
+    for _ in range(400):
+        key, sub = jax.random.split(key)
+        states = step(states, sub)
+    assert bool(jnp.all(states.terminated | states.truncated))
+    assert not bool(jnp.any(states.legal_action_mask))
+
+
+def test_step_reset_starts_a_new_game_where_one_ends() -> None:
+    env = make("fite", turn_limit=100)
+    n = 64
+    states = env.init(jax.random.split(jax.random.PRNGKey(5), n))
+    key = jax.random.PRNGKey(6)
+    step = jax.jit(lambda s, k: env.step_reset(s, random_actions(s, k), jax.random.split(k, n)))
+    ended = 0
+    for _ in range(300):
+        key, sub = jax.random.split(key)
+        states = step(states, sub)
+        over = np.asarray(states.terminated | states.truncated)
+        rewards = np.asarray(states.rewards)
+        # Every game is on (a player to act, with a legal action); one that just ended shows its result.
+        assert (np.asarray(states.current_player) >= 0).all()
+        assert np.asarray(states.legal_action_mask).any(axis=1).all()
+        assert (rewards.sum(axis=1) == 0).all() and (rewards[~over] == 0).all()
+        ended += int(over.sum())
+    assert ended >= n
+
+
+def test_random_actions_are_uniform_over_the_legal_ones() -> None:
+    env = make("fite", turn_limit=100)
+    states = env.init(jax.random.split(jax.random.PRNGKey(0), 1))
+    mask = np.zeros((8000, env.num_actions), bool)
+    legal = [0, 138, 139, 5000, env.num_actions - 1]
+    mask[:, legal] = True
+    mask[0] = False  # a game with no legal action gets 0
+    many = jax.tree.map(lambda x: jnp.repeat(x, 8000, axis=0), states)._replace(
+        legal_action_mask=jnp.asarray(mask)
+    )
+    picks = np.asarray(random_actions(many, jax.random.PRNGKey(1)))
+    assert picks[0] == 0
+    chosen, counts = np.unique(picks[1:], return_counts=True)
+    assert chosen.tolist() == legal
+    # Each is drawn with probability 1/5: within 5 standard deviations of 7,999 / 5.
+    assert (np.abs(counts - 7999 / 5) < 5 * (7999 * 0.2 * 0.8) ** 0.5).all()
