@@ -49,7 +49,7 @@ from tussle.games.fight.cards import (
     reverse_digits,
     scale_percent,
 )
-from tussle.games.fight.rules import ST_OVER, ST_PLAY, STEP_ARENA, STEP_TOP
+from tussle.games.fight.rules import ST_OVER, ST_PLAY, STEP_ARENA, STEP_TOP, Pairs
 from tussle.runner import play_game, run_match
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -1736,7 +1736,27 @@ def same_numbers(encoding: Any, state: FightState) -> int:
             text = state.action_to_str(p, action)
             assert codec.action_index(state, p, action) == codec.encode(text), (p, text)
             checked += 1
+        same_legal_maps(encoding, state, p)
     return checked
+
+
+def same_legal_maps(encoding: Any, state: FightState, p: int) -> None:
+    """Check that the encoding's legal map (plays numbered from a table) is the general one's."""
+    from tussle.adapters.encoding import GameEncoding, LegalMap
+
+    fast = encoding.legal(state, p)
+    slow = GameEncoding.legal(encoding, state, p)
+    # Every choice of a play goes the short way (these decks name each Warrior once).
+    assert (type(fast) is not LegalMap) == (type(state.legal_actions(p)) is Pairs)
+    assert fast.indices == slow.indices
+    for index in fast.indices:
+        action = fast.action(state, index)
+        assert action == slow.action(state, index), index
+        assert fast.text(state, index) == slow.text(state, index) == state.action_to_str(p, action)
+    for index in (-1, max(fast.indices, default=0) + 1, encoding.num_actions):  # no legal action's
+        assert index not in fast and fast.text(state, index) is None
+        with pytest.raises(ActionError):
+            fast.action(state, index)
 
 
 @pytest.mark.parametrize(

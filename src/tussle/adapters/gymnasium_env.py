@@ -208,6 +208,11 @@ class TussleGymEnv(gymnasium.Env[Observation, np.int64]):
             if acting == (seat,):  # the learner alone: most decisions of turn-based games
                 self._acting = True
                 return
+            if len(acting) == 1:  # one opponent alone: the rest of a turn-based game's decisions
+                p = acting[0]
+                state.apply(p, self._agents[p].act(PlayerView(state, p)))
+                self.decisions += 1
+                continue
             # At a simultaneous step the opponents choose first; their submissions
             # change nothing the learner observes, so it still chooses unaware of them.
             others = [p for p in acting if p != self.seat]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -14,15 +14,16 @@ from tussle.adapters.encoding import (
     Features,
     FloatArray,
     GameEncoding,
+    LegalMap,
     find,
     frac,
     hot,
 )
 from tussle.game import CHANCE, Game, State
-from tussle.games.fight.actions import Activate, Draw, Move, NextArena, Play, Score, Top
+from tussle.games.fight.actions import Activate, Draw, Move, NextArena, Play, PlayAction, Score, Top
 from tussle.games.fight.cards import FAMILIES as CARD_FAMILIES
 from tussle.games.fight.cards import Deck
-from tussle.games.fight.rules import FIGHTS, ST_OVER, STAGE_NAMES, STEP_ARENA, STEP_TOP, FightState
+from tussle.games.fight.rules import FIGHTS, ST_OVER, STAGE_NAMES, STEP_ARENA, STEP_TOP, FightState, Pairs
 
 
 class FightCodec(ActionCodec):
@@ -271,6 +272,15 @@ class FightFeatures(Features):
         self._family_at = _positions(self.FAMILIES, CARD_FAMILIES)
         self._stage_at = _positions(self.STAGES, STAGE_NAMES)
         self._tenths = _piled(10)
+        # For each viewer, the seats from its own on: (seat, where its block, Boost and scored pile begin).
+        self._seats = tuple(
+            tuple(
+                (q, base, base + 8 + n, base + 15 + 2 * n)
+                for k in range(players)
+                for q, base in [((me + k) % players, n + k * self.seat_size)]
+            )
+            for me in range(players)
+        )
 
     def _cards(self, out: FloatArray, offset: int, cards: Iterable[Any]) -> None:
         for card in cards:
@@ -372,92 +382,116 @@ class FightFeatures(Features):
         Making the observation's dict and reading it back took about half of an
         environment's step; this reads the same fields of the state, and the
         tests check at every step of random games that the array is the same.
+        It writes through a memoryview (an item there costs about half of
+        numpy's item assignment) and each pile's families as one block.
         """
         players = self.players
-        if not isinstance(state, FightState) or state.game.num_players != players:
+        m = cast("memoryview[float]", out.data)
+        if (
+            not isinstance(state, FightState)
+            or state.game.num_players != players
+            or m.format != "f"
+            or m.ndim != 1
+        ):
             super().write_state(state, player, out)
             return
         tables = self._tables
         if tables is None or tables.deck is not state.deck:
             tables = self._tables = _DeckTables(self, state.deck)
+        if not tables.complete:
+            # A card, family, Arena or stage with no place here: the observation's way, which
+            # skips it, rather than a check at every write below.
+            super().write_state(state, player, out)
+            return
         names, families, arena_names = tables.names, tables.families, tables.arenas
-        arena_glory = tables.glory
+        weight, glory_of = tables.weights.__getitem__, tables.glory.__getitem__
+        hand_blocks, scored_blocks = tables.hands, tables.scored
         n, a = self.n, self.a
         mask = state._mask(player)
         known = state.known
         me = player if 0 <= player < players else 0
         for c in state.hands[me]:
-            if known[c] & mask and names[c] >= 0:
-                out[names[c]] = 1.0
+            if known[c] & mask:
+                m[names[c]] = 1.0
         hands, mains, boosts, scored, won = state.hands, state.mains, state.boosts, state.scored, state.won
-        for k in range(players):
-            q = (me + k) % players
-            base = n + k * self.seat_size
+        powers, boost_up = state.powers, state.boost_up
+        # Each seat from the own one on, and where its block, its Boost's and its scored pile's begin.
+        for q, base, b, s in self._seats[me]:
             hand = hands[q]
-            tables.pile(out, base, hand)
-            out[base + 5] = min(1.0, len(hand) / 10)  # frac() of a count, without its checks
+            if hand:
+                total = sum(map(weight, hand))
+                block = hand_blocks.get(total)
+                m[base : base + 6] = tables.hand_block(hand, total) if block is None else block
             main = mains[q]
             if main >= 0:
-                out[base + 6] = 1.0
-                if known[main] & mask and names[main] >= 0:
-                    out[base + 7 + names[main]] = 1.0
-                out[base + 7 + n] = _ratio(state.powers[q], 60)
+                m[base + 6] = 1.0
+                if known[main] & mask:
+                    m[base + 7 + names[main]] = 1.0
+                power = powers[q]
+                if power > 0:  # frac(power, 60), without its calls
+                    m[base + 7 + n] = power / 60 if power < 60 else 1.0
             boost = boosts[q]
-            b = base + 8 + n
             if boost >= 0:
-                out[b] = 1.0
-                if state.boost_up[q]:
-                    out[b + 1] = 1.0
-                out[b + 2 + families[boost]] = 1.0
-                if known[boost] & mask and names[boost] >= 0:
-                    out[b + 7 + names[boost]] = 1.0
-            s = b + 7 + n
+                m[b] = 1.0
+                if boost_up[q]:
+                    m[b + 1] = 1.0
+                m[b + 2 + families[boost]] = 1.0
+                if known[boost] & mask:
+                    m[b + 7 + names[boost]] = 1.0
             pile = scored[q]
-            out[s] = min(1.0, len(pile) / 20)
-            tables.pile(out, s + 1, pile)
-            for c in pile:
-                if known[c] & mask and names[c] >= 0:
-                    out[s + 6 + names[c]] = 1.0
-            out[s + 6 + n] = min(1.0, len(won[q]) / 7)
-            # state.glory(q), from the Arenas' glory read once per deck.
-            glory = sum(map(arena_glory.__getitem__, won[q])) + len(pile)
-            out[s + 7 + n] = min(1.0, glory / 60)
+            glory = len(pile)
+            if pile:
+                total = sum(map(weight, pile))
+                block = scored_blocks.get(total)
+                m[s : s + 6] = tables.scored_block(pile, total) if block is None else block
+                named = s + 6
+                for c in pile:
+                    if known[c] & mask:
+                        m[named + names[c]] = 1.0
+            arenas = won[q]
+            if arenas:
+                m[s + 6 + n] = len(arenas) / 7 if len(arenas) < 7 else 1.0
+                # state.glory(q), from the Arenas' glory read once per deck.
+                glory += sum(map(glory_of, arenas))
+            if glory:
+                m[s + 7 + n] = glory / 60 if glory < 60 else 1.0
         t = n + players * self.seat_size
-        for offset, cards in ((t, state.graveyard), (t + n, state.buffer)):
-            for c in cards:
-                if known[c] & mask and names[c] >= 0:
-                    out[offset + names[c]] = 1.0
+        for c in state.graveyard:
+            if known[c] & mask:
+                m[t + names[c]] = 1.0
+        t += n
+        for c in state.buffer:
+            if known[c] & mask:
+                m[t + names[c]] = 1.0
+        t += n
         for c in state.killed:  # named to every viewer
-            if names[c] >= 0:
-                out[t + 2 * n + names[c]] = 1.0
-        t += 3 * n
+            m[t + names[c]] = 1.0
+        t += n
         over = state.stage == ST_OVER
         arena = state.arena
-        if arena >= 0 and not over and arena_names[arena] >= 0:
-            out[t + arena_names[arena]] = 1.0
+        if arena >= 0 and not over:
+            m[t + arena_names[arena]] = 1.0
         for upcoming in state.arena_seq[state.fight + 1 :]:
-            if arena_names[upcoming] >= 0:
-                out[t + a + arena_names[upcoming]] = 1.0
+            m[t + a + arena_names[upcoming]] = 1.0
         t += 2 * a
         family_at = self._family_at
-        if state.last_family >= 0 and family_at[state.last_family] >= 0:
-            out[t + family_at[state.last_family]] = 1.0
-        out[t + 5] = min(1.0, len(state.reserves) / max(1, n))
-        if state.top >= 0 and family_at[state.top] >= 0:
-            out[t + 6 + family_at[state.top]] = 1.0
+        if state.last_family >= 0:
+            m[t + family_at[state.last_family]] = 1.0
+        m[t + 5] = min(1.0, len(state.reserves) / max(1, n))
+        if state.top >= 0:
+            m[t + 6 + family_at[state.top]] = 1.0
         t += 11
-        if self._stage_at[state.stage] >= 0:
-            out[t + self._stage_at[state.stage]] = 1.0
+        m[t + self._stage_at[state.stage]] = 1.0
         t += len(self.STAGES)
-        out[t] = min(1.0, min(state.fight + 1, FIGHTS) / 7)
+        m[t] = min(1.0, min(state.fight + 1, FIGHTS) / 7)
         t += 1
-        out[t + (state.first - me) % players] = 1.0
+        m[t + (state.first - me) % players] = 1.0
         t += players
         leader = -1 if over else state.leader()
-        out[t + ((leader - me) % players if leader >= 0 else players)] = 1.0
+        m[t + ((leader - me) % players if leader >= 0 else players)] = 1.0
         t += players + 1
         if me in state.to_act():
-            out[t] = 1.0
+            m[t] = 1.0
 
 
 class _DeckTables:
@@ -473,39 +507,53 @@ class _DeckTables:
         self.weights = tuple(1 << (self.shift * family) for family in self.families)
         #: Each Arena's place among the features' Arenas (-1: none).
         self.arenas = tuple(features.arena.get(arena.name, -1) for arena in deck.arenas)
+        #: Whether every card, family, Arena and stage has its place (else write_state goes the slow way).
+        places = (*self.names, *self.arenas, *features._family_at, *features._stage_at)
+        self.complete = min(places, default=0) >= 0
         #: Each Arena's glory, as FightState.glory adds it up.
         self.glory = tuple(arena.glory for arena in deck.arenas)
         self.tenths = features._tenths
-        self.spreads: dict[int, tuple[tuple[int, float], ...]] = {}
+        #: The blocks of hands and of scored piles met so far, by the total of their cards' weights.
+        self.hands: dict[int, memoryview[float]] = {}
+        self.scored: dict[int, memoryview[float]] = {}
 
-    def pile(self, out: FloatArray, offset: int, cards: list[int]) -> None:
-        """The families of ``cards`` as :meth:`FightFeatures._families` writes them (scale 10).
+    def hand_block(self, cards: list[int], total: int) -> memoryview[float]:
+        """A hand's six places as :meth:`FightFeatures.write` writes them: its families, then its size.
+
+        ``total`` is the sum of the cards' weights, which says how many of each family there are
+        (so the size too): the block is kept by it.
+        """
+        values = np.zeros(6, dtype=np.float32)
+        values[:5] = self._spread(total)
+        values[5] = min(1.0, len(cards) / 10)  # frac() of a count
+        return self._keep(self.hands, total, values)
+
+    def scored_block(self, cards: list[int], total: int) -> memoryview[float]:
+        """A scored pile's six places as :meth:`FightFeatures.write` writes them: its size, then families."""
+        values = np.zeros(6, dtype=np.float32)
+        values[0] = min(1.0, len(cards) / 20)
+        values[1:] = self._spread(total)
+        return self._keep(self.scored, total, values)
+
+    @staticmethod
+    def _keep(blocks: dict[int, memoryview[float]], total: int, values: FloatArray) -> memoryview[float]:
+        if len(blocks) > 100_000:  # bounded, as the codec's caches are
+            blocks.clear()
+        block = blocks[total] = cast("memoryview[float]", values.data)
+        return block
+
+    def _spread(self, total: int) -> list[float]:
+        """What :meth:`FightFeatures._families` leaves in each family's place (scale 10) for ``total``.
 
         The cards' weights add up to the count of each family, a field of bits
-        each; what a total writes is worked out the first time it comes up.
+        each, so one number stands for the whole pile's families.
         """
-        total = sum(map(self.weights.__getitem__, cards))
-        spread = self.spreads.get(total)
-        if spread is None:
-            if len(self.spreads) > 100_000:  # bounded, as the codec's caches are
-                self.spreads.clear()
-            spread = self.spreads[total] = self._spread(total)
-        for family, value in spread:
-            out[offset + family] = value
-
-    def _spread(self, total: int) -> tuple[tuple[int, float], ...]:
-        """The (family, value) pairs that cards whose weights add up to ``total`` write."""
         field, last = (1 << self.shift) - 1, len(self.tenths) - 1
         counts = [(total >> (self.shift * family)) & field for family in range(len(FightCodec.FAMILIES))]
-        return tuple((family, self.tenths[min(count, last)]) for family, count in enumerate(counts) if count)
+        return [self.tenths[min(count, last)] for count in counts]
 
 
 _first = itemgetter(0)
-
-
-def _ratio(value: int, scale: int) -> float:
-    """``frac(value, scale)`` for an int: the same float, without the checks."""
-    return float(min(1.0, max(0.0, value / scale)))
 
 
 def _positions(names: Sequence[str], of: Sequence[str]) -> tuple[int, ...]:
@@ -537,6 +585,46 @@ class FightEncoding(GameEncoding):
     def __init__(self, game: Game, codec: FightCodec, features: FightFeatures) -> None:
         super().__init__(game, codec, features)
         self.fight_codec = codec
+        # For legal: each deck's play numbers by id (the deck kept with them, so that its id is not reused).
+        self._plays: dict[int, tuple[Deck, _PlayTables | None]] = {}
+
+    def legal(self, state: State[Any], player: int) -> LegalMap:
+        """The seat's legal actions by number; plays numbered from the deck's table, without listing them.
+
+        Listing a seat's plays (some 8 to 60 pairs of Warriors), numbering each
+        and keeping them by number cost about a fifth of a Gymnasium step; the
+        numbers come from the two Warriors' alone, and the pair is made only
+        when one is chosen. A test compares the map with the general one at every
+        decision of random games.
+        """
+        if isinstance(state, FightState):
+            plays = state.legal_actions(player)
+            if type(plays) is Pairs:
+                tables = self._play_tables(state.deck)
+                if tables is not None:
+                    rows, columns = tables.rows, tables.columns
+                    numbers = [rows[m] + columns[b] for m in plays.mains for b in plays.boosts if m != b]
+                    numbers.sort()
+                    return _PlaysMap(numbers, player, plays, tables)
+        return super().legal(state, player)
+
+    def _play_tables(self, deck: Deck) -> _PlayTables | None:
+        """How ``deck``'s plays are numbered; None where a Warrior has no number or shares one."""
+        entry = self._plays.get(id(deck))
+        if entry is None or entry[0] is not deck:
+            if len(self._plays) > 64:  # bounded: a few decks at a time, in practice one
+                self._plays.clear()
+            codec = self.fight_codec
+            width = len(codec.warriors)
+            numbers = [codec._warrior.get(w.name, -1) for w in deck.warriors]
+            tables = None
+            if min(numbers, default=0) >= 0 and len(set(numbers)) == len(numbers):
+                cards = [-1] * width
+                for card, number in enumerate(numbers):
+                    cards[number] = card
+                tables = _PlayTables(tuple(i * width for i in numbers), tuple(numbers), tuple(cards), width)
+            entry = self._plays[id(deck)] = (deck, tables)
+        return entry[1]
 
     def chance_outcomes(self, state: State[Any]) -> list[tuple[int, float, Any]]:
         numbers = self.fight_codec.chance_numbers(state)
@@ -549,6 +637,45 @@ class FightEncoding(GameEncoding):
             if not out or out[0][0] >= 0:  # every card named (-1, no name, would sort first)
                 return out
         return super().chance_outcomes(state)
+
+
+class _PlayTables(NamedTuple):
+    """The numbers of one deck's plays (:meth:`FightCodec.number`): a Main's row, a Boost's column."""
+
+    rows: tuple[int, ...]  # by card: its Warrior's number times width
+    columns: tuple[int, ...]  # by card: its Warrior's number
+    cards: tuple[int, ...]  # by Warrior number: the deck's card of that name (-1: none)
+    width: int  # the codec's Warriors
+
+
+class _PlaysMap(LegalMap):
+    """A seat's legal plays (a :class:`Pairs`) by number: a pair is made from its number when asked for."""
+
+    __slots__ = ("_plays", "_tables")
+
+    def __init__(self, indices: list[int], player: int, plays: Pairs, tables: _PlayTables) -> None:
+        super().__init__(indices, player)
+        self._plays = plays
+        self._tables = tables
+
+    def _pair(self, index: int) -> PlayAction | None:
+        """The legal play numbered ``index``, or None."""
+        width = self._tables.width
+        if 0 <= index < width * width:
+            main, boost = divmod(index, width)
+            cards = self._tables.cards
+            pair = (cards[main], cards[boost])
+            if pair in self._plays:
+                return pair
+        return None
+
+    def action(self, state: State[Any], index: int) -> Any:
+        pair = self._pair(int(index))
+        return pair if pair is not None else super().action(state, index)  # the base's error
+
+    def text(self, state: State[Any], index: int) -> str | None:
+        pair = self._pair(int(index)) if index in self else None
+        return None if pair is None else state.action_to_str(self._player, pair)
 
 
 def encoding(game: Game) -> GameEncoding:

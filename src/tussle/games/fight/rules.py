@@ -1502,6 +1502,16 @@ class Pairs(Actions[FightAction]):
     def __len__(self) -> int:
         return self._size
 
+    @property
+    def mains(self) -> tuple[int, ...]:
+        """The Warriors that may be the Main (each one of :attr:`boosts` too)."""
+        return self._mains
+
+    @property
+    def boosts(self) -> tuple[int, ...]:
+        """The Warriors that may be the Boost."""
+        return self._boosts
+
     def _at(self, index: int) -> PlayAction:
         row, rest = divmod(index, self._width)
         main = self._mains[row]
