@@ -39,7 +39,7 @@ _tussle_size() {
             return
             ;;
         *" all "*)
-            printf '861\n'
+            printf '1250\n'
             return
             ;;
     esac
@@ -56,6 +56,7 @@ _tussle_size() {
             gymnasium | pettingzoo) total=$((total + 173)) ;;
             openspiel) total=$((total + 265)) ;;
             rl) total=$((total + 370)) ;;
+            jax) total=$((total + 590)) ;;
         esac
     done
     printf '%s\n' "$total"

@@ -10,6 +10,7 @@ default keeps the suite quick; docs/ecosystem.md gives the long run's command).
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from typing import Any
@@ -175,3 +176,46 @@ def test_random_actions_are_uniform_over_the_legal_ones() -> None:
     assert chosen.tolist() == legal
     # Each is drawn with probability 1/5: within 5 standard deviations of 7,999 / 5.
     assert (np.abs(counts - 7999 / 5) < 5 * (7999 * 0.2 * 0.8) ** 0.5).all()
+
+
+def test_bench_batch_measures_both_engines_in_one_run() -> None:
+    from click.testing import CliRunner
+
+    from tussle.cli import cli
+
+    result = CliRunner().invoke(
+        cli, ["bench", "--batch", "fite", "--sizes", "2,8", "-s", "0.1", "--rounds", "2", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    (fite,) = report["games"]
+    assert fite["game"] == "fite" and fite["options"]["turn_limit"] == 100
+    assert [row["size"] for row in fite["sizes"]] == [2, 8]
+    assert fite["scalar_decisions_per_s"]["median"] > 0
+    assert all(row["decisions_per_s"]["min"] > 0 for row in fite["sizes"])
+    best = max(fite["sizes"], key=lambda row: row["decisions_per_s"]["median"])
+    assert fite["best_size"] == best["size"]
+    assert fite["speedup"] == pytest.approx(
+        best["decisions_per_s"]["median"] / fite["scalar_decisions_per_s"]["median"], rel=0.01
+    )
+    assert fite["target_decisions_per_s"] == 2_000_000
+    assert report["environment"]["devices"]
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--sizes", "0"], "--sizes '0': give batch sizes from 1 to 65536"),
+        (["--sizes", "1,x"], "give batch sizes from 1 to 65536"),
+        (["tank-chess"], "tank-chess has no batched engine yet"),
+    ],
+)
+def test_bench_batch_refuses_in_one_line(args: list[str], says: str) -> None:
+    from click.testing import CliRunner
+
+    from tussle.cli import cli
+
+    result = CliRunner().invoke(cli, ["bench", "--batch", *args])
+    assert result.exit_code != 0
+    assert says in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1

@@ -132,6 +132,19 @@ from tussle.registry import game_ids, game_info
     "and from the mask, and the ratios (needs the rl extra).",
 )
 @click.option(
+    "--batch",
+    "batched",
+    is_flag=True,
+    help="Instead: the batched engines' random playouts (tussle.batch, JAX) in decisions per second "
+    "at each batch size of --sizes, beside the scalar engine in the same rounds (needs the jax extra).",
+)
+@click.option(
+    "--sizes",
+    metavar="N,N,...",
+    default=None,
+    help="Batch sizes for --batch [default: 1,4,16,64,256,1024,4096].",
+)
+@click.option(
     "--cpus",
     metavar="N,N,...",
     default=None,
@@ -157,6 +170,8 @@ def bench(
     db_url: str | None,
     scaling: bool,
     adapters: bool,
+    batched: bool,
+    sizes: str | None,
     cpus: str | None,
     as_json: bool,
 ) -> None:
@@ -182,7 +197,13 @@ def bench(
       tussle bench --server --games 200 --db postgresql://postgres@127.0.0.1/tussle_load
       tussle bench --scaling fite --cpus 1,2 --games 20000
       tussle bench --adapters fite robo-pigs
+      tussle bench --batch fite --sizes 1,64,1024
     """
+    if batched:
+        _bench_batch(
+            list(game_list), _sizes(sizes), seconds=seconds, rounds=rounds, seed=seed, as_json=as_json
+        )
+        return
     if adapters:
         _bench_adapters(list(game_list), seconds, rounds, as_json)
         return
@@ -332,6 +353,99 @@ def _cpu_counts(text: str | None) -> list[int]:
     if not counts or min(counts) < 1 or max(counts) > MAX_JOBS:
         raise TussleError(f"--cpus {shorten(text)}: give CPU counts from 1 to {MAX_JOBS}, such as 1,2,4")
     return counts
+
+
+def _sizes(text: str | None) -> list[int]:
+    """``--sizes``: batch sizes, or the default ones.
+
+    >>> _sizes("1, 64,4096"), _sizes(None)[-1]
+    ([1, 64, 4096], 4096)
+    """
+    if text is None:
+        return [1, 4, 16, 64, 256, 1024, 4096]
+    try:
+        sizes = [int(part) for part in text.split(",")]
+    except ValueError:
+        sizes = []
+    if not sizes or min(sizes) < 1 or max(sizes) > MAX_BATCH:
+        raise TussleError(
+            f"--sizes {shorten(text)}: give batch sizes from 1 to {MAX_BATCH}, such as 1,64,1024"
+        )
+    return list(dict.fromkeys(sizes))
+
+
+#: The largest batch --batch plays (a FITE state is about 11 KB: 65,536 of them about 700 MB).
+MAX_BATCH = 65536
+
+
+def _bench_batch(
+    game_list: list[str], sizes: list[int], *, seconds: float, rounds: int, seed: int, as_json: bool
+) -> None:
+    chosen = game_list or [game_id for game_id in game_ids() if game_info(game_id).hooks.batch]
+    for game_id in chosen:
+        if not game_info(game_id).hooks.batch:
+            raise TussleError(
+                f"{game_id} has no batched engine yet (docs/ecosystem.md, 'Batched simulation')"
+            )
+    with needs("tussle bench --batch", "jax"):
+        from tussle.batch.bench import environment, measure_batch
+
+    figures = []
+    with progress(len(chosen) * (len(sizes) + rounds * (1 + len(sizes))), "batched engines") as advance:
+        for game_id in chosen:
+            figures.append(
+                measure_batch(
+                    game_id,
+                    sizes=sizes,
+                    seconds=seconds,
+                    rounds=rounds,
+                    seed=seed,
+                    on_step=lambda _: advance(),
+                )
+            )
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "seconds": seconds,
+                    "rounds": rounds,
+                    "environment": environment(),
+                    "games": [f.to_json() for f in figures],
+                }
+            )
+        )
+        return
+    console = stdout_console()
+    for figure in figures:
+        table = _table(
+            f"{figure.game}: random playouts, decisions per wall-clock second, {seconds:g} s each in "
+            f"{rounds} interleaved rounds (median, min-max); the scalar engine on one core "
+            f"{_rate(figure.scalar.median)}/s ({_rate(figure.scalar.min)}-{_rate(figure.scalar.max)})"
+        )
+        table.add_column("batch", justify="right")
+        table.add_column("decisions/s", justify="right")
+        table.add_column("min-max", justify="right")
+        table.add_column("x scalar", justify="right")
+        table.add_column("compile s", justify="right")
+        for rate in figure.sizes:
+            spread = rate.decisions_per_s
+            table.add_row(
+                *text_cells(
+                    str(rate.size),
+                    _rate(spread.median),
+                    f"{_rate(spread.min)}-{_rate(spread.max)}",
+                    f"{spread.median / figure.scalar.median:.2f}" if figure.scalar.median else "-",
+                    f"{rate.compile_s:.1f}",
+                )
+            )
+        console.print(table)
+        target = figure.target
+        best = figure.best
+        line = f"{figure.game}: best at batch {best.size}, {_rate(best.decisions_per_s.median)}/s"
+        if target is not None:
+            met = "meets" if best.decisions_per_s.median >= target else "BELOW"
+            line += f", {met} issue 41's target of {_rate(target)}/s"
+        console.print(line, markup=False)
 
 
 def _bench_scaling(game_list: list[str], games: int, cpus: str | None, as_json: bool) -> None:
