@@ -155,19 +155,21 @@ from tussle.parallel import Cluster, run_chunks
 from tussle.registry import simulation_options
 
 options = simulation_options("fite", {})
-jobs = [_Job("fite", 2, options, 0, "default", "rule,rule", ("rule", "rule"), 3, k) for k in range(16)]
+jobs = [_Job("fite", 2, options, 0, "default", "rule,rule", ("rule", "rule"), 3, k) for k in range(64)]
 log = []
 ticked = lambda k: log.append(["tick", k])
 on = Cluster.parse(sys.argv[1])
-for i, (games, _) in run_chunks(_play_chunk, [jobs[:8], jobs[8:]], cluster=on, on_tick=ticked):
+for i, (games, _) in run_chunks(_play_chunk, [jobs[:32], jobs[32:]], cluster=on, on_tick=ticked):
     log.append(["done", i, len(games)])
 print(json.dumps(log))
 """
 
 
 def test_balance_games_on_ray_tick_the_progress_within_their_chunk(head: str) -> None:
-    # Two chunks of 8 FITE games of rule agents (a tenth of a second or more each): each chunk's
-    # games tick the driver's progress before the chunk comes back, as a pool's workers do.
+    # Two chunks of 32 jobs of FITE games between rule agents: each chunk's games tick the driver's
+    # progress before the chunk comes back, as a pool's workers do. A worker sends its ticks at
+    # most every TICK_WAIT (0.2 s), so a chunk must last longer than that on a fast machine too
+    # (8 jobs a chunk did not, once).
     driver = subprocess.Popen(
         [sys.executable, "-c", TICKS, f"ray:{head}"], stdout=subprocess.PIPE, text=True, env=ENV
     )
@@ -179,9 +181,9 @@ def test_balance_games_on_ray_tick_the_progress_within_their_chunk(head: str) ->
     assert driver.returncode == 0
     log = json.loads(out)
     for chunk in (0, 1):
-        done = log.index(["done", chunk, 16])
+        done = log.index(["done", chunk, 64])
         before = sum(1 for entry in log[:done] if entry == ["tick", chunk])
-        assert 1 <= before <= sum(1 for entry in log if entry == ["tick", chunk]) <= 8
+        assert 1 <= before <= sum(1 for entry in log if entry == ["tick", chunk]) <= 32
     assert seen
 
 
