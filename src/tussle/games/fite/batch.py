@@ -189,15 +189,7 @@ class FiteBatch(BatchGame):
             used=jnp.zeros(2, bool),
             location=jnp.full(2, -1, i32),
             face=jnp.zeros(2, i32),
-            pending=jnp.full(2, -1, i32),
-            swift_to=jnp.full(2, -1, i32),
-            split=jnp.zeros((2, 2), i32),
-            declared=jnp.zeros(2, bool),
-            rolls=jnp.zeros((2, 2, FACES), i32),
-            rolled=jnp.zeros((2, 2), bool),
-            roll_index=jnp.array(0, i32),
-            size=jnp.array(0, i32),
-            entitled=jnp.zeros(2, i32),
+            **_turn_start(),
         )
         acting = jnp.ones(2, bool)
         no = jnp.array(False)
@@ -479,15 +471,7 @@ class FiteBatch(BatchGame):
             dice=jnp.stack([a, b]),
             phase=jnp.where(ended | cut, OVER, PLACE).astype(i32),
             turn=jnp.where(ended | cut, c.turn, c.turn + 1),
-            pending=jnp.full(2, -1, i32),
-            swift_to=jnp.full(2, -1, i32),
-            split=jnp.zeros((2, 2), i32),
-            declared=jnp.zeros(2, bool),
-            rolls=jnp.zeros((2, 2, FACES), i32),
-            rolled=jnp.zeros((2, 2), bool),
-            roll_index=jnp.array(0, i32),
-            size=jnp.array(0, i32),
-            entitled=jnp.zeros(2, i32),
+            **_turn_start(),
         )
         # At the end the turn's fields stay as the scalar state leaves them (its observation
         # shows none of them once the game is over, nor does this one).
@@ -551,6 +535,22 @@ class FiteBatch(BatchGame):
         turn = turn.at[spot].add(jnp.where(rolling, 1.0, 0.0))
         turn = turn.at[129].set(jnp.where(rolling, self.eighths[jnp.clip(c.size, 0, 8)], 0.0))
         return jnp.where(shown, m + turn, m)
+
+
+def _turn_start() -> dict[str, jax.Array]:
+    """The fields of the turn under way as a turn starts (none chosen, split or rolled yet)."""
+    i32 = jnp.int32
+    return {
+        "pending": jnp.full(2, -1, i32),
+        "swift_to": jnp.full(2, -1, i32),
+        "split": jnp.zeros((2, 2), i32),
+        "declared": jnp.zeros(2, bool),
+        "rolls": jnp.zeros((2, 2, FACES), i32),
+        "rolled": jnp.zeros((2, 2), bool),
+        "roll_index": jnp.array(0, i32),
+        "size": jnp.array(0, i32),
+        "entitled": jnp.zeros(2, i32),
+    }
 
 
 def _grid_place(tactic: jax.Array) -> tuple[jax.Array, jax.Array]:
