@@ -80,16 +80,28 @@ def bot(server: Server, name: str, *, exact: bool = False) -> str:
 
 
 def play_game(server: Server, game_id: str, token: str, rng: random.Random) -> None:
-    """Play one seat at random over the WebSocket until the game ends."""
+    """Play one seat at random over the WebSocket until the game ends.
+
+    As docs/server.md asks of a program: each position is answered once (a
+    repeated view, say when a player comes or goes, is not answered again), and
+    after a refusal the bot connects again and is sent the whole view, since
+    no view follows a refused move (waiting for one stalled a Swiss in CI).
+    """
     ws = server.seat(game_id, token)
+    answered = -1
     try:
         while True:
             message = json.loads(ws.recv(timeout=60))
+            if message.get("type") == "error":
+                ws.close()
+                ws, answered = server.seat(game_id, token), -1
+                continue
             if message.get("type") != "view":
                 continue
             if message["result"] is not None:
                 return
-            if message.get("your_turn"):
+            if message.get("your_turn") and message["events"] != answered:
+                answered = message["events"]
                 ws.send(json.dumps({"type": "action", "action": pick(message, rng)}))
     except ConnectionClosed:
         return
