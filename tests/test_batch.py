@@ -195,8 +195,9 @@ def test_bench_batch_measures_both_engines_in_one_run() -> None:
     assert all(row["decisions_per_s"]["min"] > 0 for row in fite["sizes"])
     best = max(fite["sizes"], key=lambda row: row["decisions_per_s"]["median"])
     assert fite["best_size"] == best["size"]
+    # The report gives the speedup to two decimals and each median to a whole decision.
     assert fite["speedup"] == pytest.approx(
-        best["decisions_per_s"]["median"] / fite["scalar_decisions_per_s"]["median"], rel=0.01
+        best["decisions_per_s"]["median"] / fite["scalar_decisions_per_s"]["median"], abs=0.0051
     )
     assert fite["target_decisions_per_s"] == 2_000_000
     assert report["environment"]["devices"]

@@ -705,9 +705,19 @@ class Store:
         """Whether this process may compute ``seat``'s move after event ``number`` (for ``seconds``).
 
         Exactly one process gets it: the lease is taken only if nobody holds it, its
-        holder's time ran out (the process died), or it was for another position.
+        holder's time ran out (the process died), or it was for an earlier position. A
+        process behind the store (an event after ``number`` is stored, or a lease is held
+        for a later position) gets no lease: its move could only be thrown away.
         """
         now = time.time()
+        with self.engine.connect() as db:
+            moved_on = db.execute(
+                sa.select(events_table.c.number)
+                .where(events_table.c.game_id == game_id, events_table.c.number >= number)
+                .limit(1)
+            ).first()
+        if moved_on is not None:
+            return False
         values = {
             "game_id": game_id,
             "seat": seat,
@@ -720,7 +730,7 @@ class Store:
             if self.engine.dialect.name == "postgresql"
             else sqlite_insert(leases_table)
         )
-        stale = sa.or_(leases_table.c.until < now, leases_table.c.number != number)
+        stale = sa.or_(leases_table.c.until < now, leases_table.c.number < number)
         statement = insert.values(**values).on_conflict_do_update(
             index_elements=["game_id", "seat"],
             set_={"number": number, "holder": self.origin, "until": now + seconds},
