@@ -489,6 +489,14 @@ def run_figure(plan: Plan, about: dict[str, Any]) -> Figure:
             f"each player's first {plan.openings} decisions random" if plan.openings else "none",
         ],
     ]
+    if plan.engine == "batch":
+        rows.append(
+            [
+                "engine",
+                "batched (--engine batch, JAX): random agents; lead changes, drama, uncertainty, "
+                "repetition and component figures are not measured",
+            ]
+        )
     for spec, agent in about.get("agents", {}).items():
         plays = agent.get("plays", {})
         shown = f"{plays.get('spec')} {plays.get('params')}" if plays else f"{agent.get('params')}"

@@ -108,9 +108,11 @@ class Plan:
     #: Each player's first ``openings`` decisions are random (:data:`AUTO_OPENINGS` for
     #: agents that would otherwise replay the same few games).
     openings: int = 0
+    #: "scalar", or "batch": random agents on the game's batched engine (:func:`_play_batch`).
+    engine: str = "scalar"
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        held = {
             "game": self.game,
             "players": self.players,
             "n": self.n,
@@ -118,6 +120,8 @@ class Plan:
             "openings": self.openings,
             "slices": [asdict(s) for s in self.slices],
         }
+        # Named only when batched, so that a folder played before engines could be chosen still matches.
+        return held | {"engine": self.engine} if self.engine != "scalar" else held
 
 
 def make_plan(
@@ -131,6 +135,7 @@ def make_plan(
     openings: int | None = 0,
     compare: Sequence[tuple[str, dict[str, Any]]] = (),
     documents: Mapping[tuple[str, str], str] | None = None,
+    engine: str = "scalar",
 ) -> Plan:
     """The run's slices: each variant (every combination of the ``vary`` values) with each pairing.
 
@@ -138,13 +143,23 @@ def make_plan(
     ``options`` (an A/B run: :mod:`tussle.balance.compare`). ``openings`` None is
     :func:`default_openings`. ``documents`` maps a varied (option, value) that names a
     file to the file's text: the option gets the text, the variant's label the name.
+    ``engine`` "batch" plays the games on the game's batched engine (random agents only).
     """
     players = {len(p) for p in pairings}
     if len(players) != 1:
         raise BalanceError("every pairing needs the same number of agents (one per seat)")
     if openings is None:
         openings = default_openings(pairings)
-    plan = Plan(game_id, players.pop(), n, seed, openings=openings)
+    if engine not in ENGINES:
+        raise BalanceError(f"--engine {engine!r}: choose {' or '.join(ENGINES)}")
+    if engine == "batch":
+        batch_engine(game_id, simulation_options(game_id, options))  # jax, and a batched engine
+        from tussle.batch.playout import only_random
+
+        only_random([spec for agents in pairings for spec in agents])
+        if openings:
+            raise BalanceError("--engine batch plays random agents: give no --openings")
+    plan = Plan(game_id, players.pop(), n, seed, openings=openings, engine=engine)
     variants: list[tuple[str, dict[str, Any], dict[str, str]]] = [("default", dict(options), {})]
     if compare:
         if vary:
@@ -173,10 +188,23 @@ def make_plan(
         full = simulation_options(game_id, opts)
         game = load_game(game_id, players=plan.players, **full)  # a bad option fails here, at once
         used = dict(game.non_default_options())
+        if engine == "batch":
+            batch_engine(game_id, full)  # a game without one, or an option it does not take: here, at once
         for agents in pairings:
             _check_agents(game, agents)
             plan.slices.append(Slice(label, used, ",".join(agents), tuple(agents), varied))
     return plan
+
+
+#: The engines a run may play on.
+ENGINES = ("scalar", "batch")
+
+
+def batch_engine(game_id: str, options: dict[str, Any]) -> Any:
+    """The game's batched engine (:func:`tussle.batch.shared`; it needs the jax extra)."""
+    from tussle.batch import shared
+
+    return shared(game_id, options)
 
 
 def _check_agents(game: Game, agents: Sequence[str]) -> None:
@@ -291,6 +319,63 @@ def _play(job: _Job) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
         for row in measures.events(game, record)
     ]
     return games, events
+
+
+#: Why a batched run takes no cluster.
+BATCH_HERE = "--engine batch plays on this machine's batched engine: give no --cluster"
+#: Games a stored chunk holds when they are played on a batched engine (thousands a second).
+BATCH_CHUNK = 16384
+
+
+def _play_batch(plan: Plan, i: int, first: int, last: int) -> list[tuple[Any, ...]]:
+    """Games ``first`` to ``last - 1`` of slice ``i`` on the batched engine: their rows of ``games``.
+
+    Every seat is the random agent, so the rows are those :func:`_play` stores but for
+    what only a walk through each game's record gives: lead changes, drama,
+    uncertainty and repetition are left empty, and there are no component events.
+    The signature is the engine's digest of the game's events: equal for a repeated game.
+    """
+    from tussle.batch.playout import play_random
+
+    part = plan.slices[i]
+    engine = batch_engine(plan.game, simulation_options(plan.game, part.options))
+    games = play_random(engine, plan.seed, first, last - first)
+    rankings, winners = games.rankings(), games.winners()
+    k = plan.players
+    rows = []
+    for g in range(len(games)):
+        index = first + g
+        decisions = int(games.decisions[g])
+        branching = int(games.choices[g]) / decisions if decisions else math.nan
+        choosing = int(games.choosing[g]) / decisions if decisions else math.nan
+        signature = "".join(f"{int(word):08x}" for word in games.digest[g])
+        winner = int(winners[g])
+        for s in range(k):
+            rows.append(
+                (
+                    part.variant,
+                    part.pairing,
+                    index,
+                    s,
+                    part.agents[(s + index) % k],
+                    int(rankings[g, s]),
+                    float(games.returns[g, s]),
+                    winner == s,
+                    winner < 0,
+                    int(games.events[g]),
+                    bool(games.truncated[g]),
+                    None,
+                    math.nan,
+                    signature,
+                    decisions,
+                    branching,
+                    choosing,
+                    math.nan,
+                    math.nan,
+                    math.nan,
+                )
+            )
+    return rows
 
 
 def game_signature(record: Record, agents: Sequence[str]) -> str:
@@ -455,6 +540,11 @@ def _refusal(out: Path, held_plan: Any, held_about: Any, plan: dict[str, Any], a
         then = held_about.get("agents", {}).get(spec)
         if then is not None and then != now:
             return f"agent {spec} plays otherwise than when {out} was played ({then} then, {now} now)"
+    engines = [str(p.get("engine", "scalar")) for p in (held_plan, plan)]
+    if engines[0] != engines[1]:
+        return (
+            f"{out} holds games played on the {engines[0]} engine, this run plays on the {engines[1]} engine"
+        )
     held_slices, slices = held_plan.get("slices") or [], plan["slices"]
     if len(held_slices) == len(slices):
         for then, now in zip(held_slices, slices, strict=True):
@@ -611,6 +701,16 @@ def run(
         _write(rows[1], EVENT_COLUMNS, data / f"events-{stem}.parquet")
         _write(rows[0], GAME_COLUMNS, data / f"games-{stem}.parquet")  # last: done once both exist
 
+    if plan.engine == "batch":
+        if cluster is not None:
+            raise BalanceError(BATCH_HERE)
+        for i, a, b in todo:
+            for k in range(a, b, BATCH_CHUNK):
+                last = min(b, k + BATCH_CHUNK)
+                store(i, k, last, (_play_batch(plan, i, k, last), []))
+                for _ in range(k, last):
+                    step()
+        return data
     # The first game of each pairing is played here, timed: how many games make a chunk.
     speed: dict[str, float] = {}
     for pos, (i, a, b) in enumerate(todo):

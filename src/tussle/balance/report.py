@@ -452,7 +452,9 @@ def build(
             distinct=distinct,
         )
         datas.append(data)
-        figures = general_figures(data, names) + feel.feel_figures(data) + measures.figures(data)
+        # A batched run stores no component events: their figures would be empty tables.
+        components = measures.figures(data) if plan.engine != "batch" else []
+        figures = general_figures(data, names) + feel.feel_figures(data) + components
         counting = data.counting()
         if len(plan.slices) <= PLOTTED_SLICES:
             sample = f"{counting['counted']:,} games"

@@ -27,6 +27,8 @@ Where tussle's games differ from pgx's:
 
 from __future__ import annotations
 
+import functools
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from functools import cached_property
@@ -73,6 +75,29 @@ class BatchState(NamedTuple):
     """int32: player decisions so far."""
     core: Any
     """The game's own fields (a NamedTuple of arrays)."""
+
+
+class Trace(NamedTuple):
+    """What a game's events add up to as they are played: their number and a digest of them in order.
+
+    Two games with the same events have the same digest (two 32-bit multiplicative
+    hashes of each (player, action) pair, in order); it tells repeated games apart
+    as a record's digest does, without keeping the events.
+    """
+
+    events: jax.Array  # int32
+    digest: jax.Array  # uint32[2]
+
+    @classmethod
+    def empty(cls) -> Trace:
+        return cls(jnp.int32(0), jnp.array([0x811C9DC5, 0x01000193], jnp.uint32))
+
+    def add(self, player: jax.Array | int, action: jax.Array) -> Trace:
+        digest = self.digest
+        for part in (jnp.asarray(player, jnp.int32) + 2, jnp.asarray(action, jnp.int32)):
+            digest = (digest ^ part.astype(jnp.uint32)) * jnp.array([0x9E3779B1, 0x85EBCA77], jnp.uint32)
+            digest = digest ^ (digest >> 15)
+        return Trace(self.events + 1, digest)
 
 
 class BatchGame(ABC):
@@ -138,18 +163,27 @@ class BatchGame(ABC):
 
     def roll_one(self, state: BatchState, key: jax.Array) -> BatchState:
         """The chance events due now, drawn with ``key`` (none when a player is to act)."""
+        return self.roll_traced_one(state, key, None)[0]
 
-        def rolling(carry: tuple[jax.Array, BatchState]) -> jax.Array:
-            i, s = carry
+    def roll_traced_one(
+        self, state: BatchState, key: jax.Array, trace: Trace | None
+    ) -> tuple[BatchState, Trace | None]:
+        """:meth:`roll_one`, each chance event also counted and mixed into ``trace`` (unless None)."""
+
+        def rolling(carry: tuple[jax.Array, BatchState, Trace | None]) -> jax.Array:
+            i, s, _ = carry
             return (s.current_player == CHANCE) & (i < self.max_chance)
 
-        def roll(carry: tuple[jax.Array, BatchState]) -> tuple[jax.Array, BatchState]:
-            i, s = carry
-            return i + 1, self.chance_one(s, self.sample_one(s, jax.random.fold_in(key, i)))
+        def roll(
+            carry: tuple[jax.Array, BatchState, Trace | None],
+        ) -> tuple[jax.Array, BatchState, Trace | None]:
+            i, s, t = carry
+            outcome = self.sample_one(s, jax.random.fold_in(key, i))
+            return i + 1, self.chance_one(s, outcome), None if t is None else t.add(CHANCE, outcome)
 
         # A while loop, not a loop of max_chance rounds: batched, it stops when no game rolls.
-        rolled: BatchState = jax.lax.while_loop(rolling, roll, (jnp.int32(0), state))[1]
-        return rolled
+        _, rolled, traced = jax.lax.while_loop(rolling, roll, (jnp.int32(0), state, trace))
+        return rolled, traced
 
     def step_one(self, state: BatchState, action: jax.Array, key: jax.Array) -> BatchState:
         """A decision, then the chance events after it, so that a player is to act or the game is over."""
@@ -231,6 +265,16 @@ def make(game_id: str, **options: Any) -> BatchGame:
         )
     engine: BatchGame = game.hook(target)(game)
     return engine
+
+
+def shared(game_id: str, options: dict[str, Any]) -> BatchGame:
+    """:func:`make`, once a process for each game and options: an engine compiles its calls once."""
+    return _shared(game_id, json.dumps(options, sort_keys=True, default=str))
+
+
+@functools.cache
+def _shared(game_id: str, options: str) -> BatchGame:
+    return make(game_id, **json.loads(options))
 
 
 def random_actions(states: BatchState, key: jax.Array) -> jax.Array:

@@ -110,6 +110,14 @@ from tussle.registry import game_info
     help="Folder of the report and the data [default: balance-GAME]. A run stopped in the middle "
     "goes on from where it stopped when started again with the same settings.",
 )
+@click.option(
+    "--engine",
+    type=click.Choice(["scalar", "batch"]),
+    default="scalar",
+    show_default=True,
+    help="batch: random agents on the game's batched engine (the jax extra), thousands of games a "
+    "second; the figures that need each game's record (drama, lead changes, components) are left out.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON too.")
 @click.option(
     "--count-repeats",
@@ -137,6 +145,7 @@ def balance(
     compare_options: tuple[str, str] | None,
     until: float | None,
     fresh: bool,
+    engine: str,
     options: dict[str, str],
 ) -> None:
     """Play N games of GAME between computer AGENTs and report how fair it is and how strong its parts.
@@ -161,6 +170,7 @@ def balance(
       tussle balance tank-chess --compare before.toml after.toml -n 400
       tussle balance fite --compare-options power_a=none power_a=brutal -n 500
       tussle balance robo-pigs --until 0.03 -n 5000
+      tussle balance fite random random --engine batch -n 1000000
     """
     # DuckDB, SciPy and Matplotlib are the balance extra's: imported here, not with the CLI.
     with needs("tussle balance", "balance"):
@@ -178,6 +188,7 @@ def balance(
             sample_sizes,
         )
         from tussle.balance.play import (
+            BATCH_HERE,
             BalanceError,
             make_plan,
             measures_of,
@@ -187,6 +198,11 @@ def balance(
             total_games,
         )
         from tussle.balance.report import build, seat_label
+    if engine == "batch":
+        if cluster is not None:
+            raise BalanceError(BATCH_HERE)
+        with needs("tussle balance --engine batch", "jax"):
+            import tussle.batch.playout  # noqa: F401
     on = cluster_of(cluster, jobs)
     info = game_info(game)
     first = list(agents) or ["rule"] * info.min_players
@@ -230,6 +246,7 @@ def balance(
         openings=None if openings == "auto" else _openings(openings),
         compare=sides,
         documents=documents,
+        engine=engine,
     )
     if until is not None and not 0 < until < 0.5:
         raise BalanceError(

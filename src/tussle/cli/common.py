@@ -329,6 +329,8 @@ def progress(total: int, label: str) -> Iterator[Callable[[], None]]:
 
     Without a terminal (a log, a batch job) a line says how far it got, every
     :data:`PROGRESS_EVERY` seconds, the first after that long: a quick command prints none.
+    The time left is said from a hundredth of the work on: before, a start that is slow
+    (compiling a batched engine, say) would make it hours.
     """
     if not sys.stderr.isatty():
         started = time.monotonic()
@@ -340,7 +342,7 @@ def progress(total: int, label: str) -> Iterator[Callable[[], None]]:
             if now - state["said"] >= PROGRESS_EVERY:
                 state["said"] = now
                 done, spent = int(state["done"]), now - started
-                left = spent / done * (total - done) if done and total >= done else math.nan
+                left = spent / done * (total - done) if 100 * done >= total >= done else math.nan
                 rest = "" if math.isnan(left) else f", about {_duration(left)} left"
                 share = f" ({done / total:.0%})" if total else ""
                 line = f"{label}: {done:,} of {total:,}{share} in {_duration(spent)}{rest}"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from typing import Any
 
 import click
 from rich.table import Table
@@ -26,7 +28,8 @@ from tussle.cli.common import (
     text_cells,
     value_text,
 )
-from tussle.errors import AgentError
+from tussle.cli.extras import needs
+from tussle.errors import AgentError, OptionError
 from tussle.registry import simulation_options
 from tussle.runner import GameSummary, MatchSummary, run_match
 
@@ -46,6 +49,13 @@ from tussle.runner import GameSummary, MatchSummary, run_match
     help="Save every game's record into this directory. A match stopped in the middle and started "
     "again with the same settings and directory takes the games already saved there.",
 )
+@click.option(
+    "--engine",
+    type=click.Choice(["scalar", "batch"]),
+    default="scalar",
+    show_default=True,
+    help="batch: random agents on the game's batched engine (the jax extra), thousands of games a second.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON summary object instead of a table.")
 @game_options_option
 def match(
@@ -59,6 +69,7 @@ def match(
     chunk: int,
     record_dir: str | None,
     as_json: bool,
+    engine: str,
     options: dict[str, str],
 ) -> None:
     """Play N games of GAME between computer AGENTs and sum up the results.
@@ -75,6 +86,7 @@ def match(
       tussle match robo-pigs random random -n 200 --seed 1 --json
       tussle match robo-pigs rule random -n 1000 --jobs 4 --record games/
       tussle match fite random random -n 20000 --cluster ray --json
+      tussle match fite random random -n 1000000 --engine batch
     """
     on = cluster_of(cluster, jobs)
     options = read_documents(game, options)
@@ -86,8 +98,10 @@ def match(
     summary = MatchSummary(game, list(agents), dict(the_game.non_default_options()))
     shared_first = [0] * len(agents)
     stored = 0
-    with diagnostics_on_stderr(), progress(n, f"{game}: {' vs '.join(agents)}") as advance:
-        for played in run_match(
+    if engine == "batch":
+        games = _batch_match(game, agents, n, seed, simulation_options(game, options), record_dir, on)
+    else:
+        games = run_match(
             game,
             agents,
             n,
@@ -97,7 +111,9 @@ def match(
             record_dir=record_dir,
             cluster=on,
             chunk=chunk,
-        ):
+        )
+    with diagnostics_on_stderr(), progress(n, f"{game}: {' vs '.join(agents)}") as advance:
+        for played in games:
             summary.add(played)
             _count_shared_firsts(played, shared_first)
             stored += played.stored_before
@@ -113,6 +129,28 @@ def match(
         click.echo(json.dumps(summary.to_json()))
         return
     _show_match(summary, shared_first, record_dir)
+
+
+def _batch_match(  # noqa: PLR0917 (the match's settings, as match() has them)
+    game: str,
+    agents: tuple[str, ...],
+    n: int,
+    seed: int,
+    options: dict[str, Any],
+    record_dir: str | None,
+    cluster: Any,
+) -> Iterator[GameSummary]:
+    """The match's games on the game's batched engine (random agents, on this machine, no records)."""
+    if record_dir is not None or cluster is not None:
+        raise OptionError(
+            "--engine batch plays on this machine and keeps no records: give no --record or --cluster"
+        )
+    with needs("tussle match --engine batch", "jax"):
+        from tussle.batch import shared
+        from tussle.batch.playout import match_games, only_random
+
+    only_random(agents)
+    return match_games(shared(game, options), n, seed)
 
 
 def _count_shared_firsts(played: GameSummary, counts: list[int]) -> None:

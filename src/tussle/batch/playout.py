@@ -1,0 +1,222 @@
+"""Whole games of random play on a batched engine, each game drawn from its own number.
+
+:func:`play_random` is what ``tussle balance --engine batch`` and ``tussle match
+--engine batch`` play: games ``first`` to ``first + count - 1`` of a run, each
+played by the random agent in every seat (a uniform draw among the legal
+actions, as :class:`~tussle.agents.random_agent.RandomAgent` draws) and by
+chance with the rules' odds. A game's keys come from the run's seed and its
+number alone, so a game is the same however a run is cut into chunks and
+however many games are played side by side (``width``); the engine keeps
+``width`` games going, and a slot whose game ended takes the next game at once
+rather than idling until the longest game of the batch ends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from tussle.batch import BatchGame, BatchState, Trace, random_actions
+from tussle.game import Termination
+from tussle.runner import GameSummary
+
+#: Games played side by side by default: the best batch size of ``tussle bench --batch`` on two cores.
+WIDTH = 1024
+
+
+@dataclass(frozen=True)
+class Playouts:
+    """What each game of a :func:`play_random` call showed, one row per game in order of number."""
+
+    returns: np.ndarray
+    """float32[games, players]: the result's returns."""
+    truncated: np.ndarray
+    """bool[games]: cut by a limit of the simulation options (the scalar engine's ``cut_by_limit``)."""
+    events: np.ndarray
+    """int32[games]: every event, chance's included: the length of the game's record."""
+    decisions: np.ndarray
+    """int32[games]: the players' decisions."""
+    choices: np.ndarray
+    """int64[games]: the legal actions summed over the decisions (over ``decisions``: branching factor)."""
+    choosing: np.ndarray
+    """int32[games]: decisions with more than one legal action."""
+    digest: np.ndarray
+    """uint32[games, 2]: a digest of the game's events in order (:class:`~tussle.batch.Trace`)."""
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def rankings(self) -> np.ndarray:
+        """int[games, players]: each player's place, 1 best, tied players sharing one (as ``Result``)."""
+        above: np.ndarray = self.returns[:, None, :] > self.returns[:, :, None]
+        places: np.ndarray = 1 + above.sum(axis=2)
+        return places
+
+    def winners(self) -> np.ndarray:
+        """int[games]: the player alone in first place, or -1 (a draw, or a shared first place)."""
+        first = self.rankings() == 1
+        return np.where(first.sum(axis=1) == 1, first.argmax(axis=1), -1)
+
+
+def base_key(seed: int) -> jax.Array:
+    """The run's key: any integer seed (negative, or past 64 bits) to JAX's raw two-word key."""
+    digest = hashlib.sha256(f"tussle.batch/{seed}".encode()).digest()
+    return jnp.array(np.frombuffer(digest[:8], np.uint32))
+
+
+def _runner(engine: BatchGame, width: int, capacity: int) -> Callable[[jax.Array, jax.Array], Any]:
+    """A compiled call playing games 0 to ``count - 1`` of ``keys`` (``capacity`` of them at most)."""
+
+    def new_game(key: jax.Array) -> tuple[BatchState, Trace]:
+        first, rest = jax.random.split(jax.random.fold_in(key, 0))
+        state, trace = engine.roll_traced_one(engine.init_one(first), rest, Trace.empty())
+        assert trace is not None
+        return engine.views_one(state), trace
+
+    def play(state: BatchState, trace: Trace, key: jax.Array, turn: jax.Array) -> tuple[BatchState, Trace]:
+        choose, chance = jax.random.split(jax.random.fold_in(key, turn))
+        action = random_actions(state, choose)
+        trace = trace.add(state.current_player, action)
+        state, traced = engine.roll_traced_one(engine.decide_one(state, action), chance, trace)
+        assert traced is not None
+        return engine.views_one(state), traced
+
+    def pick(take: jax.Array, new: Any, old: Any) -> Any:
+        return jax.tree.map(
+            lambda a, b: jnp.where(take.reshape(take.shape + (1,) * (a.ndim - 1)), a, b), new, old
+        )
+
+    def run(keys: jax.Array, count: jax.Array) -> tuple[jax.Array, ...]:
+        slot = jnp.arange(width, dtype=jnp.int32)
+        game = jnp.where(slot < count, slot, -1)
+        states, traces = jax.vmap(new_game)(keys[jnp.maximum(game, 0)])
+        zeros = jnp.zeros((capacity + 1,), jnp.int32)  # the last row: where nothing is written
+        out = (
+            jnp.zeros((capacity + 1, engine.num_players), jnp.float32),
+            jnp.zeros((capacity + 1,), bool),
+            zeros,
+            zeros,
+            zeros,
+            zeros,
+            jnp.zeros((capacity + 1, 2), jnp.uint32),
+        )
+        carry = (
+            states,
+            traces,
+            game,
+            jnp.ones(width, jnp.int32),
+            zeros[:width],
+            zeros[:width],
+            jnp.minimum(count, width),
+            out,
+        )
+
+        def going(carry: tuple[Any, ...]) -> jax.Array:
+            return jnp.any(carry[2] >= 0)
+
+        def turn(carry: tuple[Any, ...]) -> tuple[Any, ...]:
+            states, traces, game, turns, choices, choosing, handed, out = carry
+            live = (game >= 0) & (states.current_player >= 0)
+            legal = states.legal_action_mask.sum(axis=-1, dtype=jnp.int32)
+            choices = choices + jnp.where(live, legal, 0)
+            choosing = choosing + (live & (legal > 1))
+            states, traces = jax.vmap(play)(states, traces, keys[jnp.maximum(game, 0)], turns)
+            over = (game >= 0) & (states.terminated | states.truncated)
+            row = jnp.where(over, game, capacity)
+            out = (
+                out[0].at[row].set(states.rewards),
+                out[1].at[row].set(states.truncated),
+                out[2].at[row].set(traces.events),
+                out[3].at[row].set(states.steps),
+                out[4].at[row].set(choices),
+                out[5].at[row].set(choosing),
+                out[6].at[row].set(traces.digest),
+            )
+            following = handed + jnp.cumsum(over, dtype=jnp.int32) - 1
+            take = over & (following < count)
+            game = jnp.where(over, jnp.where(take, following, -1), game)
+            fresh_states, fresh_traces = jax.vmap(new_game)(keys[jnp.maximum(game, 0)])
+            states = pick(take, fresh_states, states)
+            traces = pick(take, fresh_traces, traces)
+            turns = jnp.where(take, 1, turns + 1)
+            choices = jnp.where(take, 0, choices)
+            choosing = jnp.where(take, 0, choosing)
+            handed = jnp.minimum(handed + over.sum(dtype=jnp.int32), count)
+            return states, traces, game, turns, choices, choosing, handed, out
+
+        return jax.lax.while_loop(going, turn, carry)[-1]
+
+    return jax.jit(run)
+
+
+def play_random(engine: BatchGame, seed: int, first: int, count: int, *, width: int = WIDTH) -> Playouts:
+    """Games ``first`` to ``first + count - 1`` of the run of ``seed``, random agents in every seat."""
+    if count <= 0:
+        raise ValueError("play at least one game")
+    width = max(1, min(width, count))
+    # Compiled once per engine, width and capacity (a power of two): the last, smaller chunk of a
+    # run reuses the compiled call of the others.
+    capacity = 1 << max(0, (count - 1).bit_length())
+    runners = engine.__dict__.setdefault("_playout_runners", {})
+    run = runners.get((width, capacity))
+    if run is None:
+        run = runners[width, capacity] = _runner(engine, width, capacity)
+    numbers = jnp.arange(first, first + capacity, dtype=jnp.uint32)
+    keys = jax.vmap(jax.random.fold_in, in_axes=(None, 0))(base_key(seed), numbers)
+    out = [np.asarray(part)[:count] for part in run(keys, jnp.int32(count))]
+    return Playouts(
+        returns=out[0],
+        truncated=out[1],
+        events=out[2],
+        decisions=out[3],
+        choices=out[4].astype(np.int64),
+        choosing=out[5],
+        digest=out[6],
+    )
+
+
+def only_random(specs: Sequence[str]) -> None:
+    """A one-line error unless every agent is ``random``: no other agent has a batched form yet."""
+    from tussle.errors import AgentError
+
+    others = sorted(set(specs) - {"random"})
+    if others:
+        raise AgentError(
+            f"--engine batch plays the random agent only, not {', '.join(others)}: "
+            "no other agent has a batched form yet"
+        )
+
+
+def match_games(engine: BatchGame, n: int, seed: int, *, chunk: int = 16384) -> Iterator[GameSummary]:
+    """Games 0 to ``n - 1`` of a match between random agents, as :func:`~tussle.runner.run_match` gives them.
+
+    Seats rotate as in ``run_match`` (agent ``(s + index) % players`` sits in seat ``s``),
+    so a summary's figures read alike; the games themselves are drawn otherwise.
+    """
+    k = engine.num_players
+    for first in range(0, n, chunk):
+        games = play_random(engine, seed, first, min(n, first + chunk) - first)
+        rankings = games.rankings()
+        for g in range(len(games)):
+            index = first + g
+            seats = tuple((s + index) % k for s in range(k))
+            by_agent_rank = [0] * k
+            by_agent_return = [0.0] * k
+            for s in range(k):
+                by_agent_rank[seats[s]] = int(rankings[g, s])
+                by_agent_return[seats[s]] = float(games.returns[g, s])
+            yield GameSummary(
+                index,
+                seats,
+                tuple(by_agent_rank),
+                tuple(by_agent_return),
+                int(games.events[g]),
+                None,
+                termination=Termination.LIMIT if games.truncated[g] else Termination.RULES,
+            )
