@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import os
 import random
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,9 +30,11 @@ from tussle.batch import CHANCE, NOBODY, BatchGame, make, random_actions
 from tussle.errors import OptionError
 from tussle.game import CHANCE as SCALAR_CHANCE
 from tussle.game import Termination
+from tussle.record import Record
 from tussle.registry import load_game
 
 GAMES = int(os.environ.get("TUSSLE_BATCH_GAMES", "30"))
+GOLDEN = Path(__file__).parent / "data" / "golden"
 
 FITE_CASES: list[dict[str, Any]] = [
     {"turn_limit": 100},
@@ -47,13 +51,25 @@ def _where(flags: np.ndarray, a: Any, b: Any) -> Any:
     return jax.tree.map(lambda x, y: jnp.where(chosen.reshape((-1,) + (1,) * (x.ndim - 1)), x, y), a, b)
 
 
-def play_side_by_side(game_id: str, options: dict[str, Any], games: int, seed: int) -> int:
-    """Play ``games`` random games on both engines; return the events compared."""
+def play_side_by_side(
+    game_id: str, options: dict[str, Any], games: int, seed: int, records: Sequence[Record] = ()
+) -> int:
+    """Play ``games`` random games on both engines, or ``records``' games; return the events compared."""
     game = load_game(game_id, **options)
     encoding = encoding_for(game)
     env: BatchGame = make(game_id, **options)
     rng = random.Random(seed)
-    scalars = [game.new_initial_state() for _ in range(games)]
+    scalars = [record.initial_state() for record in records] or [
+        game.new_initial_state() for _ in range(games)
+    ]
+    games = len(scalars)
+
+    def recorded(g: int, player: int, state: Any) -> Any:
+        """The record's next event of game ``g``, which must be ``player``'s."""
+        who, text = records[g].events[played[g]]
+        assert who == player, f"record {g} event {played[g]}: {who} where the engine has {player} to act"
+        return state.parse_action(player, text)
+
     batch = env.init_exact(jax.random.split(jax.random.PRNGKey(seed), games))
     events = 0
     played = [0] * games
@@ -86,7 +102,7 @@ def play_side_by_side(game_id: str, options: dict[str, Any], games: int, seed: i
             live = True
             if to_act == (SCALAR_CHANCE,):
                 assert current[g] == CHANCE, where
-                outcome = state.sample_chance(rng)
+                outcome = recorded(g, SCALAR_CHANCE, state) if records else state.sample_chance(rng)
                 outcomes[g] = encoding.codec.chance_index(state, outcome)
                 is_chance[g] = True
                 state.apply(SCALAR_CHANCE, outcome)
@@ -96,9 +112,15 @@ def play_side_by_side(game_id: str, options: dict[str, Any], games: int, seed: i
                 assert current[g] == p, where
                 legal = encoding.legal(state, p)
                 assert np.flatnonzero(masks[g]).tolist() == legal.indices, f"{where}: legal actions"
-                index = rng.choice(legal.indices)
+                if records:
+                    action = recorded(g, p, state)
+                    index = encoding.codec.encode(state.action_to_str(p, action))
+                    assert legal.action(state, index) == action, f"{where}: the action's number"
+                else:
+                    index = rng.choice(legal.indices)
+                    action = legal.action(state, index)
                 actions[g] = index
-                state.apply(p, legal.action(state, index))
+                state.apply(p, action)
             events += 1
             played[g] += 1
         if not live:
@@ -119,6 +141,21 @@ def play_side_by_side(game_id: str, options: dict[str, Any], games: int, seed: i
 @pytest.mark.parametrize("options", FITE_CASES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
 def test_fite_batch_plays_the_scalar_game(options: dict[str, Any]) -> None:
     assert play_side_by_side("fite", options, GAMES, seed=len(str(options))) > GAMES * 10
+
+
+def test_fite_golden_records_replay_through_the_batched_engine() -> None:
+    # Every committed golden record of FITE (each shipped agent's seeded games, tests/data/golden):
+    # each event given to both engines, the masks, both fighters' views and the results compared.
+    groups: dict[str, list[Record]] = {}
+    for path in sorted(GOLDEN.glob("fite--*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            record = Record.from_json(json.loads(line))
+            groups.setdefault(json.dumps(record.options, sort_keys=True), []).append(record)
+    assert sum(map(len, groups.values())) >= 10
+    compared = 0
+    for options, records in groups.items():
+        compared += play_side_by_side("fite", json.loads(options), 0, 0, records=records)
+    assert compared == sum(len(r.events) for rs in groups.values() for r in rs)
 
 
 def test_fite_batch_refuses_what_it_does_not_play() -> None:
