@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page
 from test_server import Server
 from tussle.game import CHANCE
 from tussle.games.fite.rules import Fite, cancelled
-from web_support import Watched, needs_chromium, new_game, play_until_over, screenshot, status
+from web_support import Watched, host_page, needs_chromium, new_game, play_until_over, screenshot, status
 
 pytestmark = needs_chromium
 
@@ -167,7 +167,7 @@ def test_the_cancellation_drawn_is_the_rules_one(web: Server, browser: Browser, 
     fight = observation["last_fight"]
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     watched = Watched(page)
-    page.goto(web.url + "/")
+    host_page(page, web)
     page.evaluate(
         """async (observation) => {
           const module = await import('/draw/fite.js');

@@ -19,7 +19,7 @@ from test_server import Server
 from tussle.game import PUBLIC
 from tussle.games.robo_pigs.actions import Program
 from tussle.games.robo_pigs.rules import RoboPigs
-from web_support import Watched, browser, needs_chromium, new_game, screenshot, status, web  # noqa: F401
+from web_support import Watched, browser, host_page, needs_chromium, new_game, screenshot, status, web  # noqa: F401
 
 pytestmark = needs_chromium
 
@@ -206,7 +206,7 @@ def test_a_damaged_pigs_editor_shows_its_forced_x_locked(
 ) -> None:
     page = browser.new_page(viewport={"width": 390, "height": 844})
     watched = Watched(page)
-    page.goto(web.url + "/")
+    host_page(page, web)
     state = RoboPigs().state_from_position("d8S0 d1N3 5")
     legal = [state.action_to_str(1, a) for a in state.legal_actions(1)]
     moves = [state.action_to_json(1, a) for a in state.legal_actions(1)]
@@ -273,7 +273,7 @@ def test_the_reveal_steps_through_the_round_and_can_be_replayed(
 ) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     watched = Watched(page)
-    page.goto(web.url + "/")
+    host_page(page, web)
     state = RoboPigs().new_initial_state()
     before = state.observation(0)
     state.apply_str(0, "F ^ TR v H")
@@ -337,7 +337,7 @@ def test_the_editor_writes_a_variants_short_program(
 ) -> None:
     page = browser.new_page(viewport={"width": 390, "height": 844})
     watched = Watched(page)
-    page.goto(web.url + "/")
+    host_page(page, web)
     game = RoboPigs(program_length=2, damage_limit=3)
     # Two steps, one X owed for 1 damage, three damage pips; the repair is R R.
     state = game.state_from_position("d8S0 d1N1 5")

@@ -46,6 +46,16 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
+def host_page(page: Page, server: Server) -> None:
+    """The home page, as a host for drawing views, once its own start is over.
+
+    Its start fills the page from answers it waits for (the catalog, the account); a view drawn
+    before they came would take the elements they fill (a page error in a loaded CI run).
+    """
+    page.goto(server.url + "/", wait_until="networkidle")
+    page.wait_for_function("document.querySelectorAll('#game option').length > 0")
+
+
 class Watched:
     """A page with what it received over WebSockets and what went wrong in its scripts."""
 
