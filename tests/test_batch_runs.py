@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from scipy import stats
 
 from tussle.balance import play as balance_play
 from tussle.batch import shared
-from tussle.batch.playout import play_random
+from tussle.batch.playout import Playouts, play_random
 from tussle.cli import cli
 from tussle.game import CHANCE
 from tussle.registry import load_game, simulation_options
@@ -69,7 +70,9 @@ def scalar_games(n: int, seed: int) -> dict[str, np.ndarray]:
 
 
 def batch_games(n: int, seed: int) -> dict[str, np.ndarray]:
-    games = play_random(shared("fite", OPTIONS), seed, 0, n)
+    # In calls of 1,024 games: the compiled call every test of this module shares.
+    parts = [play_random(shared("fite", OPTIONS), seed, first, 1024) for first in range(0, n, 1024)]
+    games = Playouts(*(np.concatenate([getattr(p, f.name) for p in parts])[:n] for f in fields(Playouts)))
     return {
         "winner": games.winners().astype(float),
         "events": games.events.astype(float),
@@ -82,8 +85,8 @@ def batch_games(n: int, seed: int) -> dict[str, np.ndarray]:
 
 def test_a_game_is_the_same_however_the_run_is_cut_and_however_many_play_at_once() -> None:
     engine = shared("fite", OPTIONS)
-    whole = play_random(engine, 11, 0, 600, width=128)
-    # Two compiled calls in all: the parts share one (16 at once, room for 512 games).
+    whole = play_random(engine, 11, 0, 600)
+    # Two compiled calls in all: the parts share one (16 at once, room for 1,024 games).
     parts = [play_random(engine, 11, a, b - a, width=16) for a, b in ((0, 260), (260, 600))]
     for name in ("returns", "truncated", "events", "decisions", "choices", "choosing", "digest"):
         assert np.array_equal(getattr(whole, name), np.concatenate([getattr(p, name) for p in parts])), name
@@ -132,6 +135,8 @@ def _games(out: Path) -> list[tuple[Any, ...]]:
 def test_balance_on_the_batched_engine_stores_what_the_scalar_engine_stores_and_grows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Chunks of 1,024 games: the compiled call every test of this module shares.
+    monkeypatch.setattr(balance_play, "BATCH_CHUNK", 1024)
     result = _balance(tmp_path / "b", "--engine", "batch", "-n", "3000", "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
@@ -158,12 +163,11 @@ def test_balance_on_the_batched_engine_stores_what_the_scalar_engine_stores_and_
     assert "random agents" in run_rows["engine"] and "not measured" in run_rows["engine"]
     assert json.loads((tmp_path / "b" / "plan.json").read_text())["engine"] == "batch"
     assert "engine" not in json.loads((tmp_path / "s" / "plan.json").read_text())  # as before engines
-    # A run cut in other chunks, grown from a smaller one, stores the same games.
-    monkeypatch.setattr(balance_play, "BATCH_CHUNK", 700)
+    # A run grown from a smaller one, so cut in other chunks, stores the same games.
     grown = tmp_path / "g"
     assert _balance(grown, "--engine", "batch", "-n", "1000").exit_code == 0
     assert _balance(grown, "--engine", "batch", "-n", "3000").exit_code == 0
-    assert len(list((grown / "data").glob("games-*.parquet"))) == 5
+    assert len(list((grown / "data").glob("games-*.parquet"))) == 3  # 0-1000, 1000-2024, 2024-3000
     assert _games(grown) == rows
 
 
@@ -199,17 +203,17 @@ def test_balance_refuses_a_folder_of_the_other_engine_and_a_game_without_one(tmp
 
 def test_match_on_the_batched_engine_sums_up_as_the_scalar_match_does() -> None:
     batch = CliRunner().invoke(
-        cli, ["match", "fite", "random", "random", "-n", "4000", "--engine", "batch", "--json"]
+        cli, ["match", "fite", "random", "random", "-n", "1024", "--engine", "batch", "--json"]
     )
     scalar = CliRunner().invoke(cli, ["match", "fite", "random", "random", "-n", "600", "--json"])
     assert batch.exit_code == 0 and scalar.exit_code == 0, batch.output + scalar.output
     b, s = json.loads(batch.stdout), json.loads(scalar.stdout)
-    assert b["games"] == 4000 and b["options"] == s["options"] and b["agents"] == s["agents"]
-    assert b["wins_by_agent"][0] + b["wins_by_agent"][1] + b["draws"] == 4000
+    assert b["games"] == 1024 and b["options"] == s["options"] and b["agents"] == s["agents"]
+    assert b["wins_by_agent"][0] + b["wins_by_agent"][1] + b["draws"] == 1024
     assert abs(b["mean_length"] - s["mean_length"]) < 3  # about 43 events; sd about 18
     assert abs(b["mean_returns"][0] - s["mean_returns"][0]) < 0.2
     again = CliRunner().invoke(
-        cli, ["match", "fite", "random", "random", "-n", "4000", "--engine", "batch", "--json"]
+        cli, ["match", "fite", "random", "random", "-n", "1024", "--engine", "batch", "--json"]
     )
     assert again.stdout == batch.stdout  # the same seed, the same games
     for args, says in (

@@ -159,10 +159,10 @@ def play_random(engine: BatchGame, seed: int, first: int, count: int, *, width: 
     """Games ``first`` to ``first + count - 1`` of the run of ``seed``, random agents in every seat."""
     if count <= 0:
         raise ValueError("play at least one game")
-    width = max(1, min(width, count))
-    # Compiled once per engine, width and capacity (a power of two): the last, smaller chunk of a
-    # run reuses the compiled call of the others.
-    capacity = 1 << max(0, (count - 1).bit_length())
+    # Compiled once per engine, width and capacity (a power of two, WIDTH at least): the last,
+    # smaller chunk of a run, and any call of up to WIDTH games, reuse one compiled call.
+    capacity = max(WIDTH, 1 << max(0, (count - 1).bit_length()))
+    width = max(1, min(width, capacity))
     runners = engine.__dict__.setdefault("_playout_runners", {})
     run = runners.get((width, capacity))
     if run is None:
