@@ -31,7 +31,7 @@ from tussle.errors import OptionError
 from tussle.game import CHANCE as SCALAR_CHANCE
 from tussle.game import Termination
 from tussle.record import Record
-from tussle.registry import load_game
+from tussle.registry import load_game, simulation_options
 
 GAMES = int(os.environ.get("TUSSLE_BATCH_GAMES", "30"))
 GOLDEN = Path(__file__).parent / "data" / "golden"
@@ -44,6 +44,14 @@ FITE_CASES: list[dict[str, Any]] = [
     {"turn_limit": 100, "power_a": "swift", "power_b": "cunning", "setup_placement": False},
     {"turn_limit": 0, "dice": 3, "tactical": False, "power_a": "cunning"},
 ]
+ROBO_PIGS_CASES: list[dict[str, Any]] = [
+    {"round_limit": 100},
+    {"repair_at": "start", "extra_x": True, "round_limit": 30},
+    {"program_length": 3, "damage_limit": 3, "round_limit": 0},
+    # A custom board: a smaller one, a wall, other starts (docs/games/robo-pigs.md, "Custom boards").
+    {"round_limit": 20, "board": 'size = [5, 4]\nwalls = ["c2"]\na = "a4E"\nb = "e1W"'},
+]
+CASES = [("fite", options) for options in FITE_CASES] + [("robo-pigs", o) for o in ROBO_PIGS_CASES]
 
 
 def _where(flags: np.ndarray, a: Any, b: Any) -> Any:
@@ -138,24 +146,64 @@ def play_side_by_side(
     return events
 
 
-@pytest.mark.parametrize("options", FITE_CASES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
-def test_fite_batch_plays_the_scalar_game(options: dict[str, Any]) -> None:
-    assert play_side_by_side("fite", options, GAMES, seed=len(str(options))) > GAMES * 10
+def _case_id(case: tuple[str, dict[str, Any]]) -> str:
+    game_id, options = case
+    return game_id + ":" + ",".join(f"{k}={v}" for k, v in options.items()).replace("\n", " ")
 
 
-def test_fite_golden_records_replay_through_the_batched_engine() -> None:
-    # Every committed golden record of FITE (each shipped agent's seeded games, tests/data/golden):
-    # each event given to both engines, the masks, both fighters' views and the results compared.
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_batch_plays_the_scalar_game(case: tuple[str, dict[str, Any]]) -> None:
+    game_id, options = case
+    # A random game of Robo Battle Pigs is about 150 decisions (FITE's, 40): half as many games.
+    games = GAMES // 2 if game_id == "robo-pigs" else GAMES
+    assert play_side_by_side(game_id, options, games, seed=len(str(options))) > games * 10
+
+
+@pytest.mark.parametrize(("game_id", "least"), [("fite", 10), ("robo-pigs", 9)])
+def test_golden_records_replay_through_the_batched_engine(game_id: str, least: int) -> None:
+    # Every committed golden record of the game (each shipped agent's seeded games, tests/data/golden):
+    # each event given to both engines, the masks, both players' views and the results compared.
     groups: dict[str, list[Record]] = {}
-    for path in sorted(GOLDEN.glob("fite--*.jsonl")):
+    for path in sorted(GOLDEN.glob(f"{game_id}--*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             record = Record.from_json(json.loads(line))
             groups.setdefault(json.dumps(record.options, sort_keys=True), []).append(record)
-    assert sum(map(len, groups.values())) >= 10
+    assert sum(map(len, groups.values())) >= least
     compared = 0
     for options, records in groups.items():
-        compared += play_side_by_side("fite", json.loads(options), 0, 0, records=records)
+        compared += play_side_by_side(game_id, json.loads(options), 0, 0, records=records)
     assert compared == sum(len(r.events) for rs in groups.values() for r in rs)
+
+
+@pytest.mark.parametrize("game_id", ["fite", "robo-pigs"])
+def test_playout_engine_draws_and_counts_as_the_masks_say(game_id: str) -> None:
+    # for_playouts' states carry no observation (and no mask where the game draws without one);
+    # its draws are random_actions' on the full engine's masks, key for key, and its counts theirs.
+    env = make(game_id, **simulation_options(game_id))
+    lean = env.for_playouts()
+    assert lean is not env and lean.for_playouts() is lean and env.for_playouts() is lean
+    n = 256
+    full_states = env.init(jax.random.split(jax.random.PRNGKey(7), n))
+    lean_states = lean.init(jax.random.split(jax.random.PRNGKey(7), n))
+    assert lean_states.observation.shape == (n, 0)
+    assert lean_states.legal_action_mask.shape == ((n, 0) if env.draws_without_mask else (n, env.num_actions))
+    draw_full = jax.jit(jax.vmap(env.random_action_one))
+    draw_lean = jax.jit(jax.vmap(lean.random_action_one))
+    count = jax.jit(jax.vmap(lean.legal_count_one))
+    step_full, step_lean = jax.jit(env.step_reset), jax.jit(lean.step_reset)
+    key = jax.random.PRNGKey(8)
+    for _ in range(60):
+        key, choose, play = jax.random.split(key, 3)
+        keys = jax.random.split(choose, n)
+        actions = draw_full(full_states, keys)
+        assert (np.asarray(draw_lean(lean_states, keys)) == np.asarray(actions)).all()
+        counted = np.asarray(full_states.legal_action_mask).sum(axis=1)
+        assert (np.asarray(count(lean_states)) == counted).all()
+        assert np.asarray(full_states.legal_action_mask)[np.arange(n), np.asarray(actions)].all()
+        full_states = step_full(full_states, actions, jax.random.split(play, n))
+        lean_states = step_lean(lean_states, actions, jax.random.split(play, n))
+        same = jax.tree.map(lambda a, b: bool(jnp.all(a == b)), full_states.core, lean_states.core)
+        assert all(jax.tree.leaves(same))
 
 
 def test_fite_batch_refuses_what_it_does_not_play() -> None:
@@ -227,11 +275,12 @@ def test_bench_batch_measures_both_engines_in_one_run() -> None:
     report = json.loads(result.stdout)
     (fite,) = report["games"]
     assert fite["game"] == "fite" and fite["options"]["turn_limit"] == 100
-    assert [row["size"] for row in fite["sizes"]] == [4]
+    # Each size twice: with the views pgx's interface makes, and as random playouts play it.
+    assert [(row["size"], row["views"]) for row in fite["sizes"]] == [(4, True), (4, False)]
     assert fite["scalar_decisions_per_s"]["median"] > 0
     assert all(row["decisions_per_s"]["min"] > 0 for row in fite["sizes"])
     best = max(fite["sizes"], key=lambda row: row["decisions_per_s"]["median"])
-    assert fite["best_size"] == best["size"]
+    assert (fite["best_size"], fite["best_views"]) == (best["size"], best["views"])
     # The report gives the speedup to two decimals and each median to a whole decision.
     assert fite["speedup"] == pytest.approx(
         best["decisions_per_s"]["median"] / fite["scalar_decisions_per_s"]["median"], abs=0.0051

@@ -141,3 +141,29 @@ def test_it_refuses_what_it_cannot_play_in_one_line(kwargs: dict[str, object], s
     env.reset(seed=0)
     with pytest.raises(OptionError, match="give 16 action numbers"):
         env.step(np.zeros(3, int))
+
+
+def test_robo_pigs_episodes_have_the_scalar_games_outcomes() -> None:
+    # Robo Battle Pigs' opponents draw without masks (draws_without_mask): a random learner's
+    # wins, losses and draws (a draw is mostly the round limit) against those of random
+    # scalar games, two-proportion z tests.
+    from tussle.runner import run_match
+
+    env = BatchVectorEnv("robo-pigs", num_envs=64, seat=1)
+    _, info = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    outcomes: list[float] = []
+    while len(outcomes) < 400:
+        mask = info["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in mask])
+        _, rewards, terminated, truncated, info = env.step(actions)
+        outcomes += rewards[terminated | truncated].tolist()
+    assert "illegal_action" not in info
+    # Seat 1's return in each scalar game (agents rotate through the seats; returns are by agent).
+    scalar = [g.returns[g.seats[1]] for g in run_match("robo-pigs", ["random", "random"], 2000, seed=4)]
+    for value in (1.0, -1.0, 0.0):
+        p1, p2 = np.mean(np.array(outcomes) == value), np.mean(np.array(scalar) == value)
+        n1, n2 = len(outcomes), len(scalar)
+        pooled = (p1 * n1 + p2 * n2) / (n1 + n2)
+        z = (p1 - p2) / math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+        assert abs(z) < 4, (value, p1, p2)

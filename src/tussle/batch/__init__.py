@@ -27,6 +27,7 @@ Where tussle's games differ from pgx's:
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 from abc import ABC, abstractmethod
@@ -114,9 +115,48 @@ class BatchGame(ABC):
     observation_size: int
     #: The most chance events that can follow one decision (``step`` plays them in a bounded loop).
     max_chance: int
+    #: Whether states carry legal-action masks and observations (see :meth:`for_playouts`).
+    masks: bool = True
+    observations: bool = True
+    #: Whether the game draws a random legal action and counts its legal actions without a mask
+    #: (it overrides :meth:`random_action_one` and :meth:`legal_count_one`).
+    draws_without_mask: bool = False
 
     def __init__(self, game: Game) -> None:
         self.game = game
+
+    def for_playouts(self) -> BatchGame:
+        """This engine for random playouts: its states carry no observation, and no mask if it can.
+
+        Random play reads neither view: it draws with :meth:`random_action_one`
+        and counts with :meth:`legal_count_one`, which read the mask unless the
+        game draws and counts without it (``draws_without_mask``). A view is
+        made at every decision, and a mask is a byte per action: 59,050 in
+        Robo Battle Pigs, where making and carrying it costs far more than the
+        rules. The games are the same, draw for draw. One copy an engine, so
+        its compiled calls are kept.
+        """
+        if not self.observations:
+            return self
+        found: BatchGame | None = self.__dict__.get("_for_playouts")
+        if found is None:
+            found = copy.copy(self)
+            # The copy compiles its own calls: none of this engine's (cached properties) go with it.
+            for name in [k for k, v in vars(type(self)).items() if isinstance(v, cached_property)]:
+                found.__dict__.pop(name, None)
+            found.__dict__.pop("_playout_runners", None)
+            found.observations = False
+            found.masks = not self.draws_without_mask
+            self.__dict__["_for_playouts"] = found
+        return found
+
+    def empty_mask(self) -> jax.Array:
+        """A state's mask before :meth:`views_one` makes it (empty where for_playouts leaves it out)."""
+        return jnp.zeros(self.num_actions if self.masks else 0, bool)
+
+    def empty_observation(self) -> jax.Array:
+        """A state's observation before :meth:`views_one` makes it (empty where it is left out)."""
+        return jnp.zeros(self.observation_size if self.observations else 0, jnp.float32)
 
     @property
     def id(self) -> str:
@@ -156,10 +196,17 @@ class BatchGame(ABC):
         """The state with ``current_player``'s legal-action mask and observation made."""
         player = state.current_player
         seat = jnp.maximum(player, 0)
-        return state._replace(
-            legal_action_mask=self.legal_one(state, seat) & (player >= 0),
-            observation=self.observe_one(state, seat),
-        )
+        mask = self.legal_one(state, seat) & (player >= 0) if self.masks else self.empty_mask()
+        seen = self.observe_one(state, seat) if self.observations else self.empty_observation()
+        return state._replace(legal_action_mask=mask, observation=seen)
+
+    def random_action_one(self, state: BatchState, key: jax.Array) -> jax.Array:
+        """A legal action of ``current_player`` drawn uniformly (:func:`random_actions` on its mask)."""
+        return random_actions(state, key)
+
+    def legal_count_one(self, state: BatchState) -> jax.Array:
+        """How many legal actions ``current_player`` has (0 for chance and at the end): its mask's count."""
+        return state.legal_action_mask.sum(dtype=jnp.int32)
 
     def roll_one(self, state: BatchState, key: jax.Array) -> BatchState:
         """The chance events due now, drawn with ``key`` (none when a player is to act)."""

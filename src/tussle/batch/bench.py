@@ -6,7 +6,12 @@ rounds: the scalar engine in this process (:func:`tussle.bench.play_out`, one
 core), then the batched one at each batch size, its games chosen by
 :func:`tussle.batch.random_actions` and each game that ends replaced by a new
 one (:attr:`tussle.batch.BatchGame.step_reset`), so that every batch stays
-full. A decision is a player's choice (chance events are not counted, as in
+full. Each size is measured both ways: with the views (legal-action masks and
+observations) that pgx's interface makes at every step, and without them
+(:meth:`~tussle.batch.BatchGame.for_playouts`), as ``balance`` and ``match
+--engine batch`` play, where the game draws its actions and counts them
+without a mask if it can (:attr:`~tussle.batch.BatchGame.draws_without_mask`).
+A decision is a player's choice (chance events are not counted, as in
 ``tussle bench``). Rates are per second of wall-clock time: JAX spreads a
 batch over the machine's cores, the scalar engine uses one.
 """
@@ -48,10 +53,13 @@ class SizeRate:
     decisions_per_s: Spread
     compile_s: float
     steps_per_call: int
+    #: Whether the states carried their views, masks and observations (False: for_playouts).
+    views: bool = True
 
     def to_json(self) -> dict[str, Any]:
         return {
             "size": self.size,
+            "views": self.views,
             "decisions_per_s": self.decisions_per_s.to_json(0),
             "compile_s": round(self.compile_s, 2),
             "steps_per_call": self.steps_per_call,
@@ -69,6 +77,7 @@ class BatchFigures:
 
     @property
     def best(self) -> SizeRate:
+        """The fastest row: a batch size, with views or without."""
         return max(self.sizes, key=lambda rate: rate.decisions_per_s.median)
 
     @property
@@ -91,6 +100,7 @@ class BatchFigures:
             "scalar_decisions_per_s": self.scalar.to_json(0),
             "sizes": [rate.to_json() for rate in self.sizes],
             "best_size": self.best.size,
+            "best_views": self.best.views,
             "speedup": round(self.speedup, 2),
             "target_decisions_per_s": None if self.target is None else round(self.target),
             "target_met": None if self.target is None else self.best.decisions_per_s.median >= self.target,
@@ -109,8 +119,15 @@ def steps_per_call(size: int) -> int:
 def batch_runner(
     env: BatchGame, size: int
 ) -> Callable[[BatchState, jax.Array], tuple[BatchState, jax.Array]]:
-    """A compiled call: ``steps_per_call(size)`` random steps of every game, and the decisions made."""
+    """A compiled call: ``steps_per_call(size)`` random steps of every game, and the decisions made.
+
+    An engine whose states carry no masks (:meth:`~BatchGame.for_playouts`) draws each action itself.
+    """
     steps = steps_per_call(size)
+    draw = jax.vmap(env.random_action_one)
+
+    def choose_actions(states: BatchState, key: jax.Array) -> jax.Array:
+        return random_actions(states, key) if env.masks else draw(states, jax.random.split(key, size))
 
     def one_step(
         carry: tuple[BatchState, jax.Array], key: jax.Array
@@ -118,7 +135,7 @@ def batch_runner(
         states, decisions = carry
         choose, play = jax.random.split(key)
         decisions = decisions + jnp.sum(states.current_player >= 0)
-        states = env.step_reset(states, random_actions(states, choose), jax.random.split(play, size))
+        states = env.step_reset(states, choose_actions(states, choose), jax.random.split(play, size))
         return (states, decisions), None
 
     def run(states: BatchState, key: jax.Array) -> tuple[BatchState, jax.Array]:
@@ -171,26 +188,27 @@ def measure_batch(
     def scalar() -> int:
         return play_out(game.new_initial_state(), rng)[0]
 
-    runners: list[tuple[int, Callable[[], int], float]] = []
+    runners: list[tuple[int, bool, Callable[[], int], float]] = []
     key = jax.random.PRNGKey(seed)
     for size in sizes:
-        key, start, first = jax.random.split(key, 3)
-        run = batch_runner(env, size)
-        began = time.perf_counter()
-        play = _player(run, env.init(jax.random.split(start, size)), first)
-        play()  # compiles
-        compile_s = time.perf_counter() - began
-        runners.append((size, play, compile_s))
-        if on_step:
-            on_step(f"compiled {game_id} at {size}")
+        for engine in engines(env):
+            key, start, first = jax.random.split(key, 3)
+            run = batch_runner(engine, size)
+            began = time.perf_counter()
+            play = _player(run, engine.init(jax.random.split(start, size)), first)
+            play()  # compiles
+            compile_s = time.perf_counter() - began
+            runners.append((size, engine.observations, play, compile_s))
+            if on_step:
+                on_step(f"compiled {game_id} at {size}")
     scalar_rates: list[float] = []
-    batch_rates: dict[int, list[float]] = {size: [] for size in sizes}
+    batch_rates: list[list[float]] = [[] for _ in runners]
     for _ in range(rounds):
         scalar_rates.append(_rate_of(scalar, seconds))
         if on_step:
             on_step(f"{game_id} scalar")
-        for size, play, _ in runners:
-            batch_rates[size].append(_rate_of(play, seconds))
+        for rates, (size, _, play, _) in zip(batch_rates, runners, strict=True):
+            rates.append(_rate_of(play, seconds))
             if on_step:
                 on_step(f"{game_id} at {size}")
     return BatchFigures(
@@ -198,10 +216,15 @@ def measure_batch(
         options=dict(game.options),
         scalar=Spread.of(scalar_rates),
         sizes=tuple(
-            SizeRate(size, Spread.of(batch_rates[size]), compile_s, steps_per_call(size))
-            for size, _, compile_s in runners
+            SizeRate(size, Spread.of(rates), compile_s, steps_per_call(size), views)
+            for rates, (size, views, _, compile_s) in zip(batch_rates, runners, strict=True)
         ),
     )
+
+
+def engines(env: BatchGame) -> list[BatchGame]:
+    """The engine as measured: with its views, then as random playouts play it."""
+    return [env, env.for_playouts()]
 
 
 def environment() -> dict[str, Any]:

@@ -22,7 +22,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tussle.batch import BatchGame, BatchState, Trace, random_actions
+from tussle.batch import BatchGame, BatchState, Trace
 from tussle.game import Termination
 from tussle.runner import GameSummary
 
@@ -71,7 +71,11 @@ def base_key(seed: int) -> jax.Array:
 
 
 def _runner(engine: BatchGame, width: int, capacity: int) -> Callable[[jax.Array, jax.Array], Any]:
-    """A compiled call playing games 0 to ``count - 1`` of ``keys`` (``capacity`` of them at most)."""
+    """A compiled call playing games 0 to ``count - 1`` of ``keys`` (``capacity`` of them at most).
+
+    The states carry no views (:meth:`BatchGame.for_playouts`): random play reads none.
+    """
+    engine = engine.for_playouts()
 
     def new_game(key: jax.Array) -> tuple[BatchState, Trace]:
         first, rest = jax.random.split(jax.random.fold_in(key, 0))
@@ -81,7 +85,7 @@ def _runner(engine: BatchGame, width: int, capacity: int) -> Callable[[jax.Array
 
     def play(state: BatchState, trace: Trace, key: jax.Array, turn: jax.Array) -> tuple[BatchState, Trace]:
         choose, chance = jax.random.split(jax.random.fold_in(key, turn))
-        action = random_actions(state, choose)
+        action = engine.random_action_one(state, choose)
         trace = trace.add(state.current_player, action)
         state, traced = engine.roll_traced_one(engine.decide_one(state, action), chance, trace)
         assert traced is not None
@@ -123,7 +127,7 @@ def _runner(engine: BatchGame, width: int, capacity: int) -> Callable[[jax.Array
         def turn(carry: tuple[Any, ...]) -> tuple[Any, ...]:
             states, traces, game, turns, choices, choosing, handed, out = carry
             live = (game >= 0) & (states.current_player >= 0)
-            legal = states.legal_action_mask.sum(axis=-1, dtype=jnp.int32)
+            legal = jax.vmap(engine.legal_count_one)(states)
             choices = choices + jnp.where(live, legal, 0)
             choosing = choosing + (live & (legal > 1))
             states, traces = jax.vmap(play)(states, traces, keys[jnp.maximum(game, 0)], turns)

@@ -38,7 +38,7 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
 
-from tussle.batch import BatchGame, BatchState, random_actions, shared  # noqa: E402
+from tussle.batch import BatchGame, BatchState, shared  # noqa: E402
 from tussle.errors import OptionError  # noqa: E402
 from tussle.game import Result  # noqa: E402
 from tussle.registry import simulation_options  # noqa: E402
@@ -155,8 +155,10 @@ def _compile(engine: BatchGame, seat: int) -> tuple[Callable[..., Any], Callable
         def play(carry: tuple[jax.Array, BatchState]) -> tuple[jax.Array, BatchState]:
             i, s = carry
             choose, chance = jax.random.split(jax.random.fold_in(key, i))
-            s = engine.views_one(s)  # the opponent's own mask, to choose from
-            return i + 1, engine.roll_one(engine.decide_one(s, random_actions(s, choose)), chance)
+            if not engine.draws_without_mask:  # the opponent's own mask, to choose from
+                s = s._replace(legal_action_mask=engine.legal_one(s, s.current_player))
+            action = engine.random_action_one(s, choose)
+            return i + 1, engine.roll_one(engine.decide_one(s, action), chance)
 
         played: BatchState = jax.lax.while_loop(theirs, play, (jnp.int32(0), state))[1]
         return engine.views_one(played)

@@ -391,7 +391,8 @@ def _bench_batch(
         from tussle.batch.bench import environment, measure_batch
 
     figures = []
-    with progress(len(chosen) * (len(sizes) + rounds * (1 + len(sizes))), "batched engines") as advance:
+    rows = 2 * len(sizes) * len(chosen)  # each size with views and without
+    with progress(rows + rounds * (len(chosen) + rows), "batched engines") as advance:
         for game_id in chosen:
             figures.append(
                 measure_batch(
@@ -423,6 +424,7 @@ def _bench_batch(
             f"{_rate(figure.scalar.median)}/s ({_rate(figure.scalar.min)}-{_rate(figure.scalar.max)})"
         )
         table.add_column("batch", justify="right")
+        table.add_column("views")
         table.add_column("decisions/s", justify="right")
         table.add_column("min-max", justify="right")
         table.add_column("x scalar", justify="right")
@@ -432,6 +434,7 @@ def _bench_batch(
             table.add_row(
                 *text_cells(
                     str(rate.size),
+                    "yes" if rate.views else "no",
                     _rate(spread.median),
                     f"{_rate(spread.min)}-{_rate(spread.max)}",
                     f"{spread.median / figure.scalar.median:.2f}" if figure.scalar.median else "-",
@@ -441,7 +444,8 @@ def _bench_batch(
         console.print(table)
         target = figure.target
         best = figure.best
-        line = f"{figure.game}: best at batch {best.size}, {_rate(best.decisions_per_s.median)}/s"
+        line = f"{figure.game}: best at batch {best.size}{'' if best.views else ' without views'}, "
+        line += f"{_rate(best.decisions_per_s.median)}/s"
         if target is not None:
             met = "meets" if best.decisions_per_s.median >= target else "BELOW"
             line += f", {met} issue 41's target of {_rate(target)}/s"

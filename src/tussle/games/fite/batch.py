@@ -214,8 +214,8 @@ class FiteBatch(BatchGame):
         return BatchState(
             current_player=current,
             acting=acting & ~over,
-            legal_action_mask=jnp.zeros(self.num_actions, bool),
-            observation=jnp.zeros(self.observation_size, jnp.float32),
+            legal_action_mask=self.empty_mask(),
+            observation=self.empty_observation(),
             rewards=rewards,
             terminated=terminated,
             truncated=truncated,

@@ -652,6 +652,7 @@ class RoboPigs(Game):
             rule_agent=".rule_agent:RoboPigsRuleAgent",
             search=".search:RoboPigsPolicy",
             encoding=".encoding:encoding",
+            batch=".batch:batch",
             rules="rules.md",
             balance=".balance:measures",
             web="web.js",
