@@ -144,7 +144,8 @@ class BatchGame(ABC):
             # The copy compiles its own calls: none of this engine's (cached properties) go with it.
             for name in [k for k, v in vars(type(self)).items() if isinstance(v, cached_property)]:
                 found.__dict__.pop(name, None)
-            found.__dict__.pop("_playout_runners", None)
+            for name in ("_playout_runners", "_vector_calls"):  # compiled calls kept by playout, vector
+                found.__dict__.pop(name, None)
             found.observations = False
             found.masks = not self.draws_without_mask
             self.__dict__["_for_playouts"] = found

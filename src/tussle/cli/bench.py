@@ -136,7 +136,8 @@ from tussle.registry import game_ids, game_info
     "batched",
     is_flag=True,
     help="Instead: the batched engines' random playouts (tussle.batch, JAX) in decisions per second "
-    "at each batch size of --sizes, beside the scalar engine in the same rounds (needs the jax extra).",
+    "at each batch size of --sizes, with the views pgx's interface makes and without them, beside the "
+    "scalar engine in the same rounds (needs the jax extra).",
 )
 @click.option(
     "--sizes",
