@@ -181,10 +181,11 @@ def test_playout_engine_draws_and_counts_as_the_masks_say(game_id: str) -> None:
     # for_playouts' states carry no observation (and no mask where the game draws without one);
     # its draws are random_actions' on the full engine's masks, key for key, and its counts theirs.
     env = make(game_id, **simulation_options(game_id))
+    n = 256
+    # The full engine compiles first: none of its compiled calls may reach the playout engine.
+    full_states = env.init(jax.random.split(jax.random.PRNGKey(7), n))
     lean = env.for_playouts()
     assert lean is not env and lean.for_playouts() is lean and env.for_playouts() is lean
-    n = 256
-    full_states = env.init(jax.random.split(jax.random.PRNGKey(7), n))
     lean_states = lean.init(jax.random.split(jax.random.PRNGKey(7), n))
     assert lean_states.observation.shape == (n, 0)
     assert lean_states.legal_action_mask.shape == ((n, 0) if env.draws_without_mask else (n, env.num_actions))

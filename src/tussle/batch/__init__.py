@@ -27,7 +27,6 @@ Where tussle's games differ from pgx's:
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 from abc import ABC, abstractmethod
@@ -106,7 +105,9 @@ class BatchGame(ABC):
 
     A game implements the one-state methods (``*_one``); this class makes the
     batched, compiled functions of them. The game's scalar options are fixed
-    when it is made: they are constants of the compiled functions.
+    when it is made: they are constants of the compiled functions. Its
+    constructor takes the game alone (:meth:`for_playouts` makes a second
+    engine with it).
     """
 
     num_players: int
@@ -133,19 +134,16 @@ class BatchGame(ABC):
         game draws and counts without it (``draws_without_mask``). A view is
         made at every decision, and a mask is a byte per action: 59,050 in
         Robo Battle Pigs, where making and carrying it costs far more than the
-        rules. The games are the same, draw for draw. One copy an engine, so
-        its compiled calls are kept.
+        rules. The games are the same, draw for draw. It is made once an
+        engine, so its compiled calls are kept.
         """
         if not self.observations:
             return self
         found: BatchGame | None = self.__dict__.get("_for_playouts")
         if found is None:
-            found = copy.copy(self)
-            # The copy compiles its own calls: none of this engine's (cached properties) go with it.
-            for name in [k for k, v in vars(type(self)).items() if isinstance(v, cached_property)]:
-                found.__dict__.pop(name, None)
-            for name in ("_playout_runners", "_vector_calls"):  # compiled calls kept by playout, vector
-                found.__dict__.pop(name, None)
+            # Made anew from the game rather than copied: a copy would carry whatever this engine
+            # has compiled (its calls make both views) to wherever it keeps it.
+            found = type(self)(self.game)
             found.observations = False
             found.masks = not self.draws_without_mask
             self.__dict__["_for_playouts"] = found
@@ -192,6 +190,47 @@ class BatchGame(ABC):
     @abstractmethod
     def observe_one(self, state: BatchState, player: jax.Array) -> jax.Array:
         """``player``'s observation array."""
+
+    def decide_simultaneous(
+        self,
+        state: BatchState,
+        action: jax.Array,
+        resolve: Callable[[Any], tuple[Any, jax.Array, jax.Array, jax.Array, jax.Array]],
+        finish: Callable[..., BatchState],
+    ) -> BatchState:
+        """:meth:`decide_one` of a game of simultaneous steps, whose core keeps each choice in ``pending``.
+
+        ``current_player`` records ``action``; when no one is left to act,
+        ``resolve(core)`` plays the step: the core after it, who acts next, the
+        step's rewards, ``terminated`` and ``truncated``. ``finish`` is the
+        game's state around a core (``finish(core, acting, rewards, *,
+        terminated, truncated, steps)``). As in pgx, a step pays once (what the
+        last one paid is gone after the next), and a state whose player is not
+        a player is kept, its rewards cleared.
+        """
+        state = state._replace(rewards=jnp.zeros_like(state.rewards))
+        p = state.current_player
+        c = state.core
+        playing = p >= 0
+        seat = jnp.maximum(p, 0)
+        c = c._replace(pending=c.pending.at[seat].set(jnp.where(playing, action, c.pending[seat])))
+        acting = state.acting.at[seat].set(jnp.where(playing, False, state.acting[seat]))
+        resolving = playing & ~jnp.any(acting)
+        resolved, next_acting, rewards, terminated, truncated = resolve(c)
+        c = jax.tree.map(lambda a, b: jnp.where(resolving, a, b), resolved, c)
+        acting = jnp.where(resolving, next_acting, acting)
+        rewards = jnp.where(resolving, rewards, jnp.zeros_like(rewards))
+        # A game a player decides in is on: any end it shows is a finished game's (step_reset's).
+        kept = finish(
+            c,
+            acting,
+            rewards,
+            terminated=resolving & terminated,
+            truncated=resolving & truncated,
+            steps=state.steps + playing.astype(jnp.int32),
+        )
+        out: BatchState = jax.tree.map(lambda a, b: jnp.where(playing, a, b), kept, state)
+        return out
 
     def views_one(self, state: BatchState) -> BatchState:
         """The state with ``current_player``'s legal-action mask and observation made."""

@@ -267,32 +267,11 @@ class FiteBatch(BatchGame):
     # --- decisions ----------------------------------------------------------------------------------
 
     def decide_one(self, state: BatchState, action: jax.Array) -> BatchState:
-        # As in pgx, a step pays once: what the last step paid is gone after the next.
-        state = state._replace(rewards=jnp.zeros(2, jnp.float32))
-        p = state.current_player
-        c = state.core
-        playing = p >= 0
-        seat = jnp.maximum(p, 0)
-        pending = c.pending.at[seat].set(jnp.where(playing, action, c.pending[seat]))
-        acting = state.acting.at[seat].set(jnp.where(playing, False, state.acting[seat]))
-        resolve = playing & ~jnp.any(acting)
-        c = c._replace(pending=pending)
-        resolved, new_acting, rewards, terminated, truncated = self._resolve(c, pending >= 0)
-        c = jax.tree.map(lambda a, b: jnp.where(resolve, a, b), resolved, c)
-        acting = jnp.where(resolve, new_acting, acting)
-        rewards = jnp.where(resolve, rewards, jnp.zeros(2, jnp.float32))
-        # A game a player decides in is on: any end it shows is a finished game's (step_reset's).
-        terminated = resolve & terminated
-        truncated = resolve & truncated
-        steps = state.steps + playing.astype(jnp.int32)
-        keep = self._finish(c, acting, rewards, terminated=terminated, truncated=truncated, steps=steps)
-        kept: BatchState = jax.tree.map(lambda a, b: jnp.where(playing, a, b), keep, state)
-        return kept
+        return self.decide_simultaneous(state, action, self._resolve, self._finish)
 
-    def _resolve(
-        self, c: FiteCore, chose: jax.Array
-    ) -> tuple[FiteCore, jax.Array, jax.Array, jax.Array, jax.Array]:
-        """Every fighter of the step has chosen (``chose``: who did): the step's outcome."""
+    def _resolve(self, c: FiteCore) -> tuple[FiteCore, jax.Array, jax.Array, jax.Array, jax.Array]:
+        """Every fighter of the step has chosen (those with a choice ``pending``): the step's outcome."""
+        chose = c.pending >= 0
         phase = c.phase
         no = jnp.array(False)
         zero = jnp.zeros(2, jnp.float32)

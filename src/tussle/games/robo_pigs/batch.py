@@ -177,28 +177,11 @@ class RoboPigsBatch(BatchGame):
     # --- decisions ----------------------------------------------------------------------------------
 
     def decide_one(self, state: BatchState, action: jax.Array) -> BatchState:
-        # As in pgx, a step pays once: what the last step paid is gone after the next.
-        p = state.current_player
-        c = state.core
-        playing = p >= 0
-        seat = jnp.maximum(p, 0)
-        pending = c.pending.at[seat].set(jnp.where(playing, action, c.pending[seat]))
-        acting = state.acting.at[seat].set(jnp.where(playing, False, state.acting[seat]))
-        resolve = playing & ~jnp.any(acting)
-        played, rewards, terminated, truncated = self._round(c._replace(pending=pending))
-        c = jax.tree.map(lambda a, b: jnp.where(resolve, a, b), played, c._replace(pending=pending))
-        acting = jnp.where(resolve, jnp.ones(2, bool), acting)
-        rewards = jnp.where(resolve, rewards, jnp.zeros(2, jnp.float32))
-        # A game a pig decides in is on: any end it shows is a finished game's (step_reset's).
-        terminated = resolve & terminated
-        truncated = resolve & truncated
-        steps = state.steps + playing.astype(jnp.int32)
-        keep = self._finish(c, acting, rewards, terminated=terminated, truncated=truncated, steps=steps)
-        kept: BatchState = jax.tree.map(lambda a, b: jnp.where(playing, a, b), keep, state)
-        return kept
+        return self.decide_simultaneous(state, action, self._round, self._finish)
 
-    def _round(self, c: RoboPigsCore) -> tuple[RoboPigsCore, jax.Array, jax.Array, jax.Array]:
-        """Both programs are in: the round played (rules.RoboPigsState._run_round), its pay and end."""
+    def _round(self, c: RoboPigsCore) -> tuple[RoboPigsCore, jax.Array, jax.Array, jax.Array, jax.Array]:
+        """Both programs are in: the round played (rules.RoboPigsState._run_round), who programs
+        next (both pigs), its pay and end."""
         lethal = self.lethal
         program = jnp.maximum(c.pending, 0)
         commands = self.commands[program]  # [2, steps]
@@ -238,7 +221,7 @@ class RoboPigsBatch(BatchGame):
         played = RoboPigsCore(
             pose=pose, damage=damage, round=round_number, pending=jnp.full(2, -1, jnp.int32), last=c.pending
         )
-        return played, rewards, terminated, truncated
+        return played, jnp.ones(2, bool), rewards, terminated, truncated
 
     # --- no chance ----------------------------------------------------------------------------------
 
