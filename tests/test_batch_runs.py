@@ -28,7 +28,7 @@ from scipy import stats
 
 from tussle.balance import play as balance_play
 from tussle.batch import shared
-from tussle.batch.playout import Playouts, play_random
+from tussle.batch.playout import Playouts, play_games
 from tussle.cli import cli
 from tussle.game import CHANCE
 from tussle.registry import load_game, simulation_options
@@ -37,7 +37,7 @@ OPTIONS = simulation_options("fite")
 
 
 def scalar_games(n: int, seed: int, game_id: str = "fite") -> dict[str, np.ndarray]:
-    """``n`` random games on the scalar engine, with what play_random reports of each."""
+    """``n`` random games on the scalar engine, with what play_games reports of each."""
     game = load_game(game_id, **simulation_options(game_id))
     rng = random.Random(seed)
     rows = []
@@ -72,7 +72,7 @@ def scalar_games(n: int, seed: int, game_id: str = "fite") -> dict[str, np.ndarr
 def batch_games(n: int, seed: int, game_id: str = "fite") -> dict[str, np.ndarray]:
     # In calls of 1,024 games: the compiled call every test of this module shares.
     engine = shared(game_id, simulation_options(game_id))
-    parts = [play_random(engine, seed, first, 1024) for first in range(0, n, 1024)]
+    parts = [play_games(engine, seed, first, 1024) for first in range(0, n, 1024)]
     games = Playouts(*(np.concatenate([getattr(p, f.name) for p in parts])[:n] for f in fields(Playouts)))
     return {
         "winner": games.winners().astype(float),
@@ -86,12 +86,12 @@ def batch_games(n: int, seed: int, game_id: str = "fite") -> dict[str, np.ndarra
 
 def test_a_game_is_the_same_however_the_run_is_cut_and_however_many_play_at_once() -> None:
     engine = shared("fite", OPTIONS)
-    whole = play_random(engine, 11, 0, 600)
+    whole = play_games(engine, 11, 0, 600)
     # Two compiled calls in all: the parts share one (16 at once, room for 1,024 games).
-    parts = [play_random(engine, 11, a, b - a, width=16) for a, b in ((0, 260), (260, 600))]
+    parts = [play_games(engine, 11, a, b - a, width=16) for a, b in ((0, 260), (260, 600))]
     for name in ("returns", "truncated", "events", "decisions", "choices", "choosing", "digest"):
         assert np.array_equal(getattr(whole, name), np.concatenate([getattr(p, name) for p in parts])), name
-    other = play_random(engine, 12, 0, 600)
+    other = play_games(engine, 12, 0, 600)
     assert not np.array_equal(whole.digest, other.digest)  # another seed, other games
     # The digest tells games apart: random games of FITE do not repeat in 600.
     assert len({tuple(d) for d in whole.digest}) == 600
@@ -168,7 +168,7 @@ def test_balance_on_the_batched_engine_stores_what_the_scalar_engine_stores_and_
     scalar_keys = [f["key"].split("-")[-1] for f in json.loads(scalar.stdout)["slices"][0]["figures"]]
     assert "tactic_choices" in scalar_keys
     run_rows = {row[0]: row[1] for row in report["run"][0]["rows"]}
-    assert "random agents" in run_rows["engine"] and "not measured" in run_rows["engine"]
+    assert "batched forms" in run_rows["engine"] and "not measured" in run_rows["engine"]
     assert json.loads((tmp_path / "b" / "plan.json").read_text())["engine"] == "batch"
     assert "engine" not in json.loads((tmp_path / "s" / "plan.json").read_text())  # as before engines
     # A run grown from a smaller one, so cut in other chunks, stores the same games.
@@ -182,8 +182,7 @@ def test_balance_on_the_batched_engine_stores_what_the_scalar_engine_stores_and_
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (["--engine", "batch", "--also", "rule,random"], "plays the random agent only, not rule"),
-        (["--engine", "batch", "--openings", "2"], "give no --openings"),
+        (["--engine", "batch", "--also", "rule,random"], "'rule' has no batched form for fite"),
         (["--engine", "batch", "--cluster", "ray:auto"], "give no --cluster"),
         (["--engine", "fast"], "invalid value for '--engine'"),
     ],
@@ -225,8 +224,40 @@ def test_match_on_the_batched_engine_sums_up_as_the_scalar_match_does() -> None:
     )
     assert again.stdout == batch.stdout  # the same seed, the same games
     for args, says in (
-        (["rule", "random", "--engine", "batch"], "plays the random agent only, not rule"),
+        (["rule", "random", "--engine", "batch"], "'rule' has no batched form for fite (it has random)"),
+        (["random:x=1", "random", "--engine", "batch"], "random takes no parameters"),
         (["random", "random", "--engine", "batch", "--record", "x"], "give no --record or --cluster"),
     ):
         refused = CliRunner().invoke(cli, ["match", "fite", *args])
         assert refused.exit_code != 0 and says in refused.output and "Traceback" not in refused.output
+
+
+def test_match_and_balance_play_the_rule_agent_where_it_has_a_batched_form(tmp_path: Path) -> None:
+    # Robo Battle Pigs' rule agent beats random play every time on the scalar engine (200 of 200
+    # games in one run); each agent keeps its name and its wins in whichever seat it sat.
+    played = CliRunner().invoke(
+        cli, ["match", "robo-pigs", "random", "rule", "-n", "64", "--engine", "batch", "--json"]
+    )
+    assert played.exit_code == 0, played.output
+    summary = json.loads(played.stdout)
+    assert summary["agents"] == ["random", "rule"] and summary["wins_by_agent"][1] >= 60
+    balance = CliRunner().invoke(
+        cli,
+        [
+            "balance",
+            "robo-pigs",
+            "rule",
+            "random",
+            "-n",
+            "40",
+            "--engine",
+            "batch",
+            "--out",
+            str(tmp_path / "b"),
+        ],
+    )
+    assert balance.exit_code == 0, balance.output
+    files = tmp_path / "b" / "data" / "games-*.parquet"
+    query = f"SELECT agent, avg(won::int) FROM read_parquet('{files}') GROUP BY agent"
+    rows = dict(duckdb.execute(query).fetchall())
+    assert rows["rule"] >= 0.9 and rows["random"] <= 0.1

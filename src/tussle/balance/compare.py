@@ -493,7 +493,7 @@ def run_figure(plan: Plan, about: dict[str, Any]) -> Figure:
         rows.append(
             [
                 "engine",
-                "batched (--engine batch, JAX): random agents; lead changes, drama, uncertainty, "
+                "batched (--engine batch, JAX): the agents' batched forms; lead changes, drama, uncertainty, "
                 "repetition and component figures are not measured",
             ]
         )

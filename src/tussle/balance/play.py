@@ -108,7 +108,7 @@ class Plan:
     #: Each player's first ``openings`` decisions are random (:data:`AUTO_OPENINGS` for
     #: agents that would otherwise replay the same few games).
     openings: int = 0
-    #: "scalar", or "batch": random agents on the game's batched engine (:func:`_play_batch`).
+    #: "scalar", or "batch": the agents' batched forms on the game's batched engine (:func:`_play_batch`).
     engine: str = "scalar"
 
     def to_json(self) -> dict[str, Any]:
@@ -143,7 +143,7 @@ def make_plan(
     ``options`` (an A/B run: :mod:`tussle.balance.compare`). ``openings`` None is
     :func:`default_openings`. ``documents`` maps a varied (option, value) that names a
     file to the file's text: the option gets the text, the variant's label the name.
-    ``engine`` "batch" plays the games on the game's batched engine (random agents only).
+    ``engine`` "batch" plays the games on the game's batched engine (agents with a batched form).
     """
     players = {len(p) for p in pairings}
     if len(players) != 1:
@@ -153,12 +153,10 @@ def make_plan(
     if engine not in ENGINES:
         raise BalanceError(f"--engine {engine!r}: choose {' or '.join(ENGINES)}")
     if engine == "batch":
-        batch_engine(game_id, simulation_options(game_id, options))  # jax, and a batched engine
-        from tussle.batch.playout import only_random
+        batched = batch_engine(game_id, simulation_options(game_id, options))  # jax, and a batched engine
+        from tussle.batch.playout import check_agents
 
-        only_random([spec for agents in pairings for spec in agents])
-        if openings:
-            raise BalanceError("--engine batch plays random agents: give no --openings")
+        check_agents(batched, [spec for agents in pairings for spec in agents])
     plan = Plan(game_id, players.pop(), n, seed, openings=openings, engine=engine)
     variants: list[tuple[str, dict[str, Any], dict[str, str]]] = [("default", dict(options), {})]
     if compare:
@@ -330,16 +328,16 @@ BATCH_CHUNK = 16384
 def _play_batch(plan: Plan, i: int, first: int, last: int) -> list[tuple[Any, ...]]:
     """Games ``first`` to ``last - 1`` of slice ``i`` on the batched engine: their rows of ``games``.
 
-    Every seat is the random agent, so the rows are those :func:`_play` stores but for
+    The agents play their batched forms, and the rows are those :func:`_play` stores but for
     what only a walk through each game's record gives: lead changes, drama,
     uncertainty and repetition are left empty, and there are no component events.
     The signature is the engine's digest of the game's events: equal for a repeated game.
     """
-    from tussle.batch.playout import play_random
+    from tussle.batch.playout import play_games
 
     part = plan.slices[i]
     engine = batch_engine(plan.game, simulation_options(plan.game, part.options))
-    games = play_random(engine, plan.seed, first, last - first)
+    games = play_games(engine, plan.seed, first, last - first, part.agents, openings=plan.openings)
     rankings, winners = games.rankings(), games.winners()
     k = plan.players
     rows = []

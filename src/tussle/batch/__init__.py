@@ -32,7 +32,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from tussle.adapters import require
 
@@ -122,6 +122,9 @@ class BatchGame(ABC):
     #: Whether the game draws a random legal action and counts its legal actions without a mask
     #: (it overrides :meth:`random_action_one` and :meth:`legal_count_one`).
     draws_without_mask: bool = False
+    #: The agents besides ``random`` that have a batched form: each name's method, which takes
+    #: the scalar agent's parameters and gives its one-state choice (see :meth:`agent_one`).
+    batched_agents: ClassVar[dict[str, str]] = {}
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -148,6 +151,30 @@ class BatchGame(ABC):
             found.masks = not self.draws_without_mask
             self.__dict__["_for_playouts"] = found
         return found
+
+    def agent_one(self, spec: str) -> Callable[[BatchState, jax.Array], jax.Array]:
+        """The agent ``spec`` names as one state's choice: ``choose(state, key)``, the action of
+        ``current_player`` (any action where no player is to act).
+
+        The spec is read as the scalar agent reads it, with its parameters, their checks and
+        their one-line errors; ``random`` is :meth:`random_action_one`. An agent with no
+        batched form is a one-line :class:`~tussle.errors.AgentError`.
+        """
+        from tussle.agents import make_agent, parse_spec
+        from tussle.errors import AgentError
+
+        scalar = make_agent(spec, self.game, 0, seed=0)
+        name = parse_spec(spec)[0]
+        if name == "random":
+            return self.random_action_one
+        method = self.batched_agents.get(name)
+        if method is None:
+            have = " and ".join(["random", *self.batched_agents])
+            raise AgentError(
+                f"{spec!r} has no batched form for {self.id} (it has {have}): play it with --engine scalar"
+            )
+        choose: Callable[[BatchState, jax.Array], jax.Array] = getattr(self, method)(**scalar.params)
+        return choose
 
     def empty_mask(self) -> jax.Array:
         """A state's mask before :meth:`views_one` makes it (empty where for_playouts leaves it out)."""

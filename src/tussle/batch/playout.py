@@ -1,14 +1,16 @@
-"""Whole games of random play on a batched engine, each game drawn from its own number.
+"""Whole games on a batched engine, each game drawn from its own number.
 
-:func:`play_random` is what ``tussle balance --engine batch`` and ``tussle match
+:func:`play_games` is what ``tussle balance --engine batch`` and ``tussle match
 --engine batch`` play: games ``first`` to ``first + count - 1`` of a run, each
-played by the random agent in every seat (a uniform draw among the legal
-actions, as :class:`~tussle.agents.random_agent.RandomAgent` draws) and by
-chance with the rules' odds. A game's keys come from the run's seed and its
-number alone, so a game is the same however a run is cut into chunks and
-however many games are played side by side (``width``); the engine keeps
-``width`` games going, and a slot whose game ended takes the next game at once
-rather than idling until the longest game of the batch ends.
+played by the agents given (the random agent, a uniform draw among the legal
+actions as :class:`~tussle.agents.random_agent.RandomAgent` draws, or another
+agent with a batched form: :meth:`~tussle.batch.BatchGame.agent_one`), seated
+as ``run_match`` seats them, and by chance with the rules' odds. A game's keys
+come from the run's seed and its number alone, so a game is the same however a
+run is cut into chunks and however many games are played side by side
+(``width``); the engine keeps ``width`` games going, and a slot whose game
+ended takes the next game at once rather than idling until the longest game of
+the batch ends.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ WIDTH = 1024
 
 @dataclass(frozen=True)
 class Playouts:
-    """What each game of a :func:`play_random` call showed, one row per game in order of number."""
+    """What each game of a :func:`play_games` call showed, one row per game in order of number."""
 
     returns: np.ndarray
     """float32[games, players]: the result's returns."""
@@ -70,12 +72,32 @@ def base_key(seed: int) -> jax.Array:
     return jnp.array(np.frombuffer(digest[:8], np.uint32))
 
 
-def _runner(engine: BatchGame, width: int, capacity: int) -> Callable[[jax.Array, jax.Array], Any]:
+def _runner(
+    engine: BatchGame, width: int, capacity: int, agents: tuple[str, ...], openings: int
+) -> Callable[[jax.Array, jax.Array], Any]:
     """A compiled call playing games 0 to ``count - 1`` of ``keys`` (``capacity`` of them at most).
 
-    The states carry no views (:meth:`BatchGame.for_playouts`): random play reads none.
+    The states carry no views (:meth:`BatchGame.for_playouts`): no batched agent reads them.
     """
     engine = engine.for_playouts()
+    k = engine.num_players
+    # The random agent's chooser first: it also plays each seat's first ``openings`` decisions
+    # (the scalar runs' _Opening).
+    distinct = list(dict.fromkeys(["random", *agents] if openings else agents))
+    choosers = [engine.agent_one(spec) for spec in distinct]
+    # The agent of seat s in game g is agents[(s + g) % k] (run_match's rotation), as its chooser.
+    which = jnp.asarray([distinct.index(spec) for spec in agents], jnp.int32)
+
+    def chooser(state: BatchState, game: jax.Array, made: jax.Array) -> jax.Array:
+        """The chooser of the player to act in slot's game ``game``, ``made`` its seats' decisions."""
+        seat = jnp.maximum(state.current_player, 0)
+        return jnp.where(made[seat] < openings, 0, which[(seat + game) % k])
+
+    def choose(state: BatchState, key: jax.Array, who: jax.Array) -> jax.Array:
+        if len(choosers) == 1:
+            return choosers[0](state, key)
+        action: jax.Array = jax.lax.switch(who, choosers, state, key)
+        return action
 
     def new_game(key: jax.Array) -> tuple[BatchState, Trace]:
         first, rest = jax.random.split(jax.random.fold_in(key, 0))
@@ -83,9 +105,11 @@ def _runner(engine: BatchGame, width: int, capacity: int) -> Callable[[jax.Array
         assert trace is not None
         return engine.views_one(state), trace
 
-    def play(state: BatchState, trace: Trace, key: jax.Array, turn: jax.Array) -> tuple[BatchState, Trace]:
-        choose, chance = jax.random.split(jax.random.fold_in(key, turn))
-        action = engine.random_action_one(state, choose)
+    def play(
+        state: BatchState, trace: Trace, key: jax.Array, turn: jax.Array, who: jax.Array
+    ) -> tuple[BatchState, Trace]:
+        choosing, chance = jax.random.split(jax.random.fold_in(key, turn))
+        action = choose(state, choosing, who)
         trace = trace.add(state.current_player, action)
         state, traced = engine.roll_traced_one(engine.decide_one(state, action), chance, trace)
         assert traced is not None
@@ -118,6 +142,7 @@ def _runner(engine: BatchGame, width: int, capacity: int) -> Callable[[jax.Array
             zeros[:width],
             zeros[:width],
             jnp.minimum(count, width),
+            jnp.zeros((width, engine.num_players), jnp.int32),
             out,
         )
 
@@ -125,12 +150,17 @@ def _runner(engine: BatchGame, width: int, capacity: int) -> Callable[[jax.Array
             return jnp.any(carry[2] >= 0)
 
         def turn(carry: tuple[Any, ...]) -> tuple[Any, ...]:
-            states, traces, game, turns, choices, choosing, handed, out = carry
+            states, traces, game, turns, choices, choosing, handed, made, out = carry
             live = (game >= 0) & (states.current_player >= 0)
             legal = jax.vmap(engine.legal_count_one)(states)
             choices = choices + jnp.where(live, legal, 0)
             choosing = choosing + (live & (legal > 1))
-            states, traces = jax.vmap(play)(states, traces, keys[jnp.maximum(game, 0)], turns)
+            number = jnp.maximum(game, 0)
+            deciding = states.current_player
+            who = jax.vmap(chooser)(states, number, made)
+            states, traces = jax.vmap(play)(states, traces, keys[number], turns, who)
+            # Each seat's decisions so far, for its opening.
+            made = made + (live[:, None] & (deciding[:, None] == jnp.arange(engine.num_players)))
             over = (game >= 0) & (states.terminated | states.truncated)
             row = jnp.where(over, game, capacity)
             out = (
@@ -151,26 +181,44 @@ def _runner(engine: BatchGame, width: int, capacity: int) -> Callable[[jax.Array
             turns = jnp.where(take, 1, turns + 1)
             choices = jnp.where(take, 0, choices)
             choosing = jnp.where(take, 0, choosing)
+            made = jnp.where(take[:, None], 0, made)
             handed = jnp.minimum(handed + over.sum(dtype=jnp.int32), count)
-            return states, traces, game, turns, choices, choosing, handed, out
+            return states, traces, game, turns, choices, choosing, handed, made, out
 
         return jax.lax.while_loop(going, turn, carry)[-1]
 
     return jax.jit(run)
 
 
-def play_random(engine: BatchGame, seed: int, first: int, count: int, *, width: int = WIDTH) -> Playouts:
-    """Games ``first`` to ``first + count - 1`` of the run of ``seed``, random agents in every seat."""
+def play_games(
+    engine: BatchGame,
+    seed: int,
+    first: int,
+    count: int,
+    agents: Sequence[str] | None = None,
+    *,
+    openings: int = 0,
+    width: int = WIDTH,
+) -> Playouts:
+    """Games ``first`` to ``first + count - 1`` of the run of ``seed``, between ``agents`` (specs).
+
+    One agent a seat, seated as ``run_match`` seats them: agent ``(s + g) % players``
+    in seat ``s`` of game ``g``. None is the random agent in every seat. Each seat's
+    first ``openings`` decisions are random, as in a scalar balance run.
+    """
     if count <= 0:
         raise ValueError("play at least one game")
+    specs = tuple(agents) if agents is not None else ("random",) * engine.num_players
+    if len(specs) != engine.num_players:
+        raise ValueError(f"give one agent a seat: {engine.num_players}, not {len(specs)}")
     # Compiled once per engine, width and capacity (a power of two, WIDTH at least): the last,
     # smaller chunk of a run, and any call of up to WIDTH games, reuse one compiled call.
     capacity = max(WIDTH, 1 << max(0, (count - 1).bit_length()))
     width = max(1, min(width, capacity))
     runners = engine.__dict__.setdefault("_playout_runners", {})
-    run = runners.get((width, capacity))
+    run = runners.get((width, capacity, specs, openings))
     if run is None:
-        run = runners[width, capacity] = _runner(engine, width, capacity)
+        run = runners[width, capacity, specs, openings] = _runner(engine, width, capacity, specs, openings)
     numbers = jnp.arange(first, first + capacity, dtype=jnp.uint32)
     keys = jax.vmap(jax.random.fold_in, in_axes=(None, 0))(base_key(seed), numbers)
     out = [np.asarray(part)[:count] for part in run(keys, jnp.int32(count))]
@@ -185,27 +233,24 @@ def play_random(engine: BatchGame, seed: int, first: int, count: int, *, width: 
     )
 
 
-def only_random(specs: Sequence[str]) -> None:
-    """A one-line error unless every agent is ``random``: no other agent has a batched form yet."""
-    from tussle.errors import AgentError
-
-    others = sorted(set(specs) - {"random"})
-    if others:
-        raise AgentError(
-            f"--engine batch plays the random agent only, not {', '.join(others)}: "
-            "no other agent has a batched form yet"
-        )
+def check_agents(engine: BatchGame, specs: Sequence[str]) -> None:
+    """A one-line error, before any game is played, for an agent the engine cannot play."""
+    for spec in dict.fromkeys(specs):
+        engine.agent_one(spec)
 
 
-def match_games(engine: BatchGame, n: int, seed: int, *, chunk: int = 16384) -> Iterator[GameSummary]:
-    """Games 0 to ``n - 1`` of a match between random agents, as :func:`~tussle.runner.run_match` gives them.
+def match_games(
+    engine: BatchGame, n: int, seed: int, agents: Sequence[str] | None = None, *, chunk: int = 16384
+) -> Iterator[GameSummary]:
+    """Games 0 to ``n - 1`` of a match, as :func:`~tussle.runner.run_match` gives them (random agents
+    where ``agents`` is None).
 
     Seats rotate as in ``run_match`` (agent ``(s + index) % players`` sits in seat ``s``),
     so a summary's figures read alike; the games themselves are drawn otherwise.
     """
     k = engine.num_players
     for first in range(0, n, chunk):
-        games = play_random(engine, seed, first, min(n, first + chunk) - first)
+        games = play_games(engine, seed, first, min(n, first + chunk) - first, agents)
         rankings = games.rankings()
         for g in range(len(games)):
             index = first + g

@@ -2,8 +2,9 @@
 
 :class:`BatchVectorEnv` is what :class:`~tussle.adapters.gymnasium_env.TussleGymEnv`
 is to one game, for ``num_envs`` games on the game's batched engine (the ``jax``
-and ``gymnasium`` extras): the learner plays ``seat``, the random agent every
-other seat (the only agent with a batched form yet), and chance is drawn inside.
+and ``gymnasium`` extras): the learner plays ``seat``, ``opponents`` every other
+seat (``random``, or another agent with a batched form: ``rule`` in Robo Battle
+Pigs), and chance is drawn inside.
 The observation is the learner's float32 array; ``info["action_mask"]`` holds
 each game's legal actions (booleans, numbered as the adapters number them). The
 reward is 0 until a game ends, then the learner's return. A game the rules end
@@ -39,7 +40,7 @@ import numpy as np  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
 
 from tussle.batch import BatchGame, BatchState, shared  # noqa: E402
-from tussle.errors import OptionError  # noqa: E402
+from tussle.errors import AgentError, OptionError  # noqa: E402
 from tussle.game import Result  # noqa: E402
 from tussle.registry import simulation_options  # noqa: E402
 
@@ -47,7 +48,7 @@ __all__ = ["BatchVectorEnv"]
 
 
 class BatchVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
-    """One seat of ``num_envs`` games on a batched engine, against random opponents (see the module docs)."""
+    """One seat of ``num_envs`` games on a batched engine, against ``opponents`` (see the module docs)."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
 
@@ -60,11 +61,13 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         opponents: str = "random",
         options: Mapping[str, Any] | None = None,
     ) -> None:
-        if opponents != "random":
-            raise OptionError(f"opponents {opponents!r}: the batched engine plays random opponents only")
         if not 1 <= num_envs <= 1 << 16:
             raise OptionError(f"num_envs {num_envs}: give 1 to 65536 games")
         self.engine: BatchGame = shared(game_id, simulation_options(game_id, options))
+        try:
+            self.engine.agent_one(opponents)
+        except AgentError as refused:
+            raise OptionError(f"opponents {opponents!r}: {refused}") from None
         players = self.engine.num_players
         if not 0 <= seat < players:
             raise OptionError(
@@ -82,9 +85,9 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self._key = jax.random.PRNGKey(0)
         # Compiled once a process for each engine and seat: every environment of them shares the calls.
         compiled = self.engine.__dict__.setdefault("_vector_calls", {})
-        if seat not in compiled:
-            compiled[seat] = _compile(self.engine, seat)
-        self._reset, self._step = compiled[seat]
+        if (seat, opponents) not in compiled:
+            compiled[seat, opponents] = _compile(self.engine, seat, opponents)
+        self._reset, self._step = compiled[seat, opponents]
 
     # --- Gymnasium's VectorEnv ----------------------------------------------------------------
 
@@ -141,12 +144,13 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         return np.asarray(self._states.legal_action_mask)
 
 
-def _compile(engine: BatchGame, seat: int) -> tuple[Callable[..., Any], Callable[..., Any]]:
-    """The batched, compiled reset and step of ``seat`` against random opponents on ``engine``."""
+def _compile(engine: BatchGame, seat: int, spec: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """The batched, compiled reset and step of ``seat`` against the agent ``spec`` on ``engine``."""
     loss = float(Result.loss(seat, engine.num_players).returns[seat])
+    agent = engine.agent_one(spec)
 
     def opponents(state: BatchState, key: jax.Array) -> BatchState:
-        """The random opponents' decisions (and chance) until the learner is to act or the game is over."""
+        """The opponents' decisions (and chance) until the learner is to act or the game is over."""
 
         def theirs(carry: tuple[jax.Array, BatchState]) -> jax.Array:
             _, s = carry
@@ -157,7 +161,7 @@ def _compile(engine: BatchGame, seat: int) -> tuple[Callable[..., Any], Callable
             choose, chance = jax.random.split(jax.random.fold_in(key, i))
             if not engine.draws_without_mask:  # the opponent's own mask, to choose from
                 s = s._replace(legal_action_mask=engine.legal_one(s, s.current_player))
-            action = engine.random_action_one(s, choose)
+            action = agent(s, choose)
             return i + 1, engine.roll_one(engine.decide_one(s, action), chance)
 
         played: BatchState = jax.lax.while_loop(theirs, play, (jnp.int32(0), state))[1]

@@ -115,8 +115,9 @@ from tussle.registry import game_info
     type=click.Choice(["scalar", "batch"]),
     default="scalar",
     show_default=True,
-    help="batch: random agents on the game's batched engine (the jax extra), thousands of games a "
-    "second; the figures that need each game's record (drama, lead changes, components) are left out.",
+    help="batch: the game's batched engine (the jax extra), thousands of games a second: random "
+    "agents, and rule where the game has its batched form; the figures that need each game's record "
+    "(drama, lead changes, components) are left out.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON too.")
 @click.option(

@@ -54,7 +54,8 @@ from tussle.runner import GameSummary, MatchSummary, run_match
     type=click.Choice(["scalar", "batch"]),
     default="scalar",
     show_default=True,
-    help="batch: random agents on the game's batched engine (the jax extra), thousands of games a second.",
+    help="batch: the game's batched engine (the jax extra), thousands of games a second: random agents, "
+    "and rule where the game has its batched form.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON summary object instead of a table.")
 @game_options_option
@@ -140,17 +141,19 @@ def _batch_match(  # noqa: PLR0917 (the match's settings, as match() has them)
     record_dir: str | None,
     cluster: Any,
 ) -> Iterator[GameSummary]:
-    """The match's games on the game's batched engine (random agents, on this machine, no records)."""
+    """The match's games on the game's batched engine (agents with a batched form, on this machine, no
+    records)."""
     if record_dir is not None or cluster is not None:
         raise OptionError(
             "--engine batch plays on this machine and keeps no records: give no --record or --cluster"
         )
     with needs("tussle match --engine batch", "jax"):
         from tussle.batch import shared
-        from tussle.batch.playout import match_games, only_random
+        from tussle.batch.playout import check_agents, match_games
 
-    only_random(agents)
-    return match_games(shared(game, options), n, seed)
+    engine = shared(game, options)
+    check_agents(engine, agents)
+    return match_games(engine, n, seed, agents)
 
 
 def _count_shared_firsts(played: GameSummary, counts: list[int]) -> None:

@@ -24,7 +24,7 @@ The mask is the cost of this engine: 59,050 actions a decision, where FITE has
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -34,6 +34,7 @@ from tussle.batch import NOBODY, BatchGame, BatchState
 from tussle.game import Game
 from tussle.games.robo_pigs.actions import DAMAGE, REPAIR
 from tussle.games.robo_pigs.encoding import RoboPigsCodec, RoboPigsFeatures
+from tussle.games.robo_pigs.rule_agent import DAMAGE_COST, LINE_BONUS, WEIGHTS, WIN
 from tussle.games.robo_pigs.rules import RoboPigs
 
 #: A digit of a program's number as the command it stands for (RoboPigsCodec's digits: the
@@ -43,6 +44,22 @@ DIGIT_COMMAND = np.array((0, 1, 2, 3, 4, 5, 6, 7, DAMAGE), np.int32)
 #: digit's column is the digit, R's is 9).
 REPAIR_COLUMN = 9
 POSES = 64 * 4
+#: A step in each facing (N E S W, the rules' facing numbers) as file and rank deltas.
+STEP = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+
+def _in_line_table() -> np.ndarray:
+    """bool[pose, square]: whether ``square`` lies straight ahead of a pig in ``pose`` (the rule
+    agent's line, walls or not)."""
+    table = np.zeros((POSES, 64), bool)
+    for pose in range(POSES):
+        square, facing = pose >> 2, pose & 3
+        x, y = square % 8, square // 8
+        dx, dy = STEP[facing]
+        for target in range(64):
+            tx, ty = target % 8, target // 8
+            table[pose, target] = ty == y and (tx - x) * dx > 0 if dx else tx == x and (ty - y) * dy > 0
+    return table
 
 
 class RoboPigsCore(NamedTuple):
@@ -62,6 +79,7 @@ class RoboPigsBatch(BatchGame):
     num_chance = 0
     max_chance = 0
     draws_without_mask = True
+    batched_agents: ClassVar[dict[str, str]] = {"rule": "rule_agent"}
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
@@ -164,11 +182,14 @@ class RoboPigsBatch(BatchGame):
     def _damage_of_current(self, state: BatchState) -> jax.Array:
         return jnp.minimum(state.core.damage[jnp.maximum(state.current_player, 0)], 5)
 
+    def legal_program(self, key: jax.Array, damage: jax.Array) -> jax.Array:
+        """A legal program of a pig with ``damage`` (at most 5), drawn uniformly: the k-th of its
+        damage's list, one draw and no mask read."""
+        return self.legal_listed[damage, jax.random.randint(key, (), 0, self.legal_count[damage])]
+
     def random_action_one(self, state: BatchState, key: jax.Array) -> jax.Array:
-        # A legal program is the k-th of its damage's list: one draw, no mask read.
-        damage = self._damage_of_current(state)
-        pick = jax.random.randint(key, (), 0, self.legal_count[damage])
-        return jnp.where(state.current_player >= 0, self.legal_listed[damage, pick], 0)
+        program = self.legal_program(key, self._damage_of_current(state))
+        return jnp.where(state.current_player >= 0, program, 0)
 
     def legal_count_one(self, state: BatchState) -> jax.Array:
         on = state.current_player >= 0
@@ -223,6 +244,12 @@ class RoboPigsBatch(BatchGame):
         )
         return played, jnp.ones(2, bool), rewards, terminated, truncated
 
+    # --- the rule agent -----------------------------------------------------------------------------
+
+    def rule_agent(self, candidates: int, samples: int, finalists: int, variations: int) -> RuleAgentBatch:
+        """The rule agent (:class:`RuleAgentBatch`) with these parameters (the scalar agent's)."""
+        return RuleAgentBatch(self, candidates, samples, finalists, variations)
+
     # --- no chance ----------------------------------------------------------------------------------
 
     def sample_one(self, state: BatchState, key: jax.Array) -> jax.Array:
@@ -261,9 +288,140 @@ class RoboPigsBatch(BatchGame):
         )
 
 
+class RuleAgentBatch:
+    """:class:`~tussle.games.robo_pigs.rule_agent.RoboPigsRuleAgent` as one state's choice.
+
+    The same agent, in distribution though not in random stream: its pool of programs (the
+    repair program where it is legal, then every fourth candidate a legal program drawn
+    uniformly and the rest biased ones, duplicates dropped), each scored by its mean value
+    over the same sampled opponent programs; the best ``finalists`` varied one command at a
+    time; the finalists and their new variations judged again on twice the samples. Ties go
+    to the earlier program, as there. Every candidate's rounds are played at once. The
+    parts are methods so that tests/test_batch_agents.py can hold each to the scalar agent's.
+    """
+
+    def __init__(self, engine: RoboPigsBatch, candidates: int, samples: int, finalists: int, variations: int):
+        self.engine = engine
+        self.candidates, self.samples = candidates, samples
+        self.finalists, self.variations = finalists, variations
+        self.steps = engine.steps
+        self.place = jnp.asarray(9 ** np.arange(self.steps - 1, -1, -1), jnp.int32)
+        self.weight_ends = jnp.asarray(np.cumsum(WEIGHTS), jnp.uint32)
+        self.cost = jnp.asarray(DAMAGE_COST, jnp.float32)
+        self.in_line = jnp.asarray(_in_line_table())
+
+    # The program writers draw their random words in one call each and make every choice of
+    # them by arithmetic: each jax.random call is a graph of its own, and they were most of
+    # the agent's time to compile.
+
+    def _weighted(self, word: jax.Array) -> jax.Array:
+        """A free command drawn by weight from a random word."""
+        return jnp.sum(_below(word, self.weight_ends[-1]) >= self.weight_ends)
+
+    def biased(self, key: jax.Array, damage: jax.Array) -> jax.Array:
+        """The scalar agent's ``_biased_program``: X in a uniformly drawn set of min(damage, steps)
+        steps (it inserts them one at a time at uniform places: the same law), the free commands
+        drawn by weight."""
+        words = jax.random.bits(key, (2, self.steps))
+        free = jax.vmap(self._weighted)(words[0])
+        order = jnp.argsort(words[1])  # a uniform order of the steps (ties: one in 2^32)
+        owed = jnp.minimum(damage, self.steps)
+        x = jnp.zeros(self.steps, bool).at[order].set(jnp.arange(self.steps) < owed)
+        return jnp.sum(jnp.where(x, 8, free) * self.place).astype(jnp.int32)
+
+    def varied(self, key: jax.Array, program: jax.Array) -> jax.Array:
+        """The scalar agent's ``_variation``: one X swapped with any step a quarter of the time
+        when there is one, else one free command redrawn by weight; the repair program kept."""
+        digits = (program // self.place) % 9
+        x = digits == 8
+        n_x, n_free = x.sum(), (~x).sum()
+        coin, pick, to, command = jax.random.bits(key, (4,))
+        swap = (n_x > 0) & (coin < 1 << 30)  # a quarter of the words
+        # The k-th X, or the k-th free step: the first step whose running count passes k.
+        k = _below(pick, jnp.maximum(jnp.where(swap, n_x, n_free), 1))
+        i = jnp.argmax(jnp.cumsum(jnp.where(swap, x, ~x)) > k)
+        j = _below(to, self.steps)
+        swapped = digits.at[i].set(digits[j]).at[j].set(digits[i])
+        redrawn = digits.at[i].set(self._weighted(command))
+        out = jnp.where(swap, swapped, jnp.where(n_free > 0, redrawn, digits))
+        repair = self.engine.repair_action
+        return jnp.where(program == repair, repair, jnp.sum(out * self.place)).astype(jnp.int32)
+
+    def value(self, core: RoboPigsCore, me: jax.Array, program: jax.Array, reply: jax.Array) -> jax.Array:
+        """The scalar agent's ``_value`` of the round ``me`` plays ``program`` in and the other
+        pig ``reply``."""
+        opp = 1 - me
+        pending = jnp.zeros(2, jnp.int32).at[me].set(program).at[opp].set(reply)
+        after, _, rewards, terminated, truncated = self.engine._round(core._replace(pending=pending))
+        hurt, dealt = after.damage[me], after.damage[opp]
+        mine, theirs = after.pose[me], after.pose[opp]
+        line = self.in_line[mine, theirs >> 2].astype(jnp.float32) - self.in_line[theirs, mine >> 2]
+        going = self.cost[jnp.minimum(dealt, 4)] - self.cost[jnp.minimum(hurt, 4)] + LINE_BONUS * line
+        ended = jnp.where(terminated | truncated, (dealt - hurt).astype(jnp.float32), going)
+        return jnp.where(rewards[me] > 0, WIN, jnp.where(rewards[me] < 0, -WIN, ended))
+
+    def __call__(self, state: BatchState, key: jax.Array) -> jax.Array:
+        c = state.core
+        me = jnp.maximum(state.current_player, 0)
+        opp = 1 - me
+        mine, theirs = jnp.minimum(c.damage[me], 5), jnp.minimum(c.damage[opp], 5)
+        # An opponent still to program gets half its replies biased; one that has programmed
+        # holds a hidden program, which the scalar agent's sampled states draw uniformly.
+        replying = state.acting[opp]
+        repair = self.engine.repair_action
+
+        def trials(key: jax.Array, count: int) -> jax.Array:
+            keys = jax.random.split(key, count)
+            plain = jax.vmap(self.engine.legal_program, in_axes=(0, None))(keys, theirs)
+            bent = jax.vmap(self.biased, in_axes=(0, None))(keys, theirs)
+            return jnp.where(replying & ((jnp.arange(count) % 2) == 1), bent, plain)
+
+        def scores(programs: jax.Array, replies: jax.Array, valid: jax.Array) -> jax.Array:
+            each = jax.vmap(lambda p: jax.vmap(lambda r: self.value(c, me, p, r))(replies))(programs)
+            return jnp.where(valid, each.mean(axis=1), -jnp.inf)
+
+        pool_key, trial_key, vary_key, final_key = jax.random.split(key, 4)
+        keys = jax.random.split(pool_key, self.candidates)
+        drawn = jnp.where(
+            (jnp.arange(self.candidates) % 4) == 0,
+            jax.vmap(self.engine.legal_program, in_axes=(0, None))(keys, mine),
+            jax.vmap(self.biased, in_axes=(0, None))(keys, mine),
+        )
+        programs = jnp.concatenate([jnp.array([repair], jnp.int32), drawn])
+        legal = jnp.concatenate([self.engine.legal[mine, repair][None], jnp.ones(self.candidates, bool)])
+        pool = _firsts(programs, legal)
+        first = scores(programs, trials(trial_key, self.samples), pool)
+        best, top = jax.lax.top_k(first, min(self.finalists, self.candidates + 1))  # ties: the earlier
+        kept = best > -jnp.inf
+        keys = jax.random.split(vary_key, top.shape[0] * self.variations)
+        news = jax.vmap(self.varied)(keys, jnp.repeat(programs[top], self.variations))
+        known = jnp.any(news[:, None] == jnp.where(pool, programs, -1), axis=1)
+        fresh = _firsts(news, jnp.repeat(kept, self.variations) & ~known)
+        judged = jnp.concatenate([programs[top], news])
+        last = scores(judged, trials(final_key, 2 * self.samples), jnp.concatenate([kept, fresh]))
+        return judged[jnp.argmax(last)]
+
+
+def _below(word: jax.Array, n: jax.Array | int) -> jax.Array:
+    """A uniform integer below ``n`` (at most 65,535) from a random 32-bit word: ``word * n``'s
+    high 32 bits, in 32-bit arithmetic (bias at most n / 2^32)."""
+    size = jnp.asarray(n, jnp.uint32)
+    high = (word >> 16) * size + (((word & 0xFFFF) * size) >> 16)
+    below: jax.Array = (high >> 16).astype(jnp.int32)
+    return below
+
+
+def _firsts(programs: jax.Array, valid: jax.Array) -> jax.Array:
+    """``valid`` where no earlier valid program is the same (a dict's first insertion)."""
+    n = programs.shape[0]
+    same = (programs[:, None] == programs[None, :]) & valid[None, :]
+    earlier = jnp.arange(n)[None, :] < jnp.arange(n)[:, None]
+    return valid & ~jnp.any(same & earlier, axis=1)
+
+
 def batch(game: Game) -> RoboPigsBatch:
     """Robo Battle Pigs' batched engine (its ``GameInfo.hooks.batch``)."""
     return RoboPigsBatch(game)
 
 
-__all__ = ["RoboPigsBatch", "RoboPigsCore", "batch"]
+__all__ = ["RoboPigsBatch", "RoboPigsCore", "RuleAgentBatch", "batch"]

@@ -34,17 +34,17 @@ from tussle.agents.params import Param
 from tussle.errors import ActionError
 from tussle.game import State
 
-# The eight free commands in the rule text's notation, and how often the biased
-# generator picks each: attacks most, then moves, then turns.
+# The eight free commands in the rule text's notation (the rules' order), and how
+# often the biased generator picks each: attacks most, then moves, then turns.
 _FREE = ("^", "v", "\\", "/", "TL", "TR", "F", "H")
-_WEIGHTS = (3, 2, 2, 2, 2, 2, 6, 3)
+WEIGHTS = (3, 2, 2, 2, 2, 2, 6, 3)
 _REPAIR = "R R R R R"
 
 # The cost of having d damage points: more than linear because each point is
 # also an X in every later program and the fifth ends the game.
-_DAMAGE_COST = (0.0, 1.0, 2.2, 3.6, 5.2)
-_WIN = 50.0
-_LINE_BONUS = 0.25
+DAMAGE_COST = (0.0, 1.0, 2.2, 3.6, 5.2)
+WIN = 50.0
+LINE_BONUS = 0.25
 
 _DELTA = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
 
@@ -97,7 +97,7 @@ class RoboPigsRuleAgent(Agent):
         """A program in notation of ``steps`` commands with exactly ``damage`` X (``steps``
         at most), free commands drawn by weight."""
         damage = min(damage, steps)
-        commands = self.rng.choices(_FREE, _WEIGHTS, k=steps - damage)
+        commands = self.rng.choices(_FREE, WEIGHTS, k=steps - damage)
         for _ in range(damage):
             commands.insert(self.rng.randrange(len(commands) + 1), "X")
         return " ".join(commands)
@@ -113,7 +113,7 @@ class RoboPigsRuleAgent(Agent):
             j = self.rng.randrange(len(commands))
             commands[i], commands[j] = commands[j], commands[i]
         elif free:
-            commands[self.rng.choice(free)] = self.rng.choices(_FREE, _WEIGHTS)[0]
+            commands[self.rng.choice(free)] = self.rng.choices(_FREE, WEIGHTS)[0]
         return " ".join(commands)
 
     def _legal(self, view: PlayerView, text: str) -> Any | None:
@@ -129,17 +129,17 @@ class RoboPigsRuleAgent(Agent):
         me, opp = self.player, 1 - self.player
         result = state.result()
         if result is not None and result.winner is not None:
-            return _WIN if result.winner == me else -_WIN
+            return WIN if result.winner == me else -WIN
         # The position notation is the cheapest public summary of a state between rounds.
         pigs = _pigs(state.position())
         mine, theirs = pigs[me][3], pigs[opp][3]
         if result is not None:  # a draw: judge by damage only
             return float(theirs - mine)
-        value = _DAMAGE_COST[min(theirs, 4)] - _DAMAGE_COST[min(mine, 4)]
+        value = DAMAGE_COST[min(theirs, 4)] - DAMAGE_COST[min(mine, 4)]
         if _in_line(pigs[me], pigs[opp]):
-            value += _LINE_BONUS
+            value += LINE_BONUS
         if _in_line(pigs[opp], pigs[me]):
-            value -= _LINE_BONUS
+            value -= LINE_BONUS
         return value
 
     def _score(self, action: Any, trials: list[tuple[State[Any], Any | None]]) -> float:

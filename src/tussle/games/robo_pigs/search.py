@@ -19,13 +19,11 @@ from typing import Any
 
 from tussle.game import Game, State
 from tussle.games.robo_pigs.actions import DAMAGE, STEPS, SYMBOLS, Commands, repair_program
+from tussle.games.robo_pigs.rule_agent import DAMAGE_COST as _DAMAGE_COST
+from tussle.games.robo_pigs.rule_agent import WEIGHTS as _WEIGHTS
 from tussle.games.robo_pigs.rules import FREE, SIZE, RoboPigsState, programs_for
 from tussle.search.policy import GamePolicy
 
-#: How often a playout program draws each free command (in the order of FREE): attacks most.
-_WEIGHTS = (3, 2, 2, 2, 2, 2, 6, 3)
-#: The cost of having d damage points: each point is also an X in every later program.
-_DAMAGE_COST = (0.0, 1.0, 2.2, 3.6, 5.2)
 # A step in each facing (N E S W, the rules' facing numbers) as file and rank deltas.
 _DELTA = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
