@@ -39,7 +39,7 @@ from scipy import stats
 
 from tussle.balance.measures import Figure
 from tussle.balance.play import BalanceError, Plan
-from tussle.balance.stats import CONFIDENCE, format_p
+from tussle.balance.stats import CONFIDENCE, p_is
 
 #: The differences of the first seat's win rate the sample-size table is for (1, 3 and 5 points).
 DIFFERENCES = (0.01, 0.03, 0.05)
@@ -314,7 +314,7 @@ def ab_summary(plan: Plan, figures: Sequence[Figure], names: Sequence[str]) -> l
         line = (
             f"{head}{b_side} {moves} {a_side} ({before:.3f} to {after:.3f}; "
             f"paired by seed, {pairs:,} pairs, {interval}{b_only:,} went B's way and {a_only:,} A's: "
-            f"exact McNemar p = {format_p(p)})."
+            f"exact McNemar p {p_is(p)})."
         )
         if not _nan(low) and low <= 0 <= high:
             line += f" The interval holds 0: {pairs:,} pairs do not tell B from A."

@@ -39,7 +39,7 @@ import duckdb
 from tussle.balance import feel
 from tussle.balance.measures import Data, Figure, Measures, Plot, bars
 from tussle.balance.play import Plan, Slice
-from tussle.balance.stats import format_p, holm, mean_interval, no_advantage, paired, sign_test, wilson
+from tussle.balance.stats import format_p, holm, mean_interval, no_advantage, p_is, paired, sign_test, wilson
 from tussle.errors import TussleError
 from tussle.registry import load_game
 
@@ -566,16 +566,16 @@ def _seat_sentence(figures: Sequence[Figure], games: dict[str, Any], names: Sequ
         if p < 0.05:
             return (
                 f"{name[best[0]]} wins {_points(best[5] - worst[5])} more often than {name[worst[0]]} "
-                f"({best[5]:.1%} against {worst[5]:.1%} of {counted}{draws}); p = {format_p(p)} ({test})."
+                f"({best[5]:.1%} against {worst[5]:.1%} of {counted}{draws}); p {p_is(p)} ({test})."
             )
         first, second = rows
         return (
             f"No seat advantage shows: {name[first[0]]} wins {first[5]:.1%}, {name[second[0]]} "
-            f"{second[5]:.1%} of {counted}{draws}; p = {format_p(p)} ({test})."
+            f"{second[5]:.1%} of {counted}{draws}; p {p_is(p)} ({test})."
         )
     rates = ", ".join(f"{name[r[0]]} {r[5]:.1%}" for r in rows)
     verdict = "A seat advantage shows" if p < 0.05 else "No seat advantage shows"
-    return f"{verdict}: {rates} of {counted}{draws}; p = {format_p(p)} (chi-square test of equal wins)."
+    return f"{verdict}: {rates} of {counted}{draws}; p {p_is(p)} (chi-square test of equal wins)."
 
 
 def _component_sentences(figures: Sequence[Figure]) -> list[str]:
@@ -596,13 +596,13 @@ def _component_sentences(figures: Sequence[Figure]) -> list[str]:
             best = max(up, key=lambda r: r[diff])
             parts.append(
                 f"{best[0]} is the strongest, {best[diff] * 100:+.1f} points of win rate against the seats "
-                f"without it (Holm p = {format_p(best[holm_p])})"
+                f"without it (Holm p {p_is(best[holm_p])})"
             )
         if down:
             worst = min(down, key=lambda r: r[diff])
             parts.append(
                 f"{worst[0]} {'the' if up else 'is the'} weakest, {worst[diff] * 100:+.1f} points "
-                f"(Holm p = {format_p(worst[holm_p])})"
+                f"(Holm p {p_is(worst[holm_p])})"
             )
         total = f"{len(found)} of {len(figure.rows)} significant after Holm's adjustment"
         if parts:
@@ -611,8 +611,8 @@ def _component_sentences(figures: Sequence[Figure]) -> list[str]:
             largest = max(rows, key=lambda r: abs(r[diff]))
             out.append(
                 f"{what}: none of the {len(figure.rows)} stands out after Holm's adjustment (the largest "
-                f"difference, {largest[0]} {largest[diff] * 100:+.1f} points, has Holm p = "
-                f"{format_p(largest[holm_p])})."
+                f"difference, {largest[0]} {largest[diff] * 100:+.1f} points, has Holm p "
+                f"{p_is(largest[holm_p])})."
             )
     return out
 
@@ -631,7 +631,7 @@ def _who_won(data: Data) -> str:
         verb = "won more" if wa > wb else "won as often"
         return (
             f"{a} {verb} than {b}: {wa:,} of {total:,} games against {wb:,}, {drawn:,} drawn; "
-            f"p = {format_p(sign_test(wa, wb))} (exact binomial test of the decided games)."
+            f"p {p_is(sign_test(wa, wb))} (exact binomial test of the decided games)."
         )
     rates = ", ".join(f"{agent} {w / (w + d + lo):.1%}" for agent, (w, d, lo) in by.items() if w + d + lo)
     return f"Each agent's win rate over the seats it sat in: {rates}."
@@ -686,7 +686,7 @@ def _compared_sentence(compared: Figure) -> str:
         size = _points(r[5]) if share else f"{r[5]:.3g}"
         if r[5] > 0 and share:
             size = "+" + size
-        parts.append(f"{r[0]} of {r[1]} by {size} (Holm p = {format_p(r[10])})")
+        parts.append(f"{r[0]} of {r[1]} by {size} (Holm p {p_is(r[10])})")
     more = f", and {len(found) - 4} more" if len(found) > 4 else ""
     return f"Side by side, against the first slice: {'; '.join(parts)}{more}."
 

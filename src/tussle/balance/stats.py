@@ -176,3 +176,13 @@ def format_p(p: float) -> str:
     if p == 0:
         return "< 1e-300"
     return f"{p:.3g}" if p >= 0.001 else f"{p:.2g}"
+
+
+def p_is(p: float) -> str:
+    """What follows "p" in a sentence: "= 0.0432", or "< 1e-300" (never "p = < 1e-300").
+
+    >>> p_is(0.04321), p_is(0.0)
+    ('= 0.0432', '< 1e-300')
+    """
+    text = format_p(p)
+    return text if text.startswith("<") else f"= {text}"
