@@ -156,6 +156,15 @@ def _batch_match(  # noqa: PLR0917 (the match's settings, as match() has them)
     return match_games(engine, n, seed, agents)
 
 
+def signed(value: float) -> str:
+    """A mean return with its sign, to three places: a tiny negative mean reads +0.000, not -0.000.
+
+    >>> signed(-0.0001), signed(-0.4996), signed(0.25)
+    ('+0.000', '-0.500', '+0.250')
+    """
+    return f"{round(value, 3) + 0.0:+.3f}"
+
+
 def _count_shared_firsts(played: GameSummary, counts: list[int]) -> None:
     firsts = [a for a, place in enumerate(played.ranking) if place == 1]
     if len(firsts) > 1:
@@ -183,7 +192,7 @@ def _show_match(summary: MatchSummary, shared_first: list[int], record_dir: str 
                 str(summary.wins[a]),
                 f"{summary.wins[a] / games_played:.1%}",
                 str(shared_first[a]),
-                f"{summary.returns[a] / games_played:+.3f}",
+                signed(summary.returns[a] / games_played),
             )
         )
     console.print(table)
