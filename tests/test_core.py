@@ -229,6 +229,8 @@ def test_options_get_defaults_and_converted_values() -> None:
         ("two", "the number of players 'two' is not an integer"),
         (2.5, "the number of players 2.5 is not an integer"),
         (True, "the number of players True is not an integer"),
+        ("9" * 40, "dice-race is for 2 to 4 players, not a 40-digit number"),
+        (10**40, "dice-race is for 2 to 4 players, not a 41-digit number"),
     ],
 )
 def test_a_bad_player_count_says_why(players: Any, message: str) -> None:

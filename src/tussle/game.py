@@ -779,16 +779,21 @@ class Game(ABC):
     # option, not a clash of arguments.
     def __init__(self, /, players: int | None = None, **options: object) -> None:
         info = self.info
+        span = (
+            str(info.min_players)
+            if info.min_players == info.max_players
+            else f"{info.min_players} to {info.max_players}"
+        )
         count = info.min_players if players is None else _as_int(players)
         if count is None:
+            # A whole number too long to read is still a number: too many players, not a word.
+            number = isinstance(players, (int, str)) and not isinstance(players, bool)
+            digits = str(players).strip().lstrip("+-") if number else ""
+            if digits.isascii() and digits.isdigit():
+                raise OptionError(f"{info.id} is for {span} players, not a {len(digits)}-digit number")
             raise OptionError(f"{info.id}: the number of players {players!r} is not an integer")
         self.num_players = count
         if not info.min_players <= self.num_players <= info.max_players:
-            span = (
-                str(info.min_players)
-                if info.min_players == info.max_players
-                else f"{info.min_players} to {info.max_players}"
-            )
             raise OptionError(f"{info.id} is for {span} players, not {self.num_players}")
         values = {opt.name: opt.default for opt in info.options}
         for name, value in options.items():
