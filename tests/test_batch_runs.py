@@ -261,3 +261,9 @@ def test_match_and_balance_play_the_rule_agent_where_it_has_a_batched_form(tmp_p
     query = f"SELECT agent, avg(won::int) FROM read_parquet('{files}') GROUP BY agent"
     rows = dict(duckdb.execute(query).fetchall())
     assert rows["rule"] >= 0.9 and rows["random"] <= 0.1
+    # The report names what played each agent's games.
+    about = json.loads((tmp_path / "b" / "provenance.json").read_text())["agents"]
+    assert about["rule"]["batched"] == "tussle.games.robo_pigs.batch.RuleAgentBatch"
+    assert about["random"]["batched"] == "tussle.games.robo_pigs.batch.RoboPigsBatch.random_action_one"
+    page = (tmp_path / "b" / "report.html").read_text(encoding="utf-8")
+    assert "batched as tussle.games.robo_pigs.batch.RuleAgentBatch" in page

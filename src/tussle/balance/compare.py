@@ -500,7 +500,8 @@ def run_figure(plan: Plan, about: dict[str, Any]) -> Figure:
     for spec, agent in about.get("agents", {}).items():
         plays = agent.get("plays", {})
         shown = f"{plays.get('spec')} {plays.get('params')}" if plays else f"{agent.get('params')}"
-        rows.append([f"agent {spec}", f"{agent.get('class', '')} {shown}"])
+        batched = f", batched as {agent['batched']}" if agent.get("batched") else ""
+        rows.append([f"agent {spec}", f"{agent.get('class', '')} {shown}{batched}"])
     for entry in about.get("content", []):
         where = entry.get("file") or "given inline or shipped"
         rows.append(

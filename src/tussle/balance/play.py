@@ -497,6 +497,14 @@ def describe_agent(game: Game, spec: str) -> dict[str, Any]:
     return about
 
 
+def _qualified(chooser: Any) -> str:
+    """The dotted name of a batched agent: its class, or its engine's class and method."""
+    owner = getattr(chooser, "__self__", None)
+    if owner is not None:
+        return f"{type(owner).__module__}.{type(owner).__qualname__}.{chooser.__name__}"
+    return f"{type(chooser).__module__}.{type(chooser).__qualname__}"
+
+
 def provenance(plan: Plan, sources: dict[str, str] | None = None) -> dict[str, Any]:
     """What a run's games depend on beyond its plan: tussle's version, the agents, the content files.
 
@@ -508,6 +516,11 @@ def provenance(plan: Plan, sources: dict[str, str] | None = None) -> dict[str, A
 
     game = load_game(plan.game, players=plan.players, **simulation_options(plan.game, plan.slices[0].options))
     agents = {spec: describe_agent(game, spec) for part in plan.slices for spec in part.agents}
+    if plan.engine == "batch":
+        # What played each agent's games: its batched form (the scalar agent's parameters).
+        engine = batch_engine(plan.game, simulation_options(plan.game, plan.slices[0].options))
+        for spec, about in agents.items():
+            about["batched"] = _qualified(engine.agent_one(spec))
     documents = {o.name for o in game_info(plan.game).options if o.kind == "document"}
     content = []
     for part in dict((s.variant, s) for s in plan.slices).values():
@@ -534,15 +547,15 @@ def _refusal(out: Path, held_plan: Any, held_about: Any, plan: dict[str, Any], a
             )
     if held_about.get("tussle") != about["tussle"]:
         return f"{out} was played by tussle {held_about.get('tussle')}, this is tussle {about['tussle']}"
-    for spec, now in about["agents"].items():
-        then = held_about.get("agents", {}).get(spec)
-        if then is not None and then != now:
-            return f"agent {spec} plays otherwise than when {out} was played ({then} then, {now} now)"
     engines = [str(p.get("engine", "scalar")) for p in (held_plan, plan)]
     if engines[0] != engines[1]:
         return (
             f"{out} holds games played on the {engines[0]} engine, this run plays on the {engines[1]} engine"
         )
+    for spec, now in about["agents"].items():
+        then = held_about.get("agents", {}).get(spec)
+        if then is not None and then != now:
+            return f"agent {spec} plays otherwise than when {out} was played ({then} then, {now} now)"
     held_slices, slices = held_plan.get("slices") or [], plan["slices"]
     if len(held_slices) == len(slices):
         for then, now in zip(held_slices, slices, strict=True):
