@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from test_server import Server
 from web_support import Watched, needs_chromium, new_game, play_until_over, screenshot, status
@@ -32,6 +34,9 @@ def shows(name: str, text: str) -> bool:
 
 def point(page: Page, rng: random.Random) -> None:
     """One click on something to point at, then one on the menu's actions if a menu opened."""
+    # The status can say "Your move." a moment before the board has drawn what to point at.
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_selector("#board .target, #board .pick", timeout=5000)
     things = page.query_selector_all("#board .target, #board .pick")
     assert things, "my move, and nothing to point at"
     rng.choice(things).click()
