@@ -438,3 +438,54 @@ def test_an_agent_that_raises_any_exception_in_its_worker_leaves_the_seat_a_fall
 
     asyncio.run(play())
     store.close()
+
+
+def test_a_person_who_moves_while_the_computer_asks_for_its_lease_does_not_hold_the_computer_up(
+    tmp_path: Path,
+) -> None:
+    # Seen in CI (a FITE game typed at the terminal against `rule`): both seats were to act, and the
+    # person's move was stored while the computer's turn was asking the store for its lease. The store
+    # said the game had moved on, so no lease; the person's act had found the seat still thinking and
+    # woken nobody; and the computer waited out a whole lease (31 s) before it looked at the game again.
+    import asyncio
+    import random
+    import threading
+
+    from tussle.server.hub import Hub
+    from tussle.server.workers import WorkerPool
+
+    store = Store.open(f"sqlite:///{tmp_path / 'race.db'}")
+    seats = [Seat(0, "computer", "random", "R", None), Seat(1, "person", None, "B", "h1")]
+    game_id = store.create_game("fite", {}, 2, seats, seed="race")
+    real_take_lease = store.take_lease
+    asked, answer = threading.Event(), threading.Event()
+
+    def slow_take_lease(game: str, seat: int, number: int, seconds: float) -> bool:
+        asked.set()
+        assert answer.wait(30)
+        return real_take_lease(game, seat, number, seconds)
+
+    async def play() -> None:
+        pool = WorkerPool(1)
+        hub = Hub(store, pool)
+        try:
+            store.take_lease = slow_take_lease  # type: ignore[method-assign,assignment]
+            await hub.start(game_id)
+            assert await asyncio.to_thread(asked.wait, 30)  # the computer is asking for its lease
+            live = await hub.get(game_id)
+            assert set(live.state.to_act()) == {0, 1}
+            action = live.state.legal_actions(1).sample(random.Random(1))
+            await hub.act(game_id, 1, live.state.action_to_str(1, action))
+            moved_at = time.monotonic()
+            answer.set()  # the store answers now: the game has moved on since the turn began
+            while not any(player == 0 for player, _ in live.events):
+                assert time.monotonic() - moved_at < 10, "the computer waited out its lease"
+                await asyncio.sleep(0.05)
+        finally:
+            answer.set()
+            await hub.close()
+
+    try:
+        asyncio.run(play())
+    finally:
+        store.close()

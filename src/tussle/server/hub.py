@@ -885,6 +885,11 @@ class Hub:
             # Exactly one process computes each computer move: the one that takes its lease.
             if not await asyncio.to_thread(self.store.take_lease, live.row.id, seat, seen, lease):
                 live.thinking.discard(seat)
+                if len(live.events) != seen:
+                    # This process moved the game on while the store was asked (a person's move, stored
+                    # meanwhile): its act found the seat thinking and woke nobody, so look again now.
+                    self._wake_computers(live)
+                    return
                 # Another process thinks; if it dies, its lease runs out and this one takes over.
                 loop = asyncio.get_running_loop()
                 loop.call_later(lease + 1.0, self._wake_later, live.row.id)
