@@ -217,3 +217,21 @@ def test_an_agent_without_a_batched_form_is_refused_in_one_line() -> None:
     with pytest.raises(AgentError, match="unknown parameter"):
         env.agent_one("rule:depth=3")
     assert env.agent_one("random") == env.random_action_one
+
+
+@pytest.mark.parametrize(
+    ("spec", "says"),
+    [
+        # The scalar agent's bounds (10,000 each) would be 10^8 rounds a decision here, for 128 games
+        # at once: memory ran out with a traceback.
+        ("rule:candidates=10000,samples=10000", "100,850,000 simulated rounds a decision"),
+        ("rule:candidates=5000,samples=1", "5,043 programs and 5,085 simulated rounds"),
+        ("rule:finalists=100,variations=100", "9,894 programs"),
+    ],
+)
+def test_a_budget_the_batched_agent_cannot_play_is_refused_in_one_line(spec: str, says: str) -> None:
+    env = make("robo-pigs", **OPTIONS)
+    with pytest.raises(AgentError, match=rf"^'{spec}': .*{says}") as refused:
+        env.agent_one(spec)
+    assert "\n" not in str(refused.value) and "--engine scalar" in str(refused.value)
+    assert env.agent_one("rule:candidates=900,samples=20").simulations == 19_700  # type: ignore[attr-defined]

@@ -129,12 +129,18 @@ def test_gymnasiums_vector_wrappers_take_it() -> None:
         ({"opponents": "rule"}, "opponents 'rule': 'rule' has no batched form for fite"),
         ({"num_envs": 0}, "give 1 to 65536 games"),
         ({"seat": 2}, "seat 2 is not one of the 2 seats of fite"),
+        # Every game's opponent decides at once: 65,536 of them at 2,880 rounds a decision would not fit.
+        (
+            {"game_id": "robo-pigs", "num_envs": 65536, "opponents": "rule"},
+            "num_envs 65536 against 'rule': 189,792,256 simulated rounds at once, more than 16,777,216: "
+            "give at most 5,793 games",
+        ),
     ],
 )
 def test_it_refuses_what_it_cannot_play_in_one_line(kwargs: dict[str, object], says: str) -> None:
-    settings: dict[str, object] = {"num_envs": 4, **kwargs}
+    settings: dict[str, object] = {"game_id": "fite", "num_envs": 4, **kwargs}
     with pytest.raises(OptionError, match=says):
-        BatchVectorEnv("fite", **settings)  # type: ignore[arg-type]
+        BatchVectorEnv(**settings)  # type: ignore[arg-type]
     env = BatchVectorEnv("fite", num_envs=16)
     with pytest.raises(OptionError, match="call reset"):
         env.step(np.zeros(16, int))

@@ -49,6 +49,13 @@ CHANCE = -1
 #: ``current_player`` of a game that is over.
 NOBODY = -2
 
+#: The most simulated rounds a batched agent may play for one decision, whatever its parameters
+#: (its ``simulations``): they are all played at once, for every game it decides in.
+MAX_SIMULATIONS = 20_000
+#: The most simulated rounds played at once where every game of a batch decides together (the
+#: opponents of a vector environment): ``num_envs`` times the agent's ``simulations``.
+MAX_SIMULATIONS_AT_ONCE = 1 << 24
+
 
 class BatchState(NamedTuple):
     """One game's state (a batch of them: every field with a leading batch axis).
@@ -173,7 +180,10 @@ class BatchGame(ABC):
             raise AgentError(
                 f"{spec!r} has no batched form for {self.id} (it has {have}): play it with --engine scalar"
             )
-        choose: Callable[[BatchState, jax.Array], jax.Array] = getattr(self, method)(**scalar.params)
+        try:
+            choose: Callable[[BatchState, jax.Array], jax.Array] = getattr(self, method)(**scalar.params)
+        except AgentError as refused:  # a budget the batched form cannot play
+            raise AgentError(f"{spec!r}: {refused}") from None
         return choose
 
     def empty_mask(self) -> jax.Array:

@@ -39,7 +39,7 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
 
-from tussle.batch import BatchGame, BatchState, shared  # noqa: E402
+from tussle.batch import MAX_SIMULATIONS_AT_ONCE, BatchGame, BatchState, shared  # noqa: E402
 from tussle.errors import AgentError, OptionError  # noqa: E402
 from tussle.game import Result  # noqa: E402
 from tussle.registry import simulation_options  # noqa: E402
@@ -65,9 +65,16 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             raise OptionError(f"num_envs {num_envs}: give 1 to 65536 games")
         self.engine: BatchGame = shared(game_id, simulation_options(game_id, options))
         try:
-            self.engine.agent_one(opponents)
+            agent = self.engine.agent_one(opponents)
         except AgentError as refused:
             raise OptionError(f"opponents {opponents!r}: {refused}") from None
+        at_once = num_envs * getattr(agent, "simulations", 1)
+        if at_once > MAX_SIMULATIONS_AT_ONCE:
+            most = MAX_SIMULATIONS_AT_ONCE // getattr(agent, "simulations", 1)
+            raise OptionError(
+                f"num_envs {num_envs} against {opponents!r}: {at_once:,} simulated rounds at once, more than "
+                f"{MAX_SIMULATIONS_AT_ONCE:,}: give at most {most:,} games, or cheaper opponents"
+            )
         players = self.engine.num_players
         if not 0 <= seat < players:
             raise OptionError(

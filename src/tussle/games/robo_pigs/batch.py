@@ -30,7 +30,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tussle.batch import NOBODY, BatchGame, BatchState
+from tussle.batch import MAX_SIMULATIONS, NOBODY, BatchGame, BatchState
+from tussle.errors import AgentError
 from tussle.game import Game
 from tussle.games.robo_pigs.actions import DAMAGE, REPAIR
 from tussle.games.robo_pigs.encoding import RoboPigsCodec, RoboPigsFeatures
@@ -300,7 +301,22 @@ class RuleAgentBatch:
     parts are methods so that tests/test_batch_agents.py can hold each to the scalar agent's.
     """
 
+    #: The most programs the agent may hold at once for one decision (each compared with the others).
+    MAX_PROGRAMS = 1_000
+
     def __init__(self, engine: RoboPigsBatch, candidates: int, samples: int, finalists: int, variations: int):
+        # The scalar agent's bounds allow 10,000 of each; here every round of a decision is played
+        # at once, for every game the agent decides in, so the batched form has bounds of its own.
+        finals = min(finalists, candidates + 1)
+        programs = candidates + 1 + finals * (1 + variations)
+        #: Simulated rounds a decision: each candidate, then each finalist and variation on twice the samples.
+        self.simulations = (candidates + 1) * samples + finals * (1 + variations) * 2 * samples
+        if programs > self.MAX_PROGRAMS or self.simulations > MAX_SIMULATIONS:
+            raise AgentError(
+                f"{programs:,} programs and {self.simulations:,} simulated rounds a decision, "
+                f"more than the batched agent's {self.MAX_PROGRAMS:,} and {MAX_SIMULATIONS:,}: lower "
+                "candidates, samples, finalists or variations, or play it with --engine scalar"
+            )
         self.engine = engine
         self.candidates, self.samples = candidates, samples
         self.finalists, self.variations = finalists, variations
