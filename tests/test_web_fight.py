@@ -37,9 +37,15 @@ def point(page: Page, rng: random.Random) -> None:
     # The status can say "Your move." a moment before the board has drawn what to point at.
     with contextlib.suppress(PlaywrightTimeout):
         page.wait_for_selector("#board .target, #board .pick", timeout=5000)
-    things = page.query_selector_all("#board .target, #board .pick")
-    assert things, "my move, and nothing to point at"
-    rng.choice(things).click()
+    # By place, not by element: a view that comes in now redraws the board (seen in CI: the element
+    # picked was gone by the click); the locator finds whatever is at that place when it clicks.
+    for _ in range(3):
+        things = page.locator("#board .target, #board .pick")
+        count = things.count()
+        assert count, "my move, and nothing to point at"
+        with contextlib.suppress(PlaywrightTimeout):
+            things.nth(rng.randrange(count)).click(timeout=5000)
+            break
     page.wait_for_timeout(30)
     items = page.query_selector_all(".menu button[data-action]")
     if items:
