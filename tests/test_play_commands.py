@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import json
 import os
 import random
 import shutil
@@ -140,6 +141,14 @@ def test_undo_hint_and_save_make_a_record_that_replays_and_resumes(tmp_path: Pat
     resumed = Record.load(tmp_path / "s.json")
     assert resumed.events[:2] == saved.events and resumed.events[2] == (0, "d3-c4")
     assert resumed.hints == [1, 0] and len(resumed.takebacks) == 1
+    # The replay says where the game was taken back, what was taken back, and who asked for hints.
+    undone = ", ".join(e["action"] for e in saved.takebacks[0]["undone"])
+    lines = _tussle("replay", "s.json", cwd=tmp_path).stdout.splitlines()
+    assert "hints asked for: White (human) 1" in lines, lines[:3]
+    back = lines.index(f"take-back at event 2: White (human) took back 2 events: {undone}")
+    assert lines[back + 1] == "event 2: White (human): d3-c4"
+    shown = json.loads(_tussle("replay", "s.json", "--json", cwd=tmp_path).stdout)
+    assert shown["hints"] == [1, 0] and shown["takebacks"] == saved.takebacks
 
 
 def test_undo_is_refused_between_two_people_and_before_any_move(tmp_path: Path) -> None:

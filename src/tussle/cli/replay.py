@@ -22,7 +22,7 @@ from tussle.cli.common import (
     value_text,
 )
 from tussle.errors import TussleError, shorten
-from tussle.game import CHANCE, check_position
+from tussle.game import CHANCE, State, check_position
 from tussle.record import Record
 from tussle.registry import game_info, load_game
 
@@ -61,6 +61,8 @@ def replay(file: str, as_json: bool) -> None:
                     "finished": final.is_terminal(),
                     "result": r.to_json() if (r := final.result()) is not None else None,
                     "ended": record.ended,
+                    "hints": record.hints or [0] * record.num_players,
+                    "takebacks": record.takebacks,
                     "final_observations": [final.observation(p) for p in range(record.num_players)],
                 }
             )
@@ -81,20 +83,27 @@ def replay(file: str, as_json: bool) -> None:
     say(f"{info.name}: {seats}" + (f"   options: {options}" if options else ""))
     if record.position is not None:
         say(f"from position {printable(record.position)}")
+    if any(record.hints):
+        asked = [f"{seat_name(final, p, names)} {n}" for p, n in enumerate(record.hints) if n]
+        say(f"hints asked for: {', '.join(asked)}")
     walk = record.walk()
     state = next(walk)
     say(state.render())
     for i, (player, text) in enumerate(record.events):
+        for back in record.takebacks:
+            if back["at"] == i:
+                say(_taken_back(final, back, names))
         acting_before = state.to_act()
-        who = state.player_name(player)
-        if 0 <= player < len(names):
-            who += f" ({names[player]})"
+        who = seat_name(state, player, names)
         state = next(walk)
         acting_after = state.to_act()
         say(f"event {i}: {who}: {printable(text)}")
         mid_step = len(acting_before) > 1 and bool(acting_after) and set(acting_after) < set(acting_before)
         if not mid_step:
             say(state.render())
+    for back in record.takebacks:  # taken back where a later take-back went further back
+        if back["at"] >= len(record.events):
+            say(_taken_back(final, back, names))
     if final.is_terminal():
         say(describe_result(final, names))
     elif record.ended is not None:
@@ -102,6 +111,19 @@ def replay(file: str, as_json: bool) -> None:
         say(f"The game was ended before its rules ended it: {reason}.")
     else:
         say("The record ends before the game does.")
+
+
+def seat_name(state: State[Any], seat: int, names: list[str]) -> str:
+    """The game's name of a seat and who sat there: ``fighter A (Ann)``."""
+    return state.player_name(seat) + (f" ({names[seat]})" if 0 <= seat < len(names) else "")
+
+
+def _taken_back(state: State[Any], back: dict[str, Any], names: list[str]) -> str:
+    """A take-back, where the game went on from: who took back which events."""
+    undone = [printable(str(e["action"])) for e in back["undone"]]
+    count = f"{len(undone)} event{'s' if len(undone) != 1 else ''}"
+    who = seat_name(state, back["seat"], names)
+    return f"take-back at event {back['at']}: {who} took back {count}: {', '.join(undone)}"
 
 
 # --- step -------------------------------------------------------------------
