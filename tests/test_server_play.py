@@ -9,6 +9,7 @@ and what is legal, so the test types only when the client reads.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
@@ -21,11 +22,14 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from rich.console import Console
+from rich.text import Text
 
 from test_server import SHORT, Server, db, free_port, play_out, receive
-from tussle import PUBLIC, Record
+from tussle import PUBLIC, Record, load_game
 from tussle.cli import cli
 from tussle.cli.common import describe_result, without_result_line
+from tussle.colours import styled
 
 __all__ = ["db"]  # the fixture, from test_server: every test here runs on SQLite and PostgreSQL
 
@@ -178,6 +182,43 @@ def test_a_link_without_a_token_watches(server: Server, tmp_path: Path) -> None:
     assert without_result_line(final.observation_text(PUBLIC), final.result()) in out
     assert out.rstrip().endswith(describe_result(final, ["player 0", "player 1"]))
     assert "your action" not in out
+
+
+def test_a_seat_online_sees_its_view_in_its_games_colours_as_at_home(server: Server, tmp_path: Path) -> None:
+    # Played at home, a view has its game's colours (its sides, its last move); a seat on a server
+    # had them only as plain text.
+    body = {"game": "tank-chess", "seats": [{"kind": "person"}, {"kind": "person"}]}
+    created = server.post("/api/games", body)[1]
+    game_id, token = created["id"], created["seats"][0]["token"]
+    client = Client(tmp_path, "--seat", f"{server.url}/play/{game_id}#{token}", "--color")
+    try:
+        client.wait_for("your action (? for help): ")
+        client.type("quit")
+        assert client.finish() == 0, client.errors()
+    finally:
+        client.stop()
+    out = client.output()
+    view = view_of(server, game_id, token)
+    coloured = styled(load_game("tank-chess"), view["text"], view["observation"], 0)
+    # The same bytes as a colour terminal shows a local game's view: the game's style hook, as there.
+    assert "\x1b[" in out and rendered(coloured) in out
+    (tmp_path / "plain").mkdir()
+    plain = Client(tmp_path / "plain", "--seat", f"{server.url}/play/{game_id}#{token}", "--no-color")
+    try:
+        plain.wait_for("your action (? for help): ")
+        plain.type("quit")
+        assert plain.finish() == 0, plain.errors()
+    finally:
+        plain.stop()
+    assert "\x1b[" not in plain.output() and view["text"] in plain.output()
+
+
+def rendered(text: Text) -> str:
+    """``text`` as a colour terminal is sent it (the 16 standard colours)."""
+    sent = io.StringIO()
+    console = Console(file=sent, color_system="standard", force_terminal=True, soft_wrap=True)
+    console.print(text, highlight=False)
+    return sent.getvalue().rstrip("\n")
 
 
 def test_bad_links_tokens_and_servers_are_one_line_errors(server: Server) -> None:

@@ -41,8 +41,9 @@ from websockets.sync.client import ClientConnection, connect
 
 from tussle.agents.human import Choices, PlayerQuitError, TerminalPrompt
 from tussle.cli.common import printable, result_line, without_result_line
+from tussle.colours import styled
 from tussle.errors import TussleError, shorten
-from tussle.game import CHANCE, Result
+from tussle.game import CHANCE, PUBLIC, Game, Result
 from tussle.registry import game_info, load_game
 
 #: Connecting again after the connection dropped: this many tries, this many seconds apart.
@@ -174,6 +175,7 @@ class OnlineSeat:
         notice: Callable[[str], None] | None = None,
         tries: int = RECONNECT_TRIES,
         pause: float = RECONNECT_PAUSE,
+        colour: bool = False,
     ) -> None:
         self.link = link
         self.console = console if console is not None else Console(highlight=False, soft_wrap=True)
@@ -181,6 +183,9 @@ class OnlineSeat:
         self.tries = tries
         self.pause = pause
         self.prompt = _OnlinePrompt(self.console, stdin, "you", random.Random())
+        self.prompt.colour = colour
+        #: The game, learnt from the first view, whose style hook colours the views (None: unknown here).
+        self._game: Game | None = None
         self.latest: dict[str, Any] = {}
         #: Events up to this number have been shown (the moves of others, in notation).
         self.shown_events: int | None = None
@@ -266,7 +271,8 @@ class OnlineSeat:
         game_id, seats = str(view["game_id"]), view["seats"]
         try:
             info = game_info(game_id)
-            state = load_game(game_id, players=len(seats)).new_initial_state()
+            self._game = load_game(game_id, players=len(seats))
+            state = self._game.new_initial_state()
             title, notation, self._player_name = info.name, info.notation, state.player_name
         except TussleError:  # a game this tussle does not know: the server's text still shows it
             title, notation = game_id, ""
@@ -314,7 +320,12 @@ class OnlineSeat:
             if view["status"] == "waiting" and open_seats:
                 names = ", ".join(self._player_name(s) for s in open_seats)
                 self._say(f"Waiting for players: {names} still open.")
-        self.prompt.show(without_result_line(str(view["text"]), self._result()))
+        text = without_result_line(str(view["text"]), self._result())
+        coloured = None
+        if self.prompt.colour and self._game is not None:
+            # The style hooks read only the text and the observation, never the game's options.
+            coloured = styled(self._game, text, view["observation"], PUBLIC if seat is None else seat)
+        self.prompt.show(text, coloured)
 
     def _show_clocks(self) -> None:
         """Before asking, in a game with a clock: every player's time left."""
@@ -469,9 +480,12 @@ def _why(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-def play_online(link: SeatLink, *, console: Console | None = None, stdin: TextIO | None = None) -> None:
-    """Play (or watch) ``link``'s seat at the terminal; a first connection that fails is a ClientError."""
-    seat = OnlineSeat(link, console=console, stdin=stdin)
+def play_online(
+    link: SeatLink, *, console: Console | None = None, stdin: TextIO | None = None, colour: bool = False
+) -> None:
+    """Play (or watch) ``link``'s seat at the terminal, its views in colour with ``colour``; a first
+    connection that fails is a ClientError."""
+    seat = OnlineSeat(link, console=console, stdin=stdin, colour=colour)
     try:
         seat.play()
     except _ConnectionLostError as exc:

@@ -239,7 +239,7 @@ def play(
         given = [name for name, value in local.items() if value is not None]
         if given:
             raise click.UsageError(f"--seat plays the game of the link: leave out {', '.join(given)}", ctx)
-        _play_online(seat_link, server)
+        _play_online(seat_link, server, color)
         return
     if server is not None:
         raise click.UsageError("--server goes with --seat LINK", ctx)
@@ -363,7 +363,7 @@ def play(
         console.print(f"Record saved to {record_file}", markup=False)
 
 
-def _play_online(seat_link: str, server: str | None) -> None:
+def _play_online(seat_link: str, server: str | None, color: bool | None) -> None:
     """``tussle play --seat LINK``: the seat of an invite link, at this terminal.
 
     With ``-`` the link is asked for without echo, so that neither the screen nor
@@ -386,8 +386,10 @@ def _play_online(seat_link: str, server: str | None) -> None:
     if shared:
         kept = "; the seat stays yours: give its link again to come back" if link.token else ""
     console = stdout_console()
+    if color:
+        console = colour_console(console)
     try:
-        play_online(link, console=console)
+        play_online(link, console=console, colour=wanted(console, color))
     except PlayerQuitError:
         _leave(console, shared)
         click.echo(f"tussle: left game {link.game}{kept}", err=True)
