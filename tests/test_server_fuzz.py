@@ -92,7 +92,7 @@ LIMITS = (
     "--limit=sign_ins_per_account=100000",
 )
 #: Hypothesis examples for each HTTP operation in each generation mode (besides its coverage cases).
-HTTP_EXAMPLES = {GenerationMode.POSITIVE: 20, GenerationMode.NEGATIVE: 10}
+HTTP_EXAMPLES = {GenerationMode.POSITIVE: 12, GenerationMode.NEGATIVE: 6}
 #: Operations that hash a password (Argon2, slow by design: about a tenth of a second each), fuzzed
 #: with fewer examples besides their coverage cases.
 HASHING = {"POST /api/account/signup", "POST /api/account/signin", "POST /api/account/password"}

@@ -282,7 +282,9 @@ def test_fight_with_three_players_at_one_screen_shows_no_hand_or_boost_to_the_ne
         secret = held_secretly(view)
         boosts += action.startswith("main ")
         answer = table.act(action)
-        assert answer["type"] == "cover"  # Fight! is played in turn: the next player's, always
+        # Fight! is played in turn: the next player's, always (once, under load, a view came first:
+        # which seat's, at which event, is what to look at if it comes again).
+        assert answer["type"] == "cover", {k: answer.get(k) for k in ("seat", "events", "to_act", "status")}
         # At the cover nothing of any card the last player holds in secret, the Boost just played among them;
         # once the next player sits, nothing of those their own observation does not show.
         seat = answer["to_act"][0]
