@@ -229,34 +229,20 @@ def claim_folder(folder: Path, identity: Mapping[str, Any], role: str) -> bool:
 # --- this machine's cores -------------------------------------------------------------------
 
 
-def _start_method() -> Any:
-    """How the pool's processes start: forked, unless JAX is loaded here.
-
-    A fork copies JAX's threads' locks but not the threads, so a forked worker can
-    hang for ever (JAX warns at every fork); where JAX was loaded (a batched run
-    before, a test process that ran one) the workers are forked from a fork server
-    started clean instead.
-    """
-    return multiprocessing.get_context("forkserver" if "jax" in sys.modules else "fork")
-
-
 def _pool_chunks(
     work: Callable[[C], R], chunks: Sequence[C], jobs: int, on_tick: Callable[[int], None] | None = None
 ) -> Iterator[tuple[int, R]]:
     todo = deque(range(len(chunks)))
     deaths = 0
-    context = _start_method()
     # The workers' ticks come back on a queue the pool's processes are given as they start.
-    queue = context.SimpleQueue() if on_tick is not None else None
+    queue = multiprocessing.get_context().SimpleQueue() if on_tick is not None else None
 
     def drain() -> None:
         while queue is not None and on_tick is not None and not queue.empty():
             on_tick(queue.get())
 
     while todo:
-        pool = ProcessPoolExecutor(
-            max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=(queue,)
-        )
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(queue,))
         pending: dict[Future[R], int] = {}
         try:
             while todo or pending:
