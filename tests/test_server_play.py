@@ -190,27 +190,26 @@ def test_a_seat_online_sees_its_view_in_its_games_colours_as_at_home(server: Ser
     body = {"game": "tank-chess", "seats": [{"kind": "person"}, {"kind": "person"}]}
     created = server.post("/api/games", body)[1]
     game_id, token = created["id"], created["seats"][0]["token"]
-    client = Client(tmp_path, "--seat", f"{server.url}/play/{game_id}#{token}", "--color")
-    try:
-        client.wait_for("your action (? for help): ")
-        client.type("quit")
-        assert client.finish() == 0, client.errors()
-    finally:
-        client.stop()
-    out = client.output()
+
+    def shown(colour: str) -> str:
+        """What the seat's client shows, run with ``colour``, until it is asked and quits."""
+        (tmp_path / colour).mkdir()
+        client = Client(tmp_path / colour, "--seat", f"{server.url}/play/{game_id}#{token}", colour)
+        try:
+            client.wait_for("your action (? for help): ")
+            client.type("quit")
+            assert client.finish() == 0, client.errors()
+        finally:
+            client.stop()
+        return client.output()
+
     view = view_of(server, game_id, token)
     coloured = styled(load_game("tank-chess"), view["text"], view["observation"], 0)
     # The same bytes as a colour terminal shows a local game's view: the game's style hook, as there.
+    out = shown("--color")
     assert "\x1b[" in out and rendered(coloured) in out
-    (tmp_path / "plain").mkdir()
-    plain = Client(tmp_path / "plain", "--seat", f"{server.url}/play/{game_id}#{token}", "--no-color")
-    try:
-        plain.wait_for("your action (? for help): ")
-        plain.type("quit")
-        assert plain.finish() == 0, plain.errors()
-    finally:
-        plain.stop()
-    assert "\x1b[" not in plain.output() and view["text"] in plain.output()
+    plain = shown("--no-color")
+    assert "\x1b[" not in plain and view["text"] in plain
 
 
 def rendered(text: Text) -> str:
