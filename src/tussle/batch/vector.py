@@ -68,9 +68,10 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             agent = self.engine.agent_one(opponents)
         except AgentError as refused:
             raise OptionError(f"opponents {opponents!r}: {refused}") from None
-        at_once = num_envs * getattr(agent, "simulations", 1)
+        simulations = getattr(agent, "simulations", 1)  # an agent that plays no rounds: one decision
+        at_once = num_envs * simulations
         if at_once > MAX_SIMULATIONS_AT_ONCE:
-            most = MAX_SIMULATIONS_AT_ONCE // getattr(agent, "simulations", 1)
+            most = MAX_SIMULATIONS_AT_ONCE // simulations
             raise OptionError(
                 f"num_envs {num_envs} against {opponents!r}: {at_once:,} simulated rounds at once, more than "
                 f"{MAX_SIMULATIONS_AT_ONCE:,}: give at most {most:,} games, or cheaper opponents"
